@@ -1,0 +1,72 @@
+package amqp
+
+// Properties are the basic-class content properties warren models. A
+// priority of 0 and an absent priority are the same to the command language
+// (AMQP clients commonly cannot send an explicit 0), so HasPriority is only
+// kept to tell the two apart when a real client does.
+type Properties struct {
+	DeliveryMode  uint8 // 2 = persistent
+	Priority      uint8
+	HasPriority   bool
+	Expiration    string
+	HasExpiration bool
+	Headers       Table
+}
+
+// Persistent reports whether the message asks to be written to disk.
+func (p *Properties) Persistent() bool { return p.DeliveryMode == 2 }
+
+// Reply codes used by the broker in channel.close and connection.close.
+const (
+	ReplySuccess       = 200
+	NoRoute            = 312
+	AccessRefused      = 403
+	NotFound           = 404
+	ResourceLocked     = 405
+	PreconditionFailed = 406
+	FrameError         = 501
+	SyntaxError        = 502
+	CommandInvalid     = 503
+	ChannelError       = 504
+	UnexpectedFrame    = 505
+	ResourceError      = 506
+	NotAllowed         = 530
+	NotImplemented     = 540
+	InternalError      = 541
+)
+
+var replyNames = map[int]string{
+	NoRoute: "NO_ROUTE", AccessRefused: "ACCESS_REFUSED", NotFound: "NOT_FOUND",
+	ResourceLocked: "RESOURCE_LOCKED", PreconditionFailed: "PRECONDITION_FAILED",
+	FrameError: "FRAME_ERROR", SyntaxError: "SYNTAX_ERROR", CommandInvalid: "COMMAND_INVALID",
+	ChannelError: "CHANNEL_ERROR", UnexpectedFrame: "UNEXPECTED_FRAME",
+	ResourceError: "RESOURCE_ERROR", NotAllowed: "NOT_ALLOWED",
+	NotImplemented: "NOT_IMPLEMENTED", InternalError: "INTERNAL_ERROR",
+}
+
+// ReplyName returns the AMQP constant name of a reply code.
+func ReplyName(code int) string { return replyNames[code] }
+
+// IsConnectionError reports whether a reply code closes the whole
+// connection rather than one channel (the AMQP "hard errors").
+func IsConnectionError(code int) bool {
+	switch code {
+	case FrameError, SyntaxError, CommandInvalid, ChannelError, UnexpectedFrame,
+		ResourceError, NotAllowed, NotImplemented, InternalError:
+		return true
+	}
+	return false
+}
+
+// Error is an AMQP exception raised by the broker: channel.close or
+// connection.close with a reply code and text.
+type Error struct {
+	Code int
+	Text string // without the "NAME - " prefix
+}
+
+// Error returns the reply text as the broker sends it ("NOT_FOUND - no queue ...").
+func (e *Error) Error() string { return ReplyName(e.Code) + " - " + e.Text }
+
+// Errorf builds an AMQP exception.
+func Errorf(code int, text string) *Error { return &Error{Code: code, Text: text} }

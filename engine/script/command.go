@@ -1,0 +1,165 @@
+package script
+
+import (
+	"strconv"
+	"strings"
+
+	"warren/engine/amqp"
+)
+
+// Arg is one argument of a command: `key=value`, or a bare flag.
+type Arg struct {
+	Key    string
+	Val    string
+	HasVal bool
+	Col    int // 1-based column of the key
+}
+
+// Command is one parsed and checked command line.
+type Command struct {
+	Name string
+	Args []Arg
+	Line int    // 1-based line in its file or console session; 0 if unknown
+	Text string // the line as written, trimmed
+	Spec *Spec
+}
+
+// Arg returns the argument named key.
+func (c *Command) Arg(key string) (Arg, bool) {
+	for _, a := range c.Args {
+		if a.Key == key {
+			return a, true
+		}
+	}
+	return Arg{}, false
+}
+
+// Str returns the value of key, or def when absent.
+func (c *Command) Str(key, def string) string {
+	if a, ok := c.Arg(key); ok {
+		return a.Val
+	}
+	return def
+}
+
+// Has reports whether key was given, as a flag or with a value.
+func (c *Command) Has(key string) bool {
+	_, ok := c.Arg(key)
+	return ok
+}
+
+// Int returns the integer value of key, or def when absent. The parser has
+// already checked that the value is an integer in the parameter's range.
+func (c *Command) Int(key string, def int64) int64 {
+	a, ok := c.Arg(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(a.Val, 10, 64)
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+// Bool returns the value of a boolean parameter such as requeue=false: a
+// bare flag or `true` is true, `false` is false, absent is def.
+func (c *Command) Bool(key string, def bool) bool {
+	a, ok := c.Arg(key)
+	if !ok {
+		return def
+	}
+	return !a.HasVal || a.Val == "true"
+}
+
+// Table returns the arguments that become an AMQP field table (x-ARG on
+// declare and consume, the extra arguments of bind and exchange.declare,
+// policy definition keys), typed as the language types them.
+func (c *Command) Table() amqp.Table {
+	var t amqp.Table
+	for _, a := range c.Args {
+		if c.Spec.isTableKey(a.Key) {
+			t = append(t, amqp.Field{Key: a.Key, Val: amqp.ParseValue(a.Val)})
+		}
+	}
+	return t
+}
+
+// Headers returns the header.NAME=V arguments of basic.publish as a table.
+func (c *Command) Headers() amqp.Table {
+	var t amqp.Table
+	for _, a := range c.Args {
+		if name, ok := strings.CutPrefix(a.Key, "header."); ok {
+			t = append(t, amqp.Field{Key: name, Val: amqp.ParseValue(a.Val)})
+		}
+	}
+	return t
+}
+
+// Words returns the bare words after the command name (list_queues columns).
+func (c *Command) Words() []string {
+	var w []string
+	for _, a := range c.Args {
+		if !a.HasVal {
+			w = append(w, a.Key)
+		}
+	}
+	return w
+}
+
+// Target is a parsed on=CONN[.CH] value.
+type Target struct {
+	Conn int
+	Chan int // 0 when only a connection was named
+}
+
+// String prints the target as c1 or c1.2.
+func (t Target) String() string {
+	if t.Chan == 0 {
+		return "c" + strconv.Itoa(t.Conn)
+	}
+	return "c" + strconv.Itoa(t.Conn) + "." + strconv.Itoa(t.Chan)
+}
+
+// On returns the channel (or connection) the command acts on; c1.1 by default.
+func (c *Command) On() Target {
+	t, err := ParseTarget(c.Str("on", "c1.1"))
+	if err != nil {
+		return Target{Conn: 1, Chan: 1}
+	}
+	return t
+}
+
+// ParseTarget reads `c3` or `c3.2`.
+func ParseTarget(s string) (Target, error) {
+	rest, ok := strings.CutPrefix(s, "c")
+	if !ok {
+		return Target{}, errf("expected a connection like c1 or a channel like c1.2, got %q", s)
+	}
+	connS, chanS, hasChan := strings.Cut(rest, ".")
+	conn, err := strconv.Atoi(connS)
+	if err != nil || conn < 1 || conn > 9999 || !looksNumber(connS) {
+		return Target{}, errf("expected a connection like c1 or a channel like c1.2, got %q", s)
+	}
+	t := Target{Conn: conn}
+	if hasChan {
+		ch, err := strconv.Atoi(chanS)
+		if err != nil || ch < 1 || ch > 65535 || !looksNumber(chanS) {
+			return Target{}, errf("channel number must be 1 to 65535, got %q", s)
+		}
+		t.Chan = ch
+	}
+	return t, nil
+}
+
+func looksNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

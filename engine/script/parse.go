@@ -1,0 +1,256 @@
+package script
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Error is a mistake in a command line, with where it is and a hint.
+type Error struct {
+	Line int // 1-based; 0 when the command has no line (a console entry)
+	Col  int // 1-based
+	Cmd  string
+	Msg  string
+	Hint string
+}
+
+// Error prints `line 3, column 11: basic.ack: tag must be ... (usage: ...)`.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d, ", e.Line)
+	}
+	fmt.Fprintf(&b, "column %d: ", e.Col)
+	if e.Cmd != "" {
+		b.WriteString(e.Cmd)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(e.Hint)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+type plainError string
+
+func (e plainError) Error() string { return string(e) }
+
+func errf(format string, args ...any) error { return plainError(fmt.Sprintf(format, args...)) }
+
+// Parse reads a script: one command a line; blank lines and lines starting
+// with # are skipped. It stops at the first error.
+func Parse(src string) ([]Command, error) {
+	var out []Command
+	for i, line := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		c, err := ParseLine(line, i+1)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// ParseLine parses and checks one command. line is its 1-based line number
+// (0 for a console entry); columns count from the first byte of text.
+func ParseLine(text string, line int) (Command, error) {
+	toks := tokenize(text)
+	if len(toks) == 0 {
+		return Command{}, &Error{Line: line, Col: 1, Msg: "empty command", Hint: "try one of: " + strings.Join(Names(), ", ")}
+	}
+	name := toks[0]
+	spec, ok := Lookup(name.s)
+	if !ok {
+		e := &Error{Line: line, Col: name.col, Msg: fmt.Sprintf("unknown command %q", name.s)}
+		if c := closest(name.s, Names()); c != "" {
+			e.Hint = "did you mean " + c + "?"
+		} else {
+			e.Hint = "commands: " + strings.Join(Names(), ", ")
+		}
+		return Command{}, e
+	}
+	cmd := Command{Name: spec.Name, Line: line, Text: strings.TrimSpace(text), Spec: spec}
+	fail := func(col int, hint string, format string, args ...any) (Command, error) {
+		if hint == "" {
+			hint = "usage: " + spec.Usage
+		}
+		return Command{}, &Error{Line: line, Col: col, Cmd: spec.Name, Msg: fmt.Sprintf(format, args...), Hint: hint}
+	}
+	for _, t := range toks[1:] {
+		key, val, hasVal := strings.Cut(t.s, "=")
+		a := Arg{Key: key, Val: val, HasVal: hasVal, Col: t.col}
+		if key == "" {
+			return fail(t.col, "", "argument %q has no name", t.s)
+		}
+		if cmd.Has(key) {
+			return fail(t.col, "", "%s is given twice", key)
+		}
+		if hasVal && strings.HasPrefix(val, "(") {
+			return fail(t.col+len(key)+1, "write the value without a leading parenthesis", "%s: a value starting with ( is read as a list", key)
+		}
+		if p, named := spec.param(key); named {
+			if err := checkParam(p, a); err != "" {
+				return fail(t.col, "", "%s", err)
+			}
+		} else if !extraAllowed(spec, a) {
+			return fail(t.col, unknownHint(spec, key), "unknown argument %q", t.s)
+		}
+		cmd.Args = append(cmd.Args, a)
+	}
+	for _, p := range spec.Params {
+		if p.Required && !cmd.Has(p.Key) {
+			return fail(len(strings.TrimRight(text, " \t"))+1, "", "missing %s=", p.Key)
+		}
+	}
+	if err := checkCombination(&cmd); err != nil {
+		err.Line = line
+		return Command{}, err
+	}
+	return cmd, nil
+}
+
+func unknownHint(spec *Spec, key string) string {
+	var keys []string
+	for _, p := range spec.Params {
+		keys = append(keys, p.Key)
+	}
+	if spec.Extra == Words {
+		keys = append(keys, spec.WordSet...)
+	}
+	if c := closest(key, keys); c != "" {
+		return "did you mean " + c + "?"
+	}
+	return "usage: " + spec.Usage
+}
+
+func extraAllowed(spec *Spec, a Arg) bool {
+	switch spec.Extra {
+	case XArgs:
+		return a.HasVal && strings.HasPrefix(a.Key, "x-")
+	case AnyArgs:
+		return a.HasVal
+	case HeaderArgs:
+		return a.HasVal && strings.HasPrefix(a.Key, "header.") && len(a.Key) > len("header.")
+	case Words:
+		if a.HasVal {
+			return false
+		}
+		for _, w := range spec.WordSet {
+			if w == a.Key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func checkParam(p *Param, a Arg) string {
+	switch p.Kind {
+	case Flag:
+		if a.HasVal {
+			return fmt.Sprintf("%s is a flag and takes no value (write %s, not %s=%s)", p.Key, p.Key, p.Key, a.Val)
+		}
+	case BoolOr:
+		if a.HasVal && a.Val != "true" && a.Val != "false" {
+			return fmt.Sprintf("%s must be true or false, got %q", p.Key, a.Val)
+		}
+	case Str, Name:
+		if !a.HasVal {
+			return fmt.Sprintf("%s needs a value (%s=...)", p.Key, p.Key)
+		}
+	case Int:
+		if !a.HasVal {
+			return fmt.Sprintf("%s needs a value (%s=N)", p.Key, p.Key)
+		}
+		n, err := strconv.ParseInt(a.Val, 10, 64)
+		if err != nil || !looksNumber(strings.TrimPrefix(a.Val, "-")) {
+			return fmt.Sprintf("%s must be an integer, got %q", p.Key, a.Val)
+		}
+		if n < p.Min || n > p.Max {
+			return fmt.Sprintf("%s must be between %d and %d, got %d", p.Key, p.Min, p.Max, n)
+		}
+	case Enum:
+		if !a.HasVal {
+			return fmt.Sprintf("%s needs a value, one of %s", p.Key, strings.Join(p.Values, ", "))
+		}
+		for _, v := range p.Values {
+			if v == a.Val {
+				return ""
+			}
+		}
+		return fmt.Sprintf("%s must be one of %s, got %q", p.Key, strings.Join(p.Values, ", "), a.Val)
+	case On:
+		if !a.HasVal {
+			return "on needs a value like c1.1"
+		}
+		if _, err := ParseTarget(a.Val); err != nil {
+			return "on: " + err.Error()
+		}
+	}
+	return ""
+}
+
+// checkCombination checks rules that span several arguments.
+func checkCombination(c *Command) *Error {
+	bad := func(key, msg string) *Error {
+		a, _ := c.Arg(key)
+		return &Error{Col: a.Col, Cmd: c.Name, Msg: msg, Hint: "usage: " + c.Spec.Usage}
+	}
+	switch c.Name {
+	case "basic.publish":
+		if c.Has("body") && c.Has("size") {
+			return bad("size", "give body= or size=, not both")
+		}
+	case "channel.close":
+		if c.Has("on") && c.On().Chan == 0 {
+			return bad("on", "channel.close needs a channel like c1.2")
+		}
+	case "set_policy":
+		if len(c.Table()) == 0 {
+			return &Error{Col: len(c.Text) + 1, Cmd: c.Name, Msg: "a policy needs at least one KEY=V definition", Hint: "usage: " + c.Spec.Usage}
+		}
+	case "alarm":
+		if c.Has("set") == c.Has("clear") {
+			return &Error{Col: len(c.Text) + 1, Cmd: c.Name, Msg: "give exactly one of set= or clear=", Hint: "usage: " + c.Spec.Usage}
+		}
+	case "run":
+		if c.Has("ms") && c.Has("events") {
+			return bad("events", "give ms= or events=, not both")
+		}
+	}
+	if c.Name != "connection.close" && c.Name != "channel.close" && c.Has("on") && c.On().Chan == 0 {
+		return bad("on", "on= must name a channel like c1.2 here")
+	}
+	return nil
+}
+
+type token struct {
+	s   string
+	col int
+}
+
+func tokenize(text string) []token {
+	var out []token
+	i := 0
+	for i < len(text) {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		start := i
+		for i < len(text) && text[i] != ' ' && text[i] != '\t' {
+			i++
+		}
+		if i > start {
+			out = append(out, token{text[start:i], start + 1})
+		}
+	}
+	return out
+}
