@@ -50,16 +50,22 @@ func Bucket(key []byte, totalWeight int) int {
 // is responsible for the plugin's rule that a second binding to the same
 // destination adds no buckets.
 func Pick(key []byte, weights []int) int {
+	return PickHash(Phash2Binary(key), weights)
+}
+
+// PickHash is Pick for a hash already computed (for example
+// Phash2Undefined, for a message that lacks the hash header).
+func PickHash(hash uint32, weights []int) int {
 	total := 0
 	for _, w := range weights {
 		if w > 0 {
 			total += w
 		}
 	}
-	bucket := Bucket(key, total)
-	if bucket < 0 {
+	if total < 1 {
 		return -1
 	}
+	bucket := jump(hash, total)
 	for i, w := range weights {
 		if w <= 0 {
 			continue

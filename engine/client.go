@@ -1,0 +1,112 @@
+package engine
+
+// The simulated AMQP client side: what a client library keeps per
+// connection and channel, and how the broker's methods become trace events.
+
+import (
+	"warren/engine/amqp"
+	"warren/engine/node"
+	"warren/engine/trace"
+)
+
+type clientChan struct {
+	open    bool
+	confirm bool
+}
+
+type clientConn struct {
+	open  bool
+	chans map[int]*clientChan
+}
+
+// client records what the broker sends and keeps the client-side state.
+type client struct {
+	conns     map[int]*clientConn
+	events    []trace.Event
+	lastFrame int64
+	ctagN     int
+}
+
+func newClient() *client { return &client{conns: map[int]*clientConn{}} }
+
+func (c *client) conn(n int) *clientConn {
+	cc, ok := c.conns[n]
+	if !ok {
+		cc = &clientConn{chans: map[int]*clientChan{}}
+		c.conns[n] = cc
+	}
+	return cc
+}
+
+// Frame implements node.Client.
+func (c *client) Frame(conn, ch int, method any, at int64) {
+	if at > c.lastFrame {
+		c.lastFrame = at
+	}
+	e := trace.Event{Conn: conn, Chan: ch}
+	switch m := method.(type) {
+	case node.DeclareOk:
+		e.Kind, e.Queue, e.Messages, e.Consumers = trace.DeclareOK, m.Queue, m.Messages, m.Consumers
+	case node.DeleteOk:
+		e.Kind, e.Messages = trace.DeleteOK, m.Messages
+	case node.PurgeOk:
+		e.Kind, e.Messages = trace.PurgeOK, m.Messages
+	case node.ConsumeOk:
+		e.Kind, e.ConsumerTag = trace.ConsumeOK, m.Tag
+	case node.Deliver:
+		e.Kind, e.ConsumerTag, e.DeliveryTag, e.Redelivered = trace.Deliver, m.ConsumerTag, m.DeliveryTag, m.Redelivered
+		setMsg(&e, m.Msg)
+	case node.GetOk:
+		e.Kind, e.DeliveryTag, e.Redelivered, e.Messages = trace.GetOK, m.DeliveryTag, m.Redelivered, m.MessageCount
+		setMsg(&e, m.Msg)
+	case node.GetEmpty:
+		e.Kind = trace.GetEmpty
+	case node.Confirm:
+		e.Kind, e.Seq = trace.ConfirmAck, m.Seq
+		if m.Nack {
+			e.Kind = trace.ConfirmNack
+		}
+	case node.Return:
+		e.Kind, e.Code, e.Text = trace.Return, m.Code, m.Text
+		setMsg(&e, m.Msg)
+	case node.Cancel:
+		e.Kind, e.ConsumerTag = trace.Cancelled, m.Tag
+	case node.Closed:
+		e.Code, e.Text = m.Code, m.Text
+		cc := c.conn(conn)
+		if ch == 0 {
+			e.Kind = trace.ConnectionClosed
+			cc.open = false
+			cc.chans = map[int]*clientChan{}
+		} else {
+			e.Kind = trace.ChannelClosed
+			delete(cc.chans, ch)
+		}
+	case node.Blocked:
+		e.Kind, e.Text = trace.Blocked, m.Reason
+	case node.Unblocked:
+		e.Kind = trace.Unblocked
+	default:
+		return // replies that carry nothing new
+	}
+	c.events = append(c.events, e)
+}
+
+func setMsg(e *trace.Event, m *node.Message) {
+	e.Exchange, e.Key, e.Body, e.Props = m.Exchange, m.Key, m.Body, m.Props
+}
+
+// take returns and clears the events observed so far.
+func (c *client) take() []trace.Event {
+	ev := c.events
+	c.events = nil
+	return ev
+}
+
+// headersOf types header.NAME=V arguments.
+func headersOf(t amqp.Table) amqp.Table {
+	if len(t) == 0 {
+		return nil
+	}
+	return t
+}

@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"warren/engine/script"
+)
+
+// control runs the simulation-control commands: step, run, show, set, alarm.
+func (s *Sim) control(cmd script.Command) ([]string, error) {
+	var out []string
+	switch cmd.Name {
+	case "step":
+		n := cmd.Int("n", 1)
+		for i := int64(0); i < n; i++ {
+			before := len(s.events)
+			if !s.rt.Step(-1) {
+				out = append(out, "idle: nothing left to run")
+				break
+			}
+			if s.opts.Record && len(s.events) > before {
+				out = append(out, s.Describe(&s.events[len(s.events)-1]))
+			}
+		}
+	case "run":
+		switch {
+		case cmd.Has("ms"):
+			s.runUntil(s.rt.Now() + cmd.Int("ms", 0)*1000)
+		case cmd.Has("events"):
+			for i := cmd.Int("events", 1); i > 0 && s.rt.Step(-1); i-- {
+			}
+		default:
+			s.settle(s.rt.Now())
+		}
+		out = append(out, fmt.Sprintf("t=%s events=%d", formatTime(s.rt.Now()), s.rt.Events()))
+	case "show":
+		views := cmd.Words()
+		if len(views) == 0 {
+			views = []string{"processes"}
+		}
+		for _, v := range views {
+			out = append(out, s.show(v)...)
+		}
+	case "set":
+		if cmd.Has("schedulers") {
+			s.rt.SetSchedulers(int(cmd.Int("schedulers", 1)))
+		}
+		if cmd.Has("watermark") {
+			s.node.Config.Watermark = cmd.Int("watermark", 0)
+		}
+		if cmd.Has("memory-per-message") {
+			s.node.Config.MemoryPerMessage = cmd.Int("memory-per-message", 0)
+		}
+	case "alarm":
+		if r := cmd.Str("set", ""); r != "" {
+			s.node.SetAlarm(r, true)
+		}
+		if r := cmd.Str("clear", ""); r != "" {
+			s.node.SetAlarm(r, false)
+		}
+		s.settle(s.rt.Now())
+		out = append(out, s.clientLines()...)
+	}
+	return append(out, s.clientLines()...), nil
+}
+
+func (s *Sim) clientLines() []string {
+	ev := s.client.take()
+	if len(ev) == 0 {
+		return nil
+	}
+	return traceLines(ev)
+}
+
+// show prints one view of the node as text.
+func (s *Sim) show(view string) []string {
+	var out []string
+	switch view {
+	case "clock":
+		out = append(out, fmt.Sprintf("t=%s events=%d", formatTime(s.rt.Now()), s.rt.Events()))
+	case "processes":
+		for _, p := range s.rt.Processes() {
+			if p.State().String() == "exited" {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s pid=%d state=%s mailbox=%d socket=%d reductions=%d", p.Name, p.PID, p.State(), p.MailboxLen(), p.InputLen(), p.Reductions))
+		}
+	case "queues":
+		for _, q := range s.node.ListQueues() {
+			out = append(out, fmt.Sprintf("queue %s ready=%d unacked=%d consumers=%d bytes=%d", q.Name, q.Ready, q.Unack, q.Consumers, q.Bytes))
+		}
+	case "exchanges":
+		for _, name := range s.node.ExchangeNames() {
+			x, _ := s.node.Exchange(name)
+			label := name
+			if label == "" {
+				label = "(default)"
+			}
+			out = append(out, fmt.Sprintf("exchange %s type=%s bindings=%d", label, x.Type, len(x.Bindings)))
+		}
+	case "bindings":
+		for _, name := range s.node.ExchangeNames() {
+			x, _ := s.node.Exchange(name)
+			for _, b := range x.Bindings {
+				out = append(out, fmt.Sprintf("binding exchange=%s queue=%s key=%s", name, b.Queue, b.Key))
+			}
+		}
+	case "credit":
+		links := s.node.CreditLinks()
+		sort.SliceStable(links, func(i, j int) bool { return links[i].From < links[j].From })
+		for _, l := range links {
+			state := ""
+			if l.Blocked {
+				state = " blocked"
+			}
+			out = append(out, fmt.Sprintf("credit %s -> %s %d/%d%s", s.rt.Process(l.From).Name, s.rt.Process(l.To).Name, l.Credit, l.Initial, state))
+		}
+	case "memory":
+		m := s.node.Memory()
+		alarm := "off"
+		if len(s.node.Alarms()) > 0 {
+			alarm = strings.Join(s.node.Alarms(), ",")
+		}
+		out = append(out, fmt.Sprintf("memory used=%d watermark=%d alarm=%s", m, s.node.Config.Watermark, alarm))
+	case "consumers":
+		out = append(out, s.node.ConsumerLines()...)
+	}
+	return out
+}

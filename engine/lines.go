@@ -1,0 +1,5 @@
+package engine
+
+import "warren/engine/trace"
+
+func traceLines(ev []trace.Event) []string { return trace.Lines(ev) }

@@ -1,0 +1,114 @@
+package node
+
+// Models vm_memory_monitor and rabbit_alarm: the node's memory is checked
+// every second against the high watermark; above it, a memory alarm tells
+// every reader to block publishers (connection.blocked), and below it the
+// alarm clears.
+
+import (
+	"sort"
+
+	"warren/engine/sim"
+)
+
+// MemoryCheckInterval is DEFAULT_MEMORY_CHECK_INTERVAL, in µs.
+const MemoryCheckInterval = 1_000_000
+
+// mailboxMessageBytes is the simulated memory of one message waiting in a
+// mailbox, beyond its body.
+const mailboxMessageBytes = 96
+
+// SetAlarm raises or clears a resource alarm ("memory" or "disk") and tells
+// every open connection.
+func (n *Node) SetAlarm(resource string, on bool) {
+	switch resource {
+	case "memory":
+		if n.memAlarm == on {
+			return
+		}
+		n.memAlarm = on
+	case "disk":
+		if n.diskAlarm == on {
+			return
+		}
+		n.diskAlarm = on
+	}
+	v := int64(0)
+	if on {
+		v = 1
+	}
+	for _, c := range n.connNumbers() {
+		r := n.conns[c]
+		if !r.closed {
+			n.RT.Send(r.proc.PID, sim.Msg{Kind: kAlarm, N: v, P: resource})
+		}
+	}
+}
+
+// Alarms lists the resources in alarm.
+func (n *Node) Alarms() []string {
+	var out []string
+	if n.memAlarm {
+		out = append(out, "memory")
+	}
+	if n.diskAlarm {
+		out = append(out, "disk")
+	}
+	return out
+}
+
+func (n *Node) connNumbers() []int {
+	out := make([]int, 0, len(n.conns))
+	for c := range n.conns {
+		out = append(out, c)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Memory is the node's simulated memory use in bytes: a base, every queued
+// message (ready or unacked) with its body, and every message waiting in a
+// mailbox or socket buffer.
+func (n *Node) Memory() int64 {
+	total := n.Config.BaseMemory
+	per := n.Config.MemoryPerMessage
+	for _, rec := range n.queues {
+		q := rec.proc
+		if q == nil {
+			continue
+		}
+		total += int64(q.ready.count)*per + q.ready.bytes
+		for _, e := range q.pending {
+			total += per + int64(len(e.msg.Body))
+		}
+	}
+	for _, p := range n.RT.Processes() {
+		if p.State() == sim.Exited {
+			continue
+		}
+		total += int64(p.MailboxLen()+p.InputLen()) * mailboxMessageBytes
+	}
+	return total
+}
+
+type memoryMonitor struct{ n *Node }
+
+// StartMemoryMonitor starts the process that checks memory against the
+// watermark every second.
+func (n *Node) StartMemoryMonitor() {
+	p := n.RT.Spawn("vm_memory_monitor", "monitor", &memoryMonitor{n: n})
+	n.RT.Send(p.PID, sim.Msg{Kind: kTimerTTL})
+}
+
+func (m *memoryMonitor) Handle(ctx *sim.Ctx, msg sim.Msg) {
+	ctx.Charge(m.n.Config.Costs.Timer)
+	if w := m.n.Config.Watermark; w > 0 {
+		used := m.n.Memory()
+		if used > w && !m.n.memAlarm {
+			m.n.SetAlarm("memory", true)
+		} else if used <= w && m.n.memAlarm {
+			m.n.SetAlarm("memory", false)
+		}
+	}
+	ctx.SendAfter(ctx.Self, MemoryCheckInterval, sim.Msg{Kind: kTimerTTL})
+}

@@ -1,0 +1,641 @@
+package node
+
+// Models rabbit_channel: one process per AMQP channel. It routes publishes
+// through exchanges to queue processes (under credit flow), tracks
+// publisher confirms and unacked deliveries, and turns queue calls into
+// replies to the client.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"warren/engine/amqp"
+	"warren/engine/sim"
+)
+
+type unacked struct {
+	tag    uint64
+	q      sim.PID
+	ackTag uint64
+	ctag   string // "" for basic.get
+}
+
+type chConsumer struct {
+	queue string
+	qpid  sim.PID
+}
+
+type confirmRec struct {
+	seq     uint64
+	waiting int // queues that have not confirmed yet
+	nack    bool
+}
+
+type channel struct {
+	n      *Node
+	conn   int
+	num    int
+	pid    sim.PID
+	writer sim.PID
+	reader sim.PID
+	proc   *sim.Process
+
+	nextTag     uint64
+	unacked     []unacked // ascending delivery tags
+	consumers   map[string]*chConsumer
+	prefetch    int // basic.qos global=false: for consumers created after it
+	limiter     *Limiter
+	confirm     bool
+	pubSeq      uint64
+	unconfirmed []*confirmRec // ascending seq
+	credit      creditFlow
+	touched     []sim.PID // queues that know this channel
+	call        *pendingCall
+	closed      bool
+	dying       bool
+	routeBuf    []string
+}
+
+type pendingCall struct {
+	done func(ctx *sim.Ctx, reply any)
+}
+
+func newChannel(n *Node, conn, num int, reader sim.PID) *channel {
+	ch := &channel{n: n, conn: conn, num: num, reader: reader, consumers: map[string]*chConsumer{},
+		limiter: &Limiter{}, credit: newCreditFlow(n.Config.Credit)}
+	ch.proc = n.RT.Spawn(fmt.Sprintf("channel c%d.%d", conn, num), "channel", ch)
+	ch.pid = ch.proc.PID
+	w := &writer{n: n, conn: conn, num: num}
+	ch.writer = n.RT.Spawn(fmt.Sprintf("writer c%d.%d", conn, num), "writer", w).PID
+	w.channel = ch.pid
+	return ch
+}
+
+func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
+	if ch.closed || (ch.dying && m.Kind != kShutdown) {
+		return
+	}
+	c := &ch.n.Config.Costs
+	switch m.Kind {
+	case kMethod:
+		if m.N == 1 {
+			if to := ch.credit.ack(m.From); to != sim.None {
+				ctx.Send(to, sim.Msg{Kind: kBump, N: int64(ch.credit.spec.MoreAfter)})
+			}
+		}
+		if err := ch.method(ctx, m.P); err != nil {
+			ch.fail(ctx, err)
+		}
+	case kReply:
+		ctx.Charge(c.ChannelMethod)
+		call := ch.call
+		ch.call = nil
+		if e, ok := m.P.(*amqp.Error); ok {
+			ch.fail(ctx, e)
+			return
+		}
+		if call != nil {
+			call.done(ctx, m.P)
+		}
+	case kBump:
+		ctx.Charge(1)
+		released, _ := ch.credit.bump(m.From, int(m.N))
+		ch.grant(ctx, released)
+	case kToConsumer:
+		ch.toConsumer(ctx, m.P.(*consumerDelivery))
+	case kConfirm, kReject:
+		ctx.Charge(c.ChannelAck)
+		ch.confirmed(ctx, m.P.([]uint64), m.Kind == kReject)
+	case kQueueGone:
+		ctx.Charge(c.ChannelMethod)
+		g := m.P.(*queueGone)
+		for _, tag := range g.tags {
+			if _, ok := ch.consumers[tag]; ok {
+				delete(ch.consumers, tag)
+				ch.send(ctx, Cancel{Tag: tag})
+			}
+		}
+		ch.queueDown(ctx, m.From)
+	case kShutdown:
+		ctx.Charge(c.ChannelMethod)
+		ch.terminate(ctx)
+	}
+}
+
+func (ch *channel) grant(ctx *sim.Ctx, to []sim.PID) {
+	for _, p := range to {
+		ctx.Send(p, sim.Msg{Kind: kBump, N: int64(ch.credit.spec.MoreAfter)})
+	}
+}
+
+// send writes a method to the client through this channel's writer.
+func (ch *channel) send(ctx *sim.Ctx, method any) {
+	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, P: method})
+}
+
+// fail handles an AMQP exception raised while handling a method: a soft
+// error closes the channel, a hard error the whole connection.
+func (ch *channel) fail(ctx *sim.Ctx, e *amqp.Error) {
+	if amqp.IsConnectionError(e.Code) {
+		ctx.Send(ch.reader, sim.Msg{Kind: kConnError, P: e})
+		ch.dying = true // the reader will shut every channel down
+		return
+	}
+	ch.send(ctx, Closed{Code: e.Code, Text: e.Error()})
+	ch.terminate(ctx)
+	ctx.Send(ch.reader, sim.Msg{Kind: kChannelExit})
+}
+
+// terminate ends the channel: queues that know it requeue its unacked
+// messages and drop its consumers; the writer stops after what it holds.
+func (ch *channel) terminate(ctx *sim.Ctx) {
+	ch.closed = true
+	for _, q := range ch.touched {
+		ctx.Send(q, sim.Msg{Kind: kChannelDown})
+	}
+	ctx.Send(ch.writer, sim.Msg{Kind: kShutdown})
+	ctx.Exit()
+}
+
+func (ch *channel) touch(q sim.PID) {
+	for _, p := range ch.touched {
+		if p == q {
+			return
+		}
+	}
+	ch.touched = append(ch.touched, q)
+}
+
+// callQueue makes a synchronous call to a queue process.
+func (ch *channel) callQueue(ctx *sim.Ctx, q *QueueRecord, req any, done func(ctx *sim.Ctx, reply any)) {
+	ch.touch(q.PID)
+	ch.call = &pendingCall{done: done}
+	ctx.Call(q.PID, sim.Msg{Kind: kCall, P: req})
+}
+
+func notFoundQueue(name string) *amqp.Error {
+	return amqp.Errorf(amqp.NotFound, "no queue '"+name+"' in vhost '/'")
+}
+
+func notFoundExchange(name string) *amqp.Error {
+	return amqp.Errorf(amqp.NotFound, "no exchange '"+name+"' in vhost '/'")
+}
+
+func resourceLocked(name string) *amqp.Error {
+	return amqp.Errorf(amqp.ResourceLocked, "cannot obtain exclusive access to locked "+rs(name)+
+		". It could be originally declared on another connection or the exclusive property value does not match that of the original declaration.")
+}
+
+// lookupQueue finds a queue this connection may use.
+func (ch *channel) lookupQueue(name string) (*QueueRecord, *amqp.Error) {
+	q, ok := ch.n.queues[name]
+	if !ok {
+		return nil, notFoundQueue(name)
+	}
+	if q.Exclusive && q.Owner != ch.conn {
+		return nil, resourceLocked(name)
+	}
+	return q, nil
+}
+
+func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
+	c := &ch.n.Config.Costs
+	switch m := method.(type) {
+	case *BasicPublish:
+		return ch.publish(ctx, m)
+	case *BasicAck:
+		ctx.Charge(c.ChannelAck)
+		return ch.ack(ctx, m.Tag, m.Multiple, kAck)
+	case *BasicNack:
+		ctx.Charge(c.ChannelAck)
+		kind := kRequeue
+		if !m.Requeue {
+			kind = kRejectDrop
+		}
+		return ch.ack(ctx, m.Tag, m.Multiple, kind)
+	}
+	ctx.Charge(c.ChannelMethod)
+	switch m := method.(type) {
+	case *QueueDeclare:
+		return ch.queueDeclare(ctx, m)
+	case *QueueDelete:
+		q, ok := ch.n.queues[m.Queue]
+		if !ok {
+			ch.send(ctx, DeleteOk{})
+			return nil
+		}
+		if q.Exclusive && q.Owner != ch.conn {
+			return resourceLocked(m.Queue)
+		}
+		ch.callQueue(ctx, q, &callDelete{ifUnused: m.IfUnused, ifEmpty: m.IfEmpty}, func(ctx *sim.Ctx, r any) {
+			ch.send(ctx, r)
+		})
+	case *QueuePurge:
+		q, err := ch.lookupQueue(m.Queue)
+		if err != nil {
+			return err
+		}
+		ch.callQueue(ctx, q, &callPurge{}, func(ctx *sim.Ctx, r any) { ch.send(ctx, r) })
+	case *QueueBind:
+		return ch.bind(ctx, m.Queue, m.Exchange, m.Key, m.Args, true)
+	case *QueueUnbind:
+		return ch.bind(ctx, m.Queue, m.Exchange, m.Key, m.Args, false)
+	case *ExchangeDeclare:
+		return ch.exchangeDeclare(ctx, m)
+	case *ExchangeDelete:
+		if m.Exchange == "" {
+			return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
+		}
+		if len(m.Exchange) >= 4 && m.Exchange[:4] == "amq." {
+			return amqp.Errorf(amqp.AccessRefused, "deletion of system exchange '"+m.Exchange+"' in vhost '/' not allowed")
+		}
+		delete(ch.n.exchanges, m.Exchange)
+		ch.send(ctx, Ok{Method: "exchange.delete-ok"})
+	case *BasicQos:
+		if m.PrefetchSize != 0 {
+			return amqp.Errorf(amqp.NotImplemented, fmt.Sprintf("prefetch_size!=0 (%d)", m.PrefetchSize))
+		}
+		if m.Global {
+			ch.limiter.Prefetch = m.PrefetchCount
+			ch.limiter.maybeResume(ctx)
+		} else {
+			ch.prefetch = m.PrefetchCount
+		}
+		ch.send(ctx, Ok{Method: "basic.qos-ok"})
+	case *BasicConsume:
+		return ch.consume(ctx, m)
+	case *BasicCancel:
+		cons, ok := ch.consumers[m.Tag]
+		if !ok {
+			ch.send(ctx, Ok{Method: "basic.cancel-ok"})
+			return nil
+		}
+		delete(ch.consumers, m.Tag)
+		q, ok := ch.n.queues[cons.queue]
+		if !ok || q.PID != cons.qpid {
+			ch.send(ctx, Ok{Method: "basic.cancel-ok"})
+			return nil
+		}
+		ch.callQueue(ctx, q, &callCancel{tag: m.Tag}, func(ctx *sim.Ctx, r any) {
+			ch.send(ctx, Ok{Method: "basic.cancel-ok"})
+		})
+	case *BasicGet:
+		q, err := ch.lookupQueue(m.Queue)
+		if err != nil {
+			return err
+		}
+		ch.callQueue(ctx, q, &callGet{noAck: m.NoAck, limiter: ch.limiter}, func(ctx *sim.Ctx, r any) {
+			g, ok := r.(*getReply)
+			if !ok || g.msg == nil {
+				ch.send(ctx, GetEmpty{})
+				return
+			}
+			ch.nextTag++
+			if !m.NoAck {
+				ch.unacked = append(ch.unacked, unacked{tag: ch.nextTag, q: q.PID, ackTag: g.ackTag})
+			}
+			ch.send(ctx, GetOk{DeliveryTag: ch.nextTag, Redelivered: g.redelivered, MessageCount: g.remaining, Msg: g.msg})
+		})
+	case *BasicRecover:
+		if !m.Requeue {
+			return amqp.Errorf(amqp.NotImplemented, "requeue=false")
+		}
+		all := ch.unacked
+		ch.unacked = nil
+		ch.settle(ctx, all, kRequeue)
+		ch.send(ctx, Ok{Method: "basic.recover-ok"})
+	case ConfirmSelect:
+		ch.confirm = true
+		ch.send(ctx, Ok{Method: "confirm.select-ok"})
+	case ChannelClose:
+		ch.send(ctx, Ok{Method: "channel.close-ok"})
+		ch.terminate(ctx)
+	}
+	return nil
+}
+
+func (ch *channel) queueDeclare(ctx *sim.Ctx, m *QueueDeclare) *amqp.Error {
+	n := ch.n
+	name := m.Queue
+	if m.Passive {
+		q, err := ch.lookupQueue(name)
+		if err != nil {
+			return err
+		}
+		ch.stat(ctx, q)
+		return nil
+	}
+	if name == "" {
+		n.nextGen++
+		name = "amq.gen-" + strconv.Itoa(n.nextGen)
+	} else if len(name) >= 4 && name[:4] == "amq." {
+		return amqp.Errorf(amqp.AccessRefused, "queue name '"+name+"' contains reserved prefix 'amq.*'")
+	}
+	durable := m.Durable && !m.Exclusive
+	if q, ok := n.queues[name]; ok {
+		if q.Exclusive && q.Owner != ch.conn {
+			return resourceLocked(name)
+		}
+		if !q.Exclusive && m.Exclusive {
+			return resourceLocked(name)
+		}
+		what := rs(name)
+		if e := boolField("durable", what, q.Durable, durable); e != nil {
+			return e
+		}
+		if e := boolField("auto_delete", what, q.AutoDelete, m.AutoDelete); e != nil {
+			return e
+		}
+		if e := assertArgsEquivalence(what, q.Args, m.Args, equivalenceKeys); e != nil {
+			return e
+		}
+		ch.stat(ctx, q)
+		return nil
+	}
+	if v, ok := m.Args.Get("x-dead-letter-exchange"); ok && v.Kind != amqp.LongStr {
+		return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid type '%s' for arg 'x-dead-letter-exchange' in %s", v.Kind, rs(name)))
+	}
+	if e := checkDeclareArgs(name, m.Args); e != nil {
+		return e
+	}
+	ctx.Charge(n.Config.Costs.QueueDeclare)
+	rec := &QueueRecord{Name: name, Durable: durable, AutoDelete: m.AutoDelete, Exclusive: m.Exclusive, Args: m.Args}
+	if m.Exclusive {
+		rec.Owner = ch.conn
+	}
+	n.startQueue(ctx, rec)
+	ch.send(ctx, DeclareOk{Queue: name})
+	return nil
+}
+
+func (ch *channel) stat(ctx *sim.Ctx, q *QueueRecord) {
+	ch.callQueue(ctx, q, &callStat{}, func(ctx *sim.Ctx, r any) {
+		s := r.(*statReply)
+		ch.send(ctx, DeclareOk{Queue: q.Name, Messages: s.messages, Consumers: s.consumers})
+	})
+}
+
+func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Table, add bool) *amqp.Error {
+	n := ch.n
+	if exchange == "" {
+		return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
+	}
+	x, ok := n.exchanges[exchange]
+	if !ok {
+		return notFoundExchange(exchange)
+	}
+	q, ok := n.queues[queue]
+	if !ok {
+		return notFoundQueue(queue)
+	}
+	if q.Exclusive && q.Owner != ch.conn {
+		return resourceLocked(queue)
+	}
+	b := &Binding{Queue: queue, Key: key, Args: args}
+	if add {
+		if e := x.validateBinding(b); e != nil {
+			return e
+		}
+		if !x.hasBinding(b) {
+			x.Bindings = append(x.Bindings, b)
+		}
+		ch.send(ctx, Ok{Method: "queue.bind-ok"})
+		return nil
+	}
+	x.removeBinding(b)
+	ch.send(ctx, Ok{Method: "queue.unbind-ok"})
+	return nil
+}
+
+func (ch *channel) exchangeDeclare(ctx *sim.Ctx, m *ExchangeDeclare) *amqp.Error {
+	if !exchangeTypes[m.Type] {
+		return amqp.Errorf(amqp.CommandInvalid, "unknown exchange type '"+m.Type+"'")
+	}
+	if m.Exchange == "" {
+		return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
+	}
+	what := "exchange '" + m.Exchange + "' in vhost '/'"
+	if x, ok := ch.n.exchanges[m.Exchange]; ok {
+		if x.Type != m.Type {
+			return inequivalent("type", what, "'"+m.Type+"'", "'"+x.Type+"'")
+		}
+		if e := boolField("durable", what, x.Durable, m.Durable); e != nil {
+			return e
+		}
+		if e := boolField("auto_delete", what, x.AutoDelete, m.AutoDelete); e != nil {
+			return e
+		}
+		if e := boolField("internal", what, false, false); e != nil {
+			return e
+		}
+		if e := assertArgsEquivalence(what, x.Args, m.Args, []string{"alternate-exchange"}); e != nil {
+			return e
+		}
+		ch.send(ctx, Ok{Method: "exchange.declare-ok"})
+		return nil
+	}
+	if len(m.Exchange) >= 4 && m.Exchange[:4] == "amq." {
+		return amqp.Errorf(amqp.AccessRefused, "exchange name '"+m.Exchange+"' contains reserved prefix 'amq.*'")
+	}
+	if m.Type == "x-consistent-hash" {
+		_, h := m.Args.Get("hash-header")
+		p, hp := m.Args.Get("hash-property")
+		if h && hp {
+			return amqp.Errorf(amqp.PreconditionFailed, "hash-header and hash-property are mutually exclusive")
+		}
+		if hp && !(p.Kind == amqp.LongStr && (p.Str == "message_id" || p.Str == "correlation_id" || p.Str == "timestamp")) {
+			return amqp.Errorf(amqp.PreconditionFailed, "Unsupported property: "+p.Term())
+		}
+	}
+	ch.n.exchanges[m.Exchange] = &Exchange{Name: m.Exchange, Type: m.Type, Durable: m.Durable, AutoDelete: m.AutoDelete, Args: m.Args}
+	ch.send(ctx, Ok{Method: "exchange.declare-ok"})
+	return nil
+}
+
+func (ch *channel) consume(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
+	q, err := ch.lookupQueue(m.Queue)
+	if err != nil {
+		return err
+	}
+	tag := m.Tag
+	if tag == "" {
+		ch.n.nextCtag++
+		tag = "amq.ctag-" + strconv.Itoa(ch.n.nextCtag)
+	}
+	if _, dup := ch.consumers[tag]; dup {
+		return amqp.Errorf(amqp.NotAllowed, "attempt to reuse consumer tag '"+tag+"'")
+	}
+	if v, ok := m.Args.Get("x-priority"); ok && !v.Kind.IsInt() {
+		return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid arg 'x-priority' for %s: %q", rs(m.Queue), "expected integer, got "+v.Kind.String()))
+	}
+	req := &callConsume{tag: tag, noAck: m.NoAck, exclusive: m.Exclusive, args: m.Args,
+		prefetch: ch.prefetch, limiter: ch.limiter, channel: ch.pid, writer: ch.writer}
+	ch.consumers[tag] = &chConsumer{queue: q.Name, qpid: q.PID}
+	ch.callQueue(ctx, q, req, func(ctx *sim.Ctx, r any) {
+		ch.send(ctx, ConsumeOk{Tag: tag})
+	})
+	return nil
+}
+
+func (ch *channel) toConsumer(ctx *sim.Ctx, d *consumerDelivery) {
+	ctx.Charge(ch.n.Config.Costs.ChannelDeliver)
+	ch.nextTag++
+	if d.ackRequired {
+		ch.unacked = append(ch.unacked, unacked{tag: ch.nextTag, q: d.queue, ackTag: d.ackTag, ctag: d.ctag})
+	}
+	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, N: int64(d.queue), P: Deliver{ConsumerTag: d.ctag, DeliveryTag: ch.nextTag, Redelivered: d.redelivered, Msg: d.msg}})
+}
+
+// ack settles delivery tags: tag 0 with multiple means every outstanding one.
+func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *amqp.Error {
+	var picked []unacked
+	if multiple {
+		i := 0
+		for i < len(ch.unacked) && (tag == 0 || ch.unacked[i].tag <= tag) {
+			i++
+		}
+		if i == 0 && tag != 0 {
+			return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
+		}
+		picked = append(picked, ch.unacked[:i]...)
+		ch.unacked = append(ch.unacked[:0], ch.unacked[i:]...)
+	} else {
+		i := sort.Search(len(ch.unacked), func(i int) bool { return ch.unacked[i].tag >= tag })
+		if i == len(ch.unacked) || ch.unacked[i].tag != tag {
+			return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
+		}
+		picked = append(picked, ch.unacked[i])
+		ch.unacked = append(ch.unacked[:i], ch.unacked[i+1:]...)
+	}
+	ch.settle(ctx, picked, kind)
+	return nil
+}
+
+// settle sends acks, requeues or rejects to the queues concerned, one
+// message per queue, and gives the global limiter its room back.
+func (ch *channel) settle(ctx *sim.Ctx, list []unacked, kind uint16) {
+	if len(list) == 0 {
+		return
+	}
+	counted := 0
+	for _, u := range list {
+		if u.ctag != "" {
+			counted++
+		}
+	}
+	ch.limiter.release(ctx, counted)
+	for len(list) > 0 {
+		q := list[0].q
+		var tags []uint64
+		rest := list[:0:0]
+		for _, u := range list {
+			if u.q == q {
+				tags = append(tags, u.ackTag)
+			} else {
+				rest = append(rest, u)
+			}
+		}
+		ctx.Send(q, sim.Msg{Kind: kind, P: tags})
+		list = rest
+	}
+}
+
+func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
+	n := ch.n
+	c := &n.Config.Costs
+	ctx.Charge(c.ChannelPublish + int64(len(m.Body)>>10)*c.PerKB)
+	if m.Immediate {
+		return amqp.Errorf(amqp.NotImplemented, "immediate=true")
+	}
+	x, ok := n.exchanges[m.Exchange]
+	if !ok {
+		return notFoundExchange(m.Exchange)
+	}
+	if m.Props.HasExpiration {
+		if e := checkExpiration(m.Props.Expiration); e != nil {
+			return e
+		}
+	}
+	msg := &Message{ID: n.newMsgID(), Exchange: m.Exchange, Key: m.Key, Props: m.Props, Body: m.Body}
+	var seq uint64
+	if ch.confirm {
+		ch.pubSeq++
+		seq = ch.pubSeq
+	}
+	dests := n.route(x, m.Key, m.Props.Headers, ch.routeBuf[:0])
+	ch.routeBuf = dests
+	if len(dests) == 0 {
+		if m.Mandatory {
+			ch.send(ctx, Return{Code: amqp.NoRoute, Text: "NO_ROUTE", Msg: msg})
+		}
+		if ch.confirm {
+			ch.send(ctx, Confirm{Seq: seq})
+		}
+		return nil
+	}
+	if ch.confirm {
+		ch.unconfirmed = append(ch.unconfirmed, &confirmRec{seq: seq, waiting: len(dests)})
+	}
+	for _, name := range dests {
+		q := n.queues[name]
+		ctx.Charge(c.ChannelPerDest)
+		ch.touch(q.PID)
+		ctx.Send(q.PID, sim.Msg{Kind: kDeliver, N: 1, P: &delivery{msg: msg, seq: seq, confirm: ch.confirm}})
+		ch.credit.send(q.PID, ctx.Now)
+	}
+	return nil
+}
+
+// checkExpiration validates a per-message expiration as rabbit_basic does.
+func checkExpiration(s string) *amqp.Error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || !isDigits(s) {
+		return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid expiration '%s': no_integer", s))
+	}
+	if e := checkExpiry(n); e != "" {
+		return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid expiration '%s': %s", s, e))
+	}
+	return nil
+}
+
+func isDigits(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// confirmed handles a queue's confirms (or rejections) of sequence numbers.
+func (ch *channel) confirmed(ctx *sim.Ctx, seqs []uint64, nack bool) {
+	for _, s := range seqs {
+		i := sort.Search(len(ch.unconfirmed), func(i int) bool { return ch.unconfirmed[i].seq >= s })
+		if i == len(ch.unconfirmed) || ch.unconfirmed[i].seq != s {
+			continue
+		}
+		r := ch.unconfirmed[i]
+		r.waiting--
+		if nack {
+			r.nack = true
+		}
+		if r.waiting <= 0 {
+			ch.unconfirmed = append(ch.unconfirmed[:i], ch.unconfirmed[i+1:]...)
+			ch.send(ctx, Confirm{Seq: r.seq, Nack: r.nack})
+		}
+	}
+}
+
+// queueDown forgets a queue that is gone: its pending confirms count as
+// confirmed, its credit is forgotten.
+func (ch *channel) queueDown(ctx *sim.Ctx, q sim.PID) {
+	released, _ := ch.credit.peerDown(q)
+	ch.grant(ctx, released)
+}

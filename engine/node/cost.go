@@ -1,0 +1,43 @@
+package node
+
+// Costs is the cost table: virtual µs of scheduler time per operation.
+// Calibrated against a real 3.10.8 broker on a 2-core machine
+// (reference/rabbitmq-observed.md §D): about 30 µs of broker CPU per
+// transient message published, delivered and acked, and about 80 µs for a
+// persistent one with confirms.
+type Costs struct {
+	ReaderFrame    int64 // parse one non-content method frame
+	ReaderPublish  int64 // parse a publish: method, header and body frames
+	ChannelMethod  int64 // handle a method that is not a publish
+	ChannelPublish int64 // route a publish (before per-queue fan-out)
+	ChannelPerDest int64 // each queue a publish is sent to
+	ChannelDeliver int64 // record an unacked delivery and pass it to the writer
+	ChannelAck     int64 // settle acks and forward them to queues
+	WriterSend     int64 // serialise one frame to the socket
+	QueueEnqueue   int64 // accept a published message
+	QueueDeliver   int64 // hand one message to a consumer
+	QueueAck       int64 // settle one acknowledged message
+	QueueCall      int64 // a synchronous call (declare, get, consume, ...)
+	QueueDeclare   int64 // create a queue process and its records
+	PerKB          int64 // extra cost per KiB of body copied
+	Timer          int64 // handle a timer message
+}
+
+// DefaultCosts is the 3.10 profile's cost table.
+var DefaultCosts = Costs{
+	ReaderFrame:    2,
+	ReaderPublish:  5,
+	ChannelMethod:  3,
+	ChannelPublish: 5,
+	ChannelPerDest: 1,
+	ChannelDeliver: 3,
+	ChannelAck:     2,
+	WriterSend:     3,
+	QueueEnqueue:   4,
+	QueueDeliver:   4,
+	QueueAck:       2,
+	QueueCall:      5,
+	QueueDeclare:   40,
+	PerKB:          1,
+	Timer:          2,
+}

@@ -1,0 +1,5 @@
+// Package node is a simulated RabbitMQ 3.10 node built from sim processes:
+// a reader per connection, a channel and a writer per channel, a queue
+// process per queue, exchanges routing in the channel, credit flow between
+// them, and the memory alarm.
+package node

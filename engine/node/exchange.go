@@ -1,0 +1,233 @@
+package node
+
+// Models rabbit_exchange, rabbit_exchange_type_{direct,fanout,topic,headers}
+// and rabbit_exchange_type_consistent_hash.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"warren/engine/amqp"
+	"warren/engine/chash"
+)
+
+// Exchange is an exchange and its bindings, in the order they were made.
+type Exchange struct {
+	Name       string
+	Type       string
+	Durable    bool
+	AutoDelete bool
+	Args       amqp.Table
+	Bindings   []*Binding
+}
+
+// Binding routes from an exchange to a queue.
+type Binding struct {
+	Queue string
+	Key   string
+	Args  amqp.Table
+}
+
+var exchangeTypes = map[string]bool{"direct": true, "fanout": true, "topic": true, "headers": true, "x-consistent-hash": true}
+
+// validateBinding checks a new binding against the exchange type's rules.
+func (x *Exchange) validateBinding(b *Binding) *amqp.Error {
+	switch x.Type {
+	case "x-consistent-hash":
+		w, err := strconv.ParseInt(b.Key, 10, 64)
+		if err != nil {
+			return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("The binding key must be an integer: <<%q>>", b.Key))
+		}
+		if w <= 0 {
+			return amqp.Errorf(amqp.PreconditionFailed, "The binding key must be greater than 0")
+		}
+	case "headers":
+		if v, ok := b.Args.Get("x-match"); ok {
+			if v.Kind != amqp.LongStr {
+				return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("Invalid x-match field type %s (value %s); expected longstr", v.Kind, v.Term()))
+			}
+			switch v.Str {
+			case "all", "any", "all-with-x", "any-with-x":
+			default:
+				return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("Invalid x-match field value <<%q>>; expected all, any, all-with-x, or any-with-x", v.Str))
+			}
+		}
+	}
+	return nil
+}
+
+// hasBinding reports whether an identical binding exists.
+func (x *Exchange) hasBinding(b *Binding) bool {
+	for _, e := range x.Bindings {
+		if e.Queue == b.Queue && e.Key == b.Key && e.Args.Equal(b.Args) {
+			return true
+		}
+	}
+	return false
+}
+
+// removeBinding deletes a binding; it reports whether one was found.
+func (x *Exchange) removeBinding(b *Binding) bool {
+	for i, e := range x.Bindings {
+		if e.Queue == b.Queue && e.Key == b.Key && e.Args.Equal(b.Args) {
+			x.Bindings = append(x.Bindings[:i], x.Bindings[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// removeQueue drops every binding to a deleted queue.
+func (x *Exchange) removeQueue(q string) {
+	out := x.Bindings[:0]
+	for _, b := range x.Bindings {
+		if b.Queue != q {
+			out = append(out, b)
+		}
+	}
+	x.Bindings = out
+}
+
+// route returns the names of the queues a message goes to, each once, in
+// binding order. The default exchange routes to the queue named by the key.
+func (n *Node) route(x *Exchange, key string, headers amqp.Table, dst []string) []string {
+	if x.Name == "" {
+		if _, ok := n.queues[key]; ok {
+			dst = append(dst, key)
+		}
+		return dst
+	}
+	add := func(q string) {
+		for _, d := range dst {
+			if d == q {
+				return
+			}
+		}
+		dst = append(dst, q)
+	}
+	switch x.Type {
+	case "direct":
+		for _, b := range x.Bindings {
+			if b.Key == key {
+				add(b.Queue)
+			}
+		}
+	case "fanout":
+		for _, b := range x.Bindings {
+			add(b.Queue)
+		}
+	case "topic":
+		for _, b := range x.Bindings {
+			if topicMatch(b.Key, key) {
+				add(b.Queue)
+			}
+		}
+	case "headers":
+		for _, b := range x.Bindings {
+			if headersMatch(b.Args, headers) {
+				add(b.Queue)
+			}
+		}
+	case "x-consistent-hash":
+		var weights []int
+		var dests []string
+		for _, b := range x.Bindings {
+			dup := false
+			for _, d := range dests {
+				if d == b.Queue {
+					dup = true
+				}
+			}
+			if dup {
+				continue // a second binding to the same queue adds no buckets
+			}
+			w, _ := strconv.Atoi(b.Key)
+			weights = append(weights, w)
+			dests = append(dests, b.Queue)
+		}
+		if len(dests) == 0 {
+			return dst
+		}
+		hashKey := []byte(key)
+		if hv, ok := x.Args.Get("hash-header"); ok && hv.Kind == amqp.LongStr {
+			v, present := headers.Get(hv.Str)
+			if !present {
+				i := chash.PickHash(chash.Phash2Undefined(), weights)
+				if i >= 0 {
+					add(dests[i])
+				}
+				return dst
+			}
+			hashKey = []byte(v.String())
+		}
+		if i := chash.Pick(hashKey, weights); i >= 0 {
+			add(dests[i])
+		}
+	}
+	return dst
+}
+
+// topicMatch matches a routing key against a binding pattern: words split
+// on '.', '*' matches one word and '#' zero or more.
+func topicMatch(pattern, key string) bool {
+	return matchWords(strings.Split(pattern, "."), strings.Split(key, "."))
+}
+
+func matchWords(p, k []string) bool {
+	for len(p) > 0 {
+		switch p[0] {
+		case "#":
+			if len(p) == 1 {
+				return true
+			}
+			for i := 0; i <= len(k); i++ {
+				if matchWords(p[1:], k[i:]) {
+					return true
+				}
+			}
+			return false
+		case "*":
+			if len(k) == 0 {
+				return false
+			}
+		default:
+			if len(k) == 0 || k[0] != p[0] {
+				return false
+			}
+		}
+		p, k = p[1:], k[1:]
+	}
+	return len(k) == 0
+}
+
+// headersMatch applies a headers binding: x-match all (default) or any;
+// all-with-x and any-with-x also compare x- keys.
+func headersMatch(args, headers amqp.Table) bool {
+	mode := "all"
+	if v, ok := args.Get("x-match"); ok && v.Kind == amqp.LongStr {
+		mode = v.Str
+	}
+	withX := strings.HasSuffix(mode, "-with-x")
+	any := strings.HasPrefix(mode, "any")
+	matched, checked := 0, 0
+	for _, f := range args {
+		if f.Key == "x-match" || (!withX && strings.HasPrefix(f.Key, "x-")) {
+			continue
+		}
+		checked++
+		v, ok := headers.Get(f.Key)
+		if ok && (f.Val.Kind == amqp.Void || f.Val.Equal(v)) {
+			matched++
+			if any {
+				return true
+			}
+		} else if !any {
+			return false
+		}
+	}
+	if any {
+		return false
+	}
+	return matched == checked
+}

@@ -1,0 +1,187 @@
+package node
+
+import (
+	"sort"
+
+	"warren/engine/amqp"
+	"warren/engine/sim"
+)
+
+// Message is a published message. It is immutable once published, so
+// every queue it is routed to can share it.
+type Message struct {
+	ID       uint64
+	Exchange string
+	Key      string
+	Props    amqp.Properties
+	Body     []byte
+}
+
+// Size is the body size, the unit of x-max-length-bytes.
+func (m *Message) Size() int { return len(m.Body) }
+
+// Config is the node's configuration.
+type Config struct {
+	Schedulers int
+	Costs      Costs
+	Credit     CreditSpec
+	// Watermark is the memory high watermark in bytes; 0 disables the alarm.
+	Watermark int64
+	// MemoryPerMessage is the simulated memory a queued message costs
+	// beyond its body.
+	MemoryPerMessage int64
+	// BaseMemory is the node's memory use with nothing in it.
+	BaseMemory int64
+}
+
+// DefaultConfig is a 3.10 node with one scheduler.
+func DefaultConfig() Config {
+	return Config{
+		Schedulers:       1,
+		Costs:            DefaultCosts,
+		Credit:           DefaultCredit,
+		Watermark:        0,
+		MemoryPerMessage: 720,
+		BaseMemory:       64 << 20,
+	}
+}
+
+// QueueRecord is the queue's entry in the metadata store (mnesia's
+// rabbit_queue table), readable by any process.
+type QueueRecord struct {
+	Name       string
+	PID        sim.PID
+	Durable    bool
+	AutoDelete bool
+	Exclusive  bool
+	Owner      int // connection number of an exclusive queue's owner
+	Args       amqp.Table
+	Policy     *Policy
+	proc       *queue
+}
+
+// Node is one simulated RabbitMQ node.
+type Node struct {
+	RT     *sim.Runtime
+	Config Config
+	client Client
+
+	exchanges map[string]*Exchange
+	queues    map[string]*QueueRecord
+	policies  []*Policy
+	conns     map[int]*reader
+
+	nextMsgID uint64
+	nextCtag  int
+	nextGen   int
+
+	memAlarm  bool
+	diskAlarm bool
+}
+
+// New builds a node with the default exchanges.
+func New(cfg Config, client Client) *Node {
+	if cfg.Costs == (Costs{}) {
+		cfg.Costs = DefaultCosts
+	}
+	if cfg.Credit == (CreditSpec{}) {
+		cfg.Credit = DefaultCredit
+	}
+	n := &Node{
+		RT:        sim.New(cfg.Schedulers),
+		Config:    cfg,
+		client:    client,
+		exchanges: map[string]*Exchange{},
+		queues:    map[string]*QueueRecord{},
+		conns:     map[int]*reader{},
+	}
+	for _, x := range []struct{ name, typ string }{
+		{"", "direct"}, {"amq.direct", "direct"}, {"amq.fanout", "fanout"},
+		{"amq.topic", "topic"}, {"amq.headers", "headers"}, {"amq.match", "headers"},
+	} {
+		n.exchanges[x.name] = &Exchange{Name: x.name, Type: x.typ, Durable: true}
+	}
+	return n
+}
+
+// Queue returns a queue's record.
+func (n *Node) Queue(name string) (*QueueRecord, bool) {
+	q, ok := n.queues[name]
+	return q, ok
+}
+
+// QueueNames lists the queues, sorted by name.
+func (n *Node) QueueNames() []string {
+	names := make([]string, 0, len(n.queues))
+	for name := range n.queues {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ExchangeNames lists the exchanges, sorted by name.
+func (n *Node) ExchangeNames() []string {
+	names := make([]string, 0, len(n.exchanges))
+	for name := range n.exchanges {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Exchange returns an exchange.
+func (n *Node) Exchange(name string) (*Exchange, bool) {
+	x, ok := n.exchanges[name]
+	return x, ok
+}
+
+func (n *Node) newMsgID() uint64 {
+	n.nextMsgID++
+	return n.nextMsgID
+}
+
+// Message kinds. Each process's handler gives them meaning.
+const (
+	kFrame uint16 = iota + 1 // socket data: P = frame
+	kMethod                   // reader -> channel: P = method, N = 1 if under flow control
+	kBump                     // credit grant: N = amount
+	kWrite                    // channel -> writer: P = method to send
+	kDeliver                  // channel -> queue: P = *delivery, N = 1 if under flow control
+	kToConsumer               // queue -> channel: P = *consumerDelivery
+	kConfirm                  // queue -> channel: P = []uint64 seq numbers
+	kReject                   // queue -> channel: P = []uint64 seq numbers (publish refused)
+	kAck                      // channel -> queue: P = []uint64 ack tags
+	kRequeue                  // channel -> queue: P = []uint64 ack tags
+	kRejectDrop               // channel -> queue: P = []uint64 ack tags, not requeued
+	kNotifySent               // writer -> queue: N = count, P = channel PID
+	kResume                   // limiter -> queue: channel's global prefetch has room
+	kChannelDown              // channel -> queue: the channel exited
+	kCall                     // channel -> queue: P = call request
+	kReply                    // queue -> channel: P = call reply
+	kQueueGone                // queue -> channel: P = *queueGone (consumers to cancel)
+	kTimerTTL                 // queue: head message expiry
+	kTimerExpires             // queue: x-expires
+	kAlarm                    // node -> reader: N = 1 set, 0 clear; P = resource name
+	kShutdown                 // reader -> channel: the connection is closing
+	kChannelExit              // channel -> reader: the channel is gone
+	kConnError                // channel -> reader: P = *amqp.Error (hard error)
+	kDLX                      // queue -> itself: dead-letter publish (P = []*Message routed)
+	kExclusiveDown            // reader -> queue: owner connection closed
+	kPolicyChanged            // operator -> queue: re-read settings
+)
+
+// KindName names a message kind for event views.
+func KindName(k uint16) string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "?"
+}
+
+var kindNames = [...]string{"", "frame", "method", "bump_credit", "send", "deliver", "deliver_to_consumer",
+	"confirm", "reject_publish", "ack", "requeue", "reject", "notify_sent", "resume", "channel_down",
+	"call", "reply", "queue_down", "drop_expired", "maybe_expire", "conserve_resources", "shutdown",
+	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed"}
+
+var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

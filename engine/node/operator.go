@@ -1,0 +1,168 @@
+package node
+
+// Operator commands, as rabbitmqctl runs them: set_policy, clear_policy,
+// list_queues. Models the validators of rabbit_policies.
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+
+	"warren/engine/amqp"
+)
+
+// erlTerm prints a policy value as Erlang's ~p would: a binary as <<"...">>.
+func erlTerm(v amqp.Value) string {
+	switch {
+	case v.Kind == amqp.LongStr:
+		return fmt.Sprintf("<<%q>>", v.Str)
+	case v.Kind == amqp.Bool || v.Kind.IsInt():
+		return v.Term()
+	}
+	return v.String()
+}
+
+type policyRule struct {
+	valid func(v amqp.Value) bool
+	what  string
+}
+
+func isStr(v amqp.Value) bool { return v.Kind == amqp.LongStr }
+func intAtLeast(min int64) func(amqp.Value) bool {
+	return func(v amqp.Value) bool { return v.Kind.IsInt() && v.Int >= min }
+}
+func strIn(values ...string) func(amqp.Value) bool {
+	return func(v amqp.Value) bool {
+		if v.Kind != amqp.LongStr {
+			return false
+		}
+		for _, s := range values {
+			if v.Str == s {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+var policyRules = map[string]policyRule{
+	"alternate-exchange":      {isStr, "alternate exchange name"},
+	"dead-letter-exchange":    {isStr, "dead letter exchange name"},
+	"dead-letter-routing-key": {isStr, "dead letter routing key"},
+	"message-ttl":             {intAtLeast(0), "message TTL"},
+	"expires":                 {intAtLeast(1), "queue expiry"},
+	"max-length":              {intAtLeast(0), "maximum length"},
+	"max-length-bytes":        {intAtLeast(0), "maximum length in bytes"},
+	"queue-mode":              {strIn("default", "lazy"), "queue-mode value"},
+	"queue-version":           {func(v amqp.Value) bool { return v.Kind.IsInt() && (v.Int == 1 || v.Int == 2) }, "queue-version value"},
+	"overflow":                {strIn("drop-head", "reject-publish", "reject-publish-dlx"), "overflow value"},
+	"queue-master-locator":    {strIn("min-masters", "client-local", "random"), "queue master locator value"},
+}
+
+// OperatorError is a refused operator command, printed as `error: TEXT`.
+type OperatorError struct{ Text string }
+
+func (e *OperatorError) Error() string { return e.Text }
+
+// SetPolicy adds or replaces a policy and reapplies policies to queues.
+func (n *Node) SetPolicy(name, pattern, applyTo string, priority int, def amqp.Table) error {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return &OperatorError{Text: fmt.Sprintf("Validation failed: %s is not a valid regular expression", strconv.Quote(pattern))}
+	}
+	var unknown []string
+	for _, f := range def {
+		rule, ok := policyRules[f.Key]
+		if !ok {
+			unknown = append(unknown, f.Key)
+			continue
+		}
+		if !rule.valid(f.Val) {
+			return &OperatorError{Text: fmt.Sprintf("Validation failed: %s is not a valid %s", erlTerm(f.Val), rule.what)}
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		list := ""
+		for i, k := range unknown {
+			if i > 0 {
+				list += ","
+			}
+			list += fmt.Sprintf("<<%q>>", k)
+		}
+		return &OperatorError{Text: fmt.Sprintf("Validation failed: [%s] are not recognised policy settings", list)}
+	}
+	p := &Policy{Name: name, Pattern: pattern, ApplyTo: applyTo, Priority: priority, Definition: def, re: re}
+	replaced := false
+	for i, old := range n.policies {
+		if old.Name == name {
+			n.policies[i] = p
+			replaced = true
+		}
+	}
+	if !replaced {
+		n.policies = append(n.policies, p)
+	}
+	n.reapplyPolicies()
+	return nil
+}
+
+// ClearPolicy removes a policy.
+func (n *Node) ClearPolicy(name string) error {
+	for i, p := range n.policies {
+		if p.Name == name {
+			n.policies = append(n.policies[:i], n.policies[i+1:]...)
+			n.reapplyPolicies()
+			return nil
+		}
+	}
+	return &OperatorError{Text: fmt.Sprintf("Parameter does not exist")}
+}
+
+// reapplyPolicies recomputes each queue's policy; a queue whose settings
+// changed re-reads them (as on a policy_changed notification).
+func (n *Node) reapplyPolicies() {
+	for _, name := range n.QueueNames() {
+		rec := n.queues[name]
+		rec.Policy = n.policyFor(name)
+		if rec.proc != nil {
+			rec.proc.configure()
+			n.RT.Send(rec.PID, sim_msgPolicyChanged)
+		}
+	}
+}
+
+// QueueInfo is one row of list_queues.
+type QueueInfo struct {
+	Name                   string
+	Messages, Ready, Unack int
+	Consumers              int
+	Durable, AutoDelete    bool
+	Exclusive              bool
+	Policy                 string
+	Bytes                  int64
+	Args                   amqp.Table
+}
+
+// ListQueues returns every queue's info, sorted by name.
+func (n *Node) ListQueues() []QueueInfo {
+	var out []QueueInfo
+	for _, name := range n.QueueNames() {
+		rec := n.queues[name]
+		q := rec.proc
+		info := QueueInfo{Name: name, Durable: rec.Durable, AutoDelete: rec.AutoDelete, Exclusive: rec.Exclusive, Args: rec.Args}
+		if rec.Policy != nil {
+			info.Policy = rec.Policy.Name
+		}
+		if q != nil {
+			info.Ready = q.ready.count
+			info.Unack = len(q.pending)
+			info.Messages = info.Ready + info.Unack
+			info.Consumers = q.cons.count
+			info.Bytes = q.ready.bytes
+		}
+		out = append(out, info)
+	}
+	return out
+}

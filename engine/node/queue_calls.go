@@ -1,0 +1,120 @@
+package node
+
+// The synchronous calls a channel makes to a queue process
+// (rabbit_amqqueue_process:handle_call).
+
+import (
+	"warren/engine/amqp"
+	"warren/engine/sim"
+)
+
+func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
+	reply := func(r any) { ctx.Reply(m, sim.Msg{Kind: kReply, P: r}) }
+	switch r := m.P.(type) {
+	case *callStat:
+		q.ensureExpiryTimer(ctx)
+		reply(&statReply{messages: q.ready.count, consumers: q.cons.count})
+	case *callPurge:
+		n := q.ready.purge()
+		reply(PurgeOk{Messages: n})
+	case *callDelete:
+		if r.ifUnused && q.cons.count > 0 {
+			reply(amqp.Errorf(amqp.PreconditionFailed, rs(q.rec.Name)+" in use"))
+			return
+		}
+		if r.ifEmpty && q.ready.count > 0 {
+			reply(amqp.Errorf(amqp.PreconditionFailed, rs(q.rec.Name)+" not empty"))
+			return
+		}
+		reply(DeleteOk{Messages: q.ready.count})
+		q.delete(ctx)
+	case *callGet:
+		q.ensureExpiryTimer(ctx)
+		q.dropExpired(ctx)
+		e, ok := q.ready.pop()
+		if !ok {
+			reply(&getReply{})
+			return
+		}
+		ctx.Charge(q.n.Config.Costs.QueueDeliver)
+		g := &getReply{msg: e.msg, ackTag: e.seq, redelivered: e.delivered}
+		if !r.noAck {
+			e.delivered = true
+			q.pending[e.seq] = e
+			cr := q.ensureChRecord(m.From, nil)
+			cr.acktags = append(cr.acktags, ackRec{tag: e.seq})
+		}
+		q.dropExpired(ctx)
+		g.remaining = q.ready.count
+		reply(g)
+	case *callConsume:
+		q.consume(ctx, m, r)
+	case *callCancel:
+		q.cancel(ctx, m.From, r.tag)
+		reply(nil)
+		if q.shouldAutoDelete() {
+			q.delete(ctx)
+		}
+	}
+}
+
+func (q *queue) consume(ctx *sim.Ctx, m sim.Msg, r *callConsume) {
+	reply := func(v any) { ctx.Reply(m, sim.Msg{Kind: kReply, P: v}) }
+	exclusiveHeld := false
+	for _, c := range q.allConsumers() {
+		if c.exclusive {
+			exclusiveHeld = true
+		}
+	}
+	if exclusiveHeld || (r.exclusive && (q.cons.count > 0 || q.sac)) {
+		reply(amqp.Errorf(amqp.AccessRefused, rs(q.rec.Name)+" in exclusive use"))
+		return
+	}
+	cr := q.ensureChRecord(r.channel, r.limiter)
+	cr.consumers++
+	c := &consumer{tag: r.tag, ch: cr, ackRequired: !r.noAck, args: r.args, exclusive: r.exclusive}
+	if !r.noAck {
+		c.prefetch = r.prefetch
+	}
+	if v, ok := r.args.Get("x-priority"); ok && v.Kind.IsInt() {
+		c.priority = v.Int
+	}
+	q.hasHadCon = true
+	q.cons.add(c)
+	if q.sac && q.holder == nil {
+		q.holder = c
+	}
+	if q.expiryTimer != 0 {
+		ctx.CancelTimer(q.expiryTimer)
+		q.expiryTimer = 0
+		q.expiryGen++
+	}
+	reply(nil)
+	q.run(ctx)
+}
+
+// cancel removes one consumer. Its unacked messages stay with the channel.
+func (q *queue) cancel(ctx *sim.Ctx, ch sim.PID, tag string) {
+	cr := q.chRecord(ch)
+	if cr == nil {
+		return
+	}
+	var victim *consumer
+	for _, c := range q.allConsumers() {
+		if c.ch == cr && c.tag == tag {
+			victim = c
+		}
+	}
+	if victim == nil {
+		return
+	}
+	q.cons.removeActive(victim)
+	cr.blocked = removeConsumer(cr.blocked, victim)
+	cr.consumers--
+	q.cons.count--
+	if q.holder == victim {
+		q.holder = q.nextHolder()
+		q.run(ctx)
+	}
+	q.ensureExpiryTimer(ctx)
+}

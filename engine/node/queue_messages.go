@@ -1,0 +1,146 @@
+package node
+
+// Models the in-memory part of rabbit_variable_queue and, for queues with
+// x-max-priority, rabbit_priority_queue: one backing queue per priority
+// level, fetched from the highest non-empty level. Requeued messages go back
+// to their original position, ordered by seq id.
+
+// entry is one message held by a queue, ready or pending ack.
+type entry struct {
+	seq       uint64
+	msg       *Message
+	delivered bool  // fetched before: the next delivery is redelivered
+	expiry    int64 // virtual µs; 0 = never
+}
+
+// level is one backing queue: entries in ascending seq order.
+type level struct {
+	buf  []entry
+	head int
+}
+
+func (l *level) len() int { return len(l.buf) - l.head }
+
+func (l *level) front() *entry { return &l.buf[l.head] }
+
+func (l *level) pushBack(e entry) {
+	if l.head > 0 && l.head >= len(l.buf)/2 && len(l.buf) == cap(l.buf) {
+		n := copy(l.buf, l.buf[l.head:])
+		clear(l.buf[n:])
+		l.buf = l.buf[:n]
+		l.head = 0
+	}
+	l.buf = append(l.buf, e)
+}
+
+func (l *level) popFront() entry {
+	e := l.buf[l.head]
+	l.buf[l.head] = entry{}
+	l.head++
+	if l.head == len(l.buf) {
+		l.buf = l.buf[:0]
+		l.head = 0
+	}
+	return e
+}
+
+// insert puts a requeued entry back at its seq position.
+func (l *level) insert(e entry) {
+	live := l.buf[l.head:]
+	lo, hi := 0, len(live)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if live[mid].seq < e.seq {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	pos := l.head + lo
+	if pos == len(l.buf) {
+		l.buf = append(l.buf, e)
+		return
+	}
+	if l.head > 0 && lo == 0 {
+		l.head--
+		l.buf[l.head] = e
+		return
+	}
+	l.buf = append(l.buf, entry{})
+	copy(l.buf[pos+1:], l.buf[pos:])
+	l.buf[pos] = e
+}
+
+func (l *level) each(f func(e *entry)) {
+	for i := l.head; i < len(l.buf); i++ {
+		f(&l.buf[i])
+	}
+}
+
+// messages is a queue's ready messages over its priority levels.
+type messages struct {
+	levels []level // index = priority level
+	count  int
+	bytes  int64
+	max    int // highest level; 0 for a plain queue
+}
+
+func newMessages(maxPriority int) messages {
+	return messages{levels: make([]level, maxPriority+1), max: maxPriority}
+}
+
+func (ms *messages) levelOf(m *Message) int {
+	p := int(m.Props.Priority)
+	if p > ms.max {
+		return ms.max
+	}
+	return p
+}
+
+func (ms *messages) push(e entry) {
+	ms.levels[ms.levelOf(e.msg)].pushBack(e)
+	ms.count++
+	ms.bytes += int64(len(e.msg.Body))
+}
+
+func (ms *messages) requeue(e entry) {
+	ms.levels[ms.levelOf(e.msg)].insert(e)
+	ms.count++
+	ms.bytes += int64(len(e.msg.Body))
+}
+
+// head returns the level holding the next message to fetch, or -1.
+func (ms *messages) head() int {
+	for i := len(ms.levels) - 1; i >= 0; i-- {
+		if ms.levels[i].len() > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+func (ms *messages) popLevel(i int) entry {
+	e := ms.levels[i].popFront()
+	ms.count--
+	ms.bytes -= int64(len(e.msg.Body))
+	return e
+}
+
+// pop fetches the next message: strict priority, FIFO within a level.
+func (ms *messages) pop() (entry, bool) {
+	i := ms.head()
+	if i < 0 {
+		return entry{}, false
+	}
+	return ms.popLevel(i), true
+}
+
+// purge removes every ready message and returns how many there were.
+func (ms *messages) purge() int {
+	n := ms.count
+	for i := range ms.levels {
+		ms.levels[i] = level{}
+	}
+	ms.count, ms.bytes = 0, 0
+	return n
+}

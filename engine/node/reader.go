@@ -1,0 +1,239 @@
+package node
+
+// Models rabbit_reader: one process per connection reads frames from the
+// socket, starts a channel and writer per channel number, forwards methods
+// (publishes under credit flow), and stops reading the socket while credit
+// flow or a resource alarm blocks it.
+
+import (
+	"fmt"
+	"sort"
+
+	"warren/engine/amqp"
+	"warren/engine/sim"
+)
+
+type chanRef struct {
+	pid    sim.PID
+	writer sim.PID
+}
+
+type reader struct {
+	n      *Node
+	conn   int
+	proc   *sim.Process
+	chans  map[int]*chanRef
+	credit creditFlow
+	alarms []string // resources in alarm: "memory", "disk"
+	// blocked: a publish arrived while an alarm was set; the socket is not
+	// read until the alarm clears.
+	blocked     bool
+	blockedSent bool
+	held        *heldFrame
+	closed      bool
+}
+
+type heldFrame struct {
+	ch     int
+	method any
+}
+
+// Connect opens connection conn (a reader process) if it is not open.
+func (n *Node) Connect(conn int) sim.PID {
+	if r, ok := n.conns[conn]; ok && !r.closed {
+		return r.proc.PID
+	}
+	r := &reader{n: n, conn: conn, chans: map[int]*chanRef{}, credit: newCreditFlow(n.Config.Credit)}
+	r.proc = n.RT.Spawn(fmt.Sprintf("reader c%d", conn), "reader", r)
+	r.proc.InputOpen = true
+	for _, res := range []struct {
+		on   bool
+		name string
+	}{{n.memAlarm, "memory"}, {n.diskAlarm, "disk"}} {
+		if res.on {
+			r.alarms = append(r.alarms, res.name)
+		}
+	}
+	n.conns[conn] = r
+	return r.proc.PID
+}
+
+// Open reports whether connection conn is open.
+func (n *Node) Open(conn int) bool {
+	r, ok := n.conns[conn]
+	return ok && !r.closed
+}
+
+// Send puts a client frame on connection conn's socket, opening the
+// connection first if needed.
+func (n *Node) Send(conn, ch int, method any) {
+	pid := n.Connect(conn)
+	n.RT.SendInput(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method})
+}
+
+func (r *reader) Handle(ctx *sim.Ctx, m sim.Msg) {
+	c := &r.n.Config.Costs
+	switch m.Kind {
+	case kFrame:
+		if r.closed {
+			return
+		}
+		r.frame(ctx, int(m.N), m.P)
+	case kBump:
+		ctx.Charge(1)
+		r.credit.bump(m.From, int(m.N))
+		r.maybeUnblock(ctx)
+	case kAlarm:
+		ctx.Charge(c.ReaderFrame)
+		res := m.P.(string)
+		if m.N == 1 {
+			r.alarms = appendUnique(r.alarms, res)
+		} else {
+			r.alarms = remove(r.alarms, res)
+		}
+		r.maybeUnblock(ctx)
+	case kChannelExit:
+		ctx.Charge(1)
+		for num, ref := range r.chans {
+			if ref.pid == m.From {
+				delete(r.chans, num)
+			}
+		}
+		r.credit.peerDown(m.From)
+		r.maybeUnblock(ctx)
+	case kConnError:
+		ctx.Charge(c.ReaderFrame)
+		e := m.P.(*amqp.Error)
+		r.n.client.Frame(r.conn, 0, Closed{Code: e.Code, Text: e.Error()}, ctx.End())
+		r.shutdown(ctx)
+	}
+}
+
+func (r *reader) frame(ctx *sim.Ctx, ch int, method any) {
+	c := &r.n.Config.Costs
+	if _, ok := method.(ConnectionClose); ok {
+		ctx.Charge(c.ReaderFrame)
+		r.shutdown(ctx)
+		return
+	}
+	ref := r.chans[ch]
+	if ref == nil {
+		ref = r.openChannel(ctx, ch)
+	}
+	if pub, ok := method.(*BasicPublish); ok {
+		if len(r.alarms) > 0 {
+			// publish_received: block, tell the client why, hold the frame.
+			ctx.Charge(c.ReaderFrame)
+			r.held = &heldFrame{ch, method}
+			r.blocked = true
+			r.proc.InputOpen = false
+			if !r.blockedSent {
+				r.blockedSent = true
+				r.n.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
+			}
+			return
+		}
+		r.publish(ctx, ref, pub)
+		return
+	}
+	ctx.Charge(c.ReaderFrame)
+	ctx.Send(ref.pid, sim.Msg{Kind: kMethod, P: method})
+	if _, ok := method.(ChannelClose); ok {
+		delete(r.chans, ch)
+	}
+}
+
+func (r *reader) publish(ctx *sim.Ctx, ref *chanRef, pub *BasicPublish) {
+	c := &r.n.Config.Costs
+	ctx.Charge(c.ReaderPublish + int64(len(pub.Body)>>10)*c.PerKB)
+	ctx.Send(ref.pid, sim.Msg{Kind: kMethod, N: 1, P: pub})
+	if r.credit.send(ref.pid, ctx.Now) {
+		r.proc.InputOpen = false
+	}
+}
+
+func (r *reader) blockedBy() string {
+	s := append([]string(nil), r.alarms...)
+	sort.Strings(s)
+	msg := "low on "
+	for i, a := range s {
+		if i > 0 {
+			msg += " & "
+		}
+		msg += a
+	}
+	return msg
+}
+
+// maybeUnblock reopens the socket once neither credit nor an alarm holds
+// the reader back.
+func (r *reader) maybeUnblock(ctx *sim.Ctx) {
+	if r.closed || len(r.alarms) > 0 || r.credit.blocked() {
+		return
+	}
+	if r.blockedSent {
+		r.blockedSent = false
+		r.n.client.Frame(r.conn, 0, Unblocked{}, ctx.End())
+	}
+	r.blocked = false
+	if h := r.held; h != nil {
+		r.held = nil
+		ref := r.chans[h.ch]
+		if ref == nil {
+			ref = r.openChannel(ctx, h.ch)
+		}
+		r.publish(ctx, ref, h.method.(*BasicPublish))
+		if r.credit.blocked() {
+			return
+		}
+	}
+	r.proc.InputOpen = true
+}
+
+func (r *reader) openChannel(ctx *sim.Ctx, num int) *chanRef {
+	ctx.Charge(r.n.Config.Costs.ReaderFrame * 2)
+	ch := newChannel(r.n, r.conn, num, r.proc.PID)
+	ref := &chanRef{pid: ch.pid, writer: ch.writer}
+	r.chans[num] = ref
+	return ref
+}
+
+// shutdown closes the connection: every channel terminates (their queues
+// requeue what was unacked), exclusive queues are deleted, the reader exits.
+func (r *reader) shutdown(ctx *sim.Ctx) {
+	r.closed = true
+	nums := make([]int, 0, len(r.chans))
+	for num := range r.chans {
+		nums = append(nums, num)
+	}
+	sort.Ints(nums)
+	for _, num := range nums {
+		ctx.Send(r.chans[num].pid, sim.Msg{Kind: kShutdown})
+	}
+	for _, name := range r.n.QueueNames() {
+		q := r.n.queues[name]
+		if q.Exclusive && q.Owner == r.conn {
+			ctx.Send(q.PID, sim.Msg{Kind: kExclusiveDown})
+		}
+	}
+	ctx.Exit()
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, e := range list {
+		if e == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+func remove(list []string, s string) []string {
+	out := list[:0]
+	for _, e := range list {
+		if e != s {
+			out = append(out, e)
+		}
+	}
+	return out
+}

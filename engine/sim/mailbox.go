@@ -1,0 +1,74 @@
+package sim
+
+// PID names a process. PIDs are never reused within a runtime.
+type PID int32
+
+// None is the zero PID: no process.
+const None PID = 0
+
+// Msg is one message in a mailbox. Kind is private to the receiver's
+// protocol; N and P carry a small integer and a pointer payload so that the
+// hot path allocates nothing for the envelope.
+type Msg struct {
+	Kind uint16
+	From PID
+	Ref  uint32 // non-zero on replies to a call (see Ctx.Await)
+	N    int64
+	P    any
+	At   int64 // virtual µs at which the message arrived
+}
+
+// mailbox is a FIFO ring of messages.
+type mailbox struct {
+	buf        []Msg
+	head, size int
+}
+
+func (m *mailbox) len() int { return m.size }
+
+func (m *mailbox) push(msg Msg) {
+	if m.size == len(m.buf) {
+		n := len(m.buf) * 2
+		if n == 0 {
+			n = 8
+		}
+		nb := make([]Msg, n)
+		for i := 0; i < m.size; i++ {
+			nb[i] = m.buf[(m.head+i)%len(m.buf)]
+		}
+		m.buf, m.head = nb, 0
+	}
+	m.buf[(m.head+m.size)%len(m.buf)] = msg
+	m.size++
+}
+
+func (m *mailbox) peek(i int) *Msg { return &m.buf[(m.head+i)%len(m.buf)] }
+
+func (m *mailbox) pop() Msg {
+	msg := m.buf[m.head]
+	m.buf[m.head] = Msg{}
+	m.head = (m.head + 1) % len(m.buf)
+	m.size--
+	return msg
+}
+
+// removeAt takes out the i-th message (selective receive).
+func (m *mailbox) removeAt(i int) Msg {
+	if i == 0 {
+		return m.pop()
+	}
+	msg := *m.peek(i)
+	for j := i; j < m.size-1; j++ {
+		*m.peek(j) = *m.peek(j + 1)
+	}
+	*m.peek(m.size - 1) = Msg{}
+	m.size--
+	return msg
+}
+
+// each calls f for every queued message, oldest first.
+func (m *mailbox) each(f func(*Msg)) {
+	for i := 0; i < m.size; i++ {
+		f(m.peek(i))
+	}
+}

@@ -1,0 +1,363 @@
+package sim
+
+// SliceReductions is the number of reductions a process may use before
+// its scheduler preempts it (CONTEXT_REDS on OTP 25).
+const SliceReductions = 4000
+
+// ReductionsPerMicro converts virtual cost into reductions. A slice of
+// 4000 reductions is then 200 µs of work.
+const ReductionsPerMicro = 20
+
+// Scheduler is one simulated scheduler thread (one core).
+type Scheduler struct {
+	FreeAt int64 // virtual µs at which it finishes its current work
+	Busy   int64 // virtual µs spent running processes
+	cur    *Process
+	left   int64 // reductions left in the current slice
+}
+
+// Current returns the process the scheduler is running, or nil.
+func (s *Scheduler) Current() *Process { return s.cur }
+
+// Event is one step of the runtime: a process handled one message.
+type Event struct {
+	N     int64 // 1-based event number
+	Start int64 // virtual µs
+	End   int64
+	Sched int
+	PID   PID
+	Kind  uint16
+	From  PID
+	Input bool // the message was socket data
+}
+
+// Observer is told of every event right after it ran.
+type Observer func(e *Event)
+
+// Runtime runs processes on schedulers in virtual time.
+type Runtime struct {
+	procs      []*Process // index = PID; procs[0] is nil
+	scheds     []Scheduler
+	runq       runQueue
+	timers     timerHeap
+	seq        uint64
+	now        int64
+	events     int64
+	nextRef    uint32
+	timerIndex map[TimerID]*timer
+	out        []send
+	ctx        Ctx
+	// Observe, when set, is called after every event.
+	Observe Observer
+}
+
+type send struct {
+	to    PID
+	msg   Msg
+	input bool
+}
+
+// New returns a runtime with n schedulers (at least 1).
+func New(n int) *Runtime {
+	if n < 1 {
+		n = 1
+	}
+	rt := &Runtime{procs: []*Process{nil}, scheds: make([]Scheduler, n)}
+	rt.ctx.rt = rt
+	return rt
+}
+
+// Now is the virtual time in µs: the start of the latest event, or later
+// if the clock was advanced while idle.
+func (rt *Runtime) Now() int64 { return rt.now }
+
+// Events is the number of events run so far.
+func (rt *Runtime) Events() int64 { return rt.events }
+
+// Schedulers exposes the schedulers for inspection.
+func (rt *Runtime) Schedulers() []Scheduler { return rt.scheds }
+
+// SetSchedulers changes the number of schedulers; it may only be called
+// while no process is running on one.
+func (rt *Runtime) SetSchedulers(n int) {
+	if n < 1 {
+		n = 1
+	}
+	for len(rt.scheds) < n {
+		rt.scheds = append(rt.scheds, Scheduler{FreeAt: rt.now})
+	}
+	for len(rt.scheds) > n {
+		last := &rt.scheds[len(rt.scheds)-1]
+		if last.cur != nil {
+			rt.release(last.cur, last.FreeAt)
+		}
+		rt.scheds = rt.scheds[:len(rt.scheds)-1]
+	}
+}
+
+// Process returns the process with the given PID, or nil.
+func (rt *Runtime) Process(pid PID) *Process {
+	if pid <= 0 || int(pid) >= len(rt.procs) {
+		return nil
+	}
+	return rt.procs[pid]
+}
+
+// Processes returns every process ever spawned, in PID order.
+func (rt *Runtime) Processes() []*Process { return rt.procs[1:] }
+
+// Spawn starts a process.
+func (rt *Runtime) Spawn(name, kind string, h Handler) *Process {
+	p := &Process{PID: PID(len(rt.procs)), Name: name, Kind: kind, Handler: h, sched: -1}
+	rt.procs = append(rt.procs, p)
+	return p
+}
+
+// Send delivers a message from outside any process (a client's frame, an
+// operator command) at the current time.
+func (rt *Runtime) Send(to PID, m Msg) {
+	m.At = rt.now
+	rt.deliver(to, m, false)
+}
+
+// SendInput puts socket data in front of a process's gated input.
+func (rt *Runtime) SendInput(to PID, m Msg) {
+	m.At = rt.now
+	rt.deliver(to, m, true)
+}
+
+// Wake re-checks a process whose input gate was opened from outside.
+func (rt *Runtime) Wake(pid PID) { rt.wake(rt.procs[pid], rt.now) }
+
+func (rt *Runtime) deliver(to PID, m Msg, input bool) {
+	p := rt.Process(to)
+	if p == nil || p.state == Exited {
+		return // like Erlang: a message to a dead process is dropped
+	}
+	if input {
+		p.input.push(m)
+	} else {
+		p.mbox.push(m)
+	}
+	rt.wake(p, m.At)
+}
+
+func (rt *Runtime) wake(p *Process, at int64) {
+	if p.state != Waiting {
+		return
+	}
+	if _, _, next, ok := p.next(); ok {
+		p.state = Runnable
+		rt.seq++
+		rt.runq.push(runEntry{at: max(next, at), seq: rt.seq, p: p})
+	}
+}
+
+// release takes a process off its scheduler at time t.
+func (rt *Runtime) release(p *Process, t int64) {
+	p.sched = -1
+	if p.state == Exited {
+		return
+	}
+	p.state = Waiting
+	rt.wake(p, t)
+}
+
+// Idle reports whether no process can run now or later without a timer.
+func (rt *Runtime) Idle() bool {
+	if rt.runq.Len() > 0 {
+		return false
+	}
+	for i := range rt.scheds {
+		if rt.scheds[i].cur != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// NextTimer returns the time of the earliest pending timer.
+func (rt *Runtime) NextTimer() (int64, bool) {
+	rt.dropCancelled()
+	if len(rt.timers) == 0 {
+		return 0, false
+	}
+	return rt.timers[0].at, true
+}
+
+// nextWork finds the scheduler that can start work earliest.
+func (rt *Runtime) nextWork() (si int, t int64, ok bool) {
+	best, bestT := -1, int64(0)
+	for i := range rt.scheds {
+		s := &rt.scheds[i]
+		var ti int64
+		switch {
+		case s.cur != nil:
+			ti = s.FreeAt
+		case rt.runq.Len() > 0:
+			ti = max(s.FreeAt, rt.runq[0].at)
+		default:
+			continue
+		}
+		if best < 0 || ti < bestT {
+			best, bestT = i, ti
+		}
+	}
+	return best, bestT, best >= 0
+}
+
+// Step runs the next event: fires due timers, then lets the earliest
+// scheduler handle one message. It reports false when nothing can happen
+// without a timer beyond limit (limit < 0: no limit).
+func (rt *Runtime) Step(limit int64) bool {
+	for {
+		si, t, ok := rt.nextWork()
+		if tt, has := rt.NextTimer(); has && (!ok || tt <= t) && (limit < 0 || tt <= limit) {
+			rt.fire()
+			continue
+		}
+		if !ok || (limit >= 0 && t > limit) {
+			return false
+		}
+		s := &rt.scheds[si]
+		p := s.cur
+		if p == nil {
+			e := rt.runq.pop()
+			p = e.p
+			if p.state == Exited {
+				continue
+			}
+			p.state = Running
+			p.sched = si
+			s.cur = p
+			s.left = SliceReductions
+		}
+		idx, fromInput, at, has := p.next()
+		if !has || at > t {
+			// Nothing it can take yet: off the scheduler until it has.
+			s.cur = nil
+			rt.release(p, t)
+			continue
+		}
+		rt.run(si, p, idx, fromInput, t)
+		return true
+	}
+}
+
+func (rt *Runtime) run(si int, p *Process, idx int, fromInput bool, t int64) {
+	var m Msg
+	if fromInput {
+		m = p.input.pop()
+	} else {
+		m = p.mbox.removeAt(idx)
+	}
+	if m.Ref != 0 && m.Ref == p.await {
+		p.await = 0
+	}
+	rt.now = t
+	c := &rt.ctx
+	c.Self, c.Now, c.cost, c.proc = p.PID, t, 0, p
+	p.Handler.Handle(c, m)
+	cost := max(c.cost, 1)
+	end := t + cost
+	s := &rt.scheds[si]
+	s.FreeAt = end
+	s.Busy += cost
+	reds := cost * ReductionsPerMicro
+	s.left -= reds
+	p.Reductions += reds
+	p.Busy += cost
+	p.Handled++
+	rt.events++
+	for i := range rt.out {
+		o := &rt.out[i]
+		o.msg.At = end
+		rt.deliver(o.to, o.msg, o.input)
+		rt.out[i] = send{}
+	}
+	rt.out = rt.out[:0]
+	if rt.Observe != nil {
+		rt.Observe(&Event{N: rt.events, Start: t, End: end, Sched: si, PID: p.PID, Kind: m.Kind, From: m.From, Input: fromInput})
+	}
+	if p.state == Exited {
+		s.cur = nil
+		p.sched = -1
+		return
+	}
+	if s.left <= 0 {
+		// Preempted: back of the run queue.
+		s.cur = nil
+		rt.release(p, end)
+	}
+}
+
+// AdvanceTo moves the clock forward while idle, firing no timers.
+func (rt *Runtime) AdvanceTo(t int64) {
+	if t > rt.now {
+		rt.now = t
+	}
+}
+
+// NewRef returns a fresh reference for a call.
+func (rt *Runtime) NewRef() uint32 {
+	rt.nextRef++
+	if rt.nextRef == 0 {
+		rt.nextRef = 1
+	}
+	return rt.nextRef
+}
+
+type runEntry struct {
+	at  int64
+	seq uint64
+	p   *Process
+}
+
+type runQueue []runEntry
+
+func (q runQueue) Len() int { return len(q) }
+
+func (q runQueue) less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+
+func (q *runQueue) push(e runEntry) {
+	*q = append(*q, e)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			break
+		}
+		h[i], h[parent] = h[parent], h[i]
+		i = parent
+	}
+}
+
+func (q *runQueue) pop() runEntry {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h[last] = runEntry{}
+	h = h[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && h.less(l, m) {
+			m = l
+		}
+		if r < len(h) && h.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	*q = h
+	return top
+}
