@@ -32,7 +32,7 @@ type creditFlow struct {
 	blockedBy []sim.PID
 	held      []sim.PID // grants owed while blocked
 	// BlockedAt is the virtual time the process last became blocked.
-	blockedAt int64
+	blockedAt  int64
 	wasBlocked bool
 }
 

@@ -143,32 +143,32 @@ func (n *Node) newMsgID() uint64 {
 
 // Message kinds. Each process's handler gives them meaning.
 const (
-	kFrame uint16 = iota + 1 // socket data: P = frame
-	kMethod                   // reader -> channel: P = method, N = 1 if under flow control
-	kBump                     // credit grant: N = amount
-	kWrite                    // channel -> writer: P = method to send
-	kDeliver                  // channel -> queue: P = *delivery, N = 1 if under flow control
-	kToConsumer               // queue -> channel: P = *consumerDelivery
-	kConfirm                  // queue -> channel: P = []uint64 seq numbers
-	kReject                   // queue -> channel: P = []uint64 seq numbers (publish refused)
-	kAck                      // channel -> queue: P = []uint64 ack tags
-	kRequeue                  // channel -> queue: P = []uint64 ack tags
-	kRejectDrop               // channel -> queue: P = []uint64 ack tags, not requeued
-	kNotifySent               // writer -> queue: N = count, P = channel PID
-	kResume                   // limiter -> queue: channel's global prefetch has room
-	kChannelDown              // channel -> queue: the channel exited
-	kCall                     // channel -> queue: P = call request
-	kReply                    // queue -> channel: P = call reply
-	kQueueGone                // queue -> channel: P = *queueGone (consumers to cancel)
-	kTimerTTL                 // queue: head message expiry
-	kTimerExpires             // queue: x-expires
-	kAlarm                    // node -> reader: N = 1 set, 0 clear; P = resource name
-	kShutdown                 // reader -> channel: the connection is closing
-	kChannelExit              // channel -> reader: the channel is gone
-	kConnError                // channel -> reader: P = *amqp.Error (hard error)
-	kDLX                      // queue -> itself: dead-letter publish (P = []*Message routed)
-	kExclusiveDown            // reader -> queue: owner connection closed
-	kPolicyChanged            // operator -> queue: re-read settings
+	kFrame         uint16 = iota + 1 // socket data: P = frame
+	kMethod                          // reader -> channel: P = method, N = 1 if under flow control
+	kBump                            // credit grant: N = amount
+	kWrite                           // channel -> writer: P = method to send
+	kDeliver                         // channel -> queue: P = *delivery, N = 1 if under flow control
+	kToConsumer                      // queue -> channel: P = *consumerDelivery
+	kConfirm                         // queue -> channel: P = []uint64 seq numbers
+	kReject                          // queue -> channel: P = []uint64 seq numbers (publish refused)
+	kAck                             // channel -> queue: P = []uint64 ack tags
+	kRequeue                         // channel -> queue: P = []uint64 ack tags
+	kRejectDrop                      // channel -> queue: P = []uint64 ack tags, not requeued
+	kNotifySent                      // writer -> queue: N = count, P = channel PID
+	kResume                          // limiter -> queue: channel's global prefetch has room
+	kChannelDown                     // channel -> queue: the channel exited
+	kCall                            // channel -> queue: P = call request
+	kReply                           // queue -> channel: P = call reply
+	kQueueGone                       // queue -> channel: P = *queueGone (consumers to cancel)
+	kTimerTTL                        // queue: head message expiry
+	kTimerExpires                    // queue: x-expires
+	kAlarm                           // node -> reader: N = 1 set, 0 clear; P = resource name
+	kShutdown                        // reader -> channel: the connection is closing
+	kChannelExit                     // channel -> reader: the channel is gone
+	kConnError                       // channel -> reader: P = *amqp.Error (hard error)
+	kDLX                             // queue -> itself: dead-letter publish (P = []*Message routed)
+	kExclusiveDown                   // reader -> queue: owner connection closed
+	kPolicyChanged                   // operator -> queue: re-read settings
 )
 
 // KindName names a message kind for event views.

@@ -6,9 +6,9 @@ import "warren/engine/amqp"
 
 // QueueDeclare is queue.declare.
 type QueueDeclare struct {
-	Queue                                  string
+	Queue                                   string
 	Durable, Exclusive, AutoDelete, Passive bool
-	Args                                   amqp.Table
+	Args                                    amqp.Table
 }
 
 // QueueDelete is queue.delete.

@@ -33,11 +33,11 @@ type queueGone struct{ tags []string }
 
 // Calls from a channel, and their replies.
 type (
-	callStat    struct{}
-	callPurge   struct{}
-	callDelete  struct{ ifUnused, ifEmpty bool }
-	callCancel  struct{ tag string }
-	callGet     struct {
+	callStat   struct{}
+	callPurge  struct{}
+	callDelete struct{ ifUnused, ifEmpty bool }
+	callCancel struct{ tag string }
+	callGet    struct {
 		noAck   bool
 		limiter *Limiter
 	}
