@@ -4,7 +4,6 @@ package engine
 // connection and channel, and how the broker's methods become trace events.
 
 import (
-	"warren/engine/amqp"
 	"warren/engine/node"
 	"warren/engine/trace"
 )
@@ -21,13 +20,31 @@ type clientConn struct {
 
 // client records what the broker sends and keeps the client-side state.
 type client struct {
-	conns     map[int]*clientConn
-	events    []trace.Event
-	lastFrame int64
-	ctagN     int
+	node        *node.Node
+	discard     bool // keep no events (benchmarks)
+	autoAck     map[autoKey]*autoAck
+	lastAutoKey autoKey
+	lastAuto    *autoAck
+	conns       map[int]*clientConn
+	events      []trace.Event
+	lastFrame   int64
+	ctagN       int
 }
 
-func newClient() *client { return &client{conns: map[int]*clientConn{}} }
+// autoKey names a consumer whose client acknowledges by itself.
+type autoKey struct {
+	conn, ch int
+	tag      string
+}
+
+type autoAck struct {
+	every int
+	seen  int
+}
+
+func newClient() *client {
+	return &client{conns: map[int]*clientConn{}, autoAck: map[autoKey]*autoAck{}}
+}
 
 func (c *client) conn(n int) *clientConn {
 	cc, ok := c.conns[n]
@@ -53,9 +70,15 @@ func (c *client) Frame(conn, ch int, method any, at int64) {
 		e.Kind, e.Messages = trace.PurgeOK, m.Messages
 	case node.ConsumeOk:
 		e.Kind, e.ConsumerTag = trace.ConsumeOK, m.Tag
-	case node.Deliver:
+	case *node.Deliver:
 		e.Kind, e.ConsumerTag, e.DeliveryTag, e.Redelivered = trace.Deliver, m.ConsumerTag, m.DeliveryTag, m.Redelivered
 		setMsg(&e, m.Msg)
+		if a := c.auto(conn, ch, m.ConsumerTag); a != nil {
+			a.seen++
+			if a.seen%a.every == 0 {
+				c.node.SendAt(conn, ch, &node.BasicAck{Tag: m.DeliveryTag, Multiple: a.every > 1}, at)
+			}
+		}
 	case node.GetOk:
 		e.Kind, e.DeliveryTag, e.Redelivered, e.Messages = trace.GetOK, m.DeliveryTag, m.Redelivered, m.MessageCount
 		setMsg(&e, m.Msg)
@@ -89,11 +112,27 @@ func (c *client) Frame(conn, ch int, method any, at int64) {
 	default:
 		return // replies that carry nothing new
 	}
-	c.events = append(c.events, e)
+	if !c.discard {
+		c.events = append(c.events, e)
+	}
 }
 
 func setMsg(e *trace.Event, m *node.Message) {
 	e.Exchange, e.Key, e.Body, e.Props = m.Exchange, m.Key, m.Body, m.Props
+}
+
+// auto finds a self-acknowledging consumer; the last one found is cached.
+func (c *client) auto(conn, ch int, tag string) *autoAck {
+	if len(c.autoAck) == 0 {
+		return nil
+	}
+	k := autoKey{conn, ch, tag}
+	if c.lastAuto != nil && c.lastAutoKey == k {
+		return c.lastAuto
+	}
+	a := c.autoAck[k]
+	c.lastAutoKey, c.lastAuto = k, a
+	return a
 }
 
 // take returns and clears the events observed so far.
@@ -101,12 +140,4 @@ func (c *client) take() []trace.Event {
 	ev := c.events
 	c.events = nil
 	return ev
-}
-
-// headersOf types header.NAME=V arguments.
-func headersOf(t amqp.Table) amqp.Table {
-	if len(t) == 0 {
-		return nil
-	}
-	return t
 }

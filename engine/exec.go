@@ -68,6 +68,10 @@ func (s *Sim) submit(cmd script.Command) {
 			s.client.ctagN++
 			tag = "amq.ctag-" + strconv.Itoa(s.client.ctagN)
 		}
+		if every := cmd.Int("ack-every", 0); every > 0 && !cmd.Has("no-ack") {
+			s.client.autoAck[autoKey{on.Conn, on.Chan, tag}] = &autoAck{every: int(every)}
+			s.client.lastAuto = nil
+		}
 		send(&node.BasicConsume{Queue: cmd.Str("queue", ""), Tag: tag, NoAck: cmd.Has("no-ack"), Exclusive: cmd.Has("exclusive"), Args: cmd.Table()})
 	case "basic.cancel":
 		send(&node.BasicCancel{Tag: cmd.Str("tag", "")})
@@ -109,13 +113,18 @@ func (s *Sim) publish(cmd script.Command, send func(any)) {
 		body = []byte(text)
 	}
 	count := cmd.Int("count", 1)
+	tmpl := node.BasicPublish{Exchange: cmd.Str("exchange", ""), Key: cmd.Str("key", ""), Mandatory: cmd.Has("mandatory"),
+		Immediate: cmd.Has("immediate"), Props: props, Body: body}
+	// NB: frames are immutable once sent, so identical publishes share one.
+	shared := &tmpl
 	for i := int64(0); i < count; i++ {
-		b := body
 		if perMessage {
-			b = []byte(strings.ReplaceAll(text, "{i}", strconv.FormatInt(i, 10)))
+			f := tmpl
+			f.Body = []byte(strings.ReplaceAll(text, "{i}", strconv.FormatInt(i, 10)))
+			send(&f)
+			continue
 		}
-		send(&node.BasicPublish{Exchange: cmd.Str("exchange", ""), Key: cmd.Str("key", ""), Mandatory: cmd.Has("mandatory"),
-			Immediate: cmd.Has("immediate"), Props: props, Body: b})
+		send(shared)
 	}
 }
 

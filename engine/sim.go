@@ -21,6 +21,8 @@ type Options struct {
 	// Record keeps a description of every event (for the timeline and
 	// `step`); benchmarks leave it off.
 	Record bool
+	// DiscardTrace keeps no client events (benchmarks).
+	DiscardTrace bool
 }
 
 // Sim is one simulated node with its clients.
@@ -48,6 +50,8 @@ func New(opts Options) *Sim {
 		cfg.Schedulers = opts.Schedulers
 	}
 	s.node = node.New(cfg, s.client)
+	s.client.node = s.node
+	s.client.discard = opts.DiscardTrace
 	s.rt = s.node.RT
 	if opts.Record {
 		s.rt.Observe = func(e *sim.Event) { s.events = append(s.events, *e) }

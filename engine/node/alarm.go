@@ -78,9 +78,7 @@ func (n *Node) Memory() int64 {
 			continue
 		}
 		total += int64(q.ready.count)*per + q.ready.bytes
-		for _, e := range q.pending {
-			total += per + int64(len(e.msg.Body))
-		}
+		q.pending.each(func(e *entry) { total += per + int64(len(e.msg.Body)) })
 	}
 	for _, p := range n.RT.Processes() {
 		if p.State() == sim.Exited {

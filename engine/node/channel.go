@@ -55,6 +55,15 @@ type channel struct {
 	closed      bool
 	dying       bool
 	routeBuf    []string
+	routes      routeCache
+}
+
+// routeCache keeps the last routing decision until the topology changes.
+type routeCache struct {
+	gen   uint64
+	x     *Exchange
+	key   string
+	dests []*QueueRecord
 }
 
 type pendingCall struct {
@@ -106,7 +115,7 @@ func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
 		ch.toConsumer(ctx, m.P.(*consumerDelivery))
 	case kConfirm, kReject:
 		ctx.Charge(c.ChannelAck)
-		ch.confirmed(ctx, m.P.([]uint64), m.Kind == kReject)
+		ch.confirmed(ctx, uint64(m.N), m.Kind == kReject)
 	case kQueueGone:
 		ctx.Charge(c.ChannelMethod)
 		g := m.P.(*queueGone)
@@ -251,6 +260,7 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 			return amqp.Errorf(amqp.AccessRefused, "deletion of system exchange '"+m.Exchange+"' in vhost '/' not allowed")
 		}
 		delete(ch.n.exchanges, m.Exchange)
+		ch.n.changed()
 		ch.send(ctx, Ok{Method: "exchange.delete-ok"})
 	case *BasicQos:
 		if m.PrefetchSize != 0 {
@@ -365,6 +375,7 @@ func (ch *channel) queueDeclare(ctx *sim.Ctx, m *QueueDeclare) *amqp.Error {
 		rec.Owner = ch.conn
 	}
 	n.startQueue(ctx, rec)
+	n.changed()
 	ch.send(ctx, DeclareOk{Queue: name})
 	return nil
 }
@@ -399,11 +410,13 @@ func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Tab
 		}
 		if !x.hasBinding(b) {
 			x.Bindings = append(x.Bindings, b)
+			n.changed()
 		}
 		ch.send(ctx, Ok{Method: "queue.bind-ok"})
 		return nil
 	}
 	x.removeBinding(b)
+	n.changed()
 	ch.send(ctx, Ok{Method: "queue.unbind-ok"})
 	return nil
 }
@@ -448,6 +461,7 @@ func (ch *channel) exchangeDeclare(ctx *sim.Ctx, m *ExchangeDeclare) *amqp.Error
 			return amqp.Errorf(amqp.PreconditionFailed, "Unsupported property: "+p.Term())
 		}
 	}
+	ch.n.changed()
 	ch.n.exchanges[m.Exchange] = &Exchange{Name: m.Exchange, Type: m.Type, Durable: m.Durable, AutoDelete: m.AutoDelete, Args: m.Args}
 	ch.send(ctx, Ok{Method: "exchange.declare-ok"})
 	return nil
@@ -482,9 +496,10 @@ func (ch *channel) toConsumer(ctx *sim.Ctx, d *consumerDelivery) {
 	ctx.Charge(ch.n.Config.Costs.ChannelDeliver)
 	ch.nextTag++
 	if d.ackRequired {
-		ch.unacked = append(ch.unacked, unacked{tag: ch.nextTag, q: d.queue, ackTag: d.ackTag, ctag: d.ctag})
+		ch.unacked = append(ch.unacked, unacked{tag: ch.nextTag, q: d.queue, ackTag: d.ackTag, ctag: d.ConsumerTag})
 	}
-	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, N: int64(d.queue), P: Deliver{ConsumerTag: d.ctag, DeliveryTag: ch.nextTag, Redelivered: d.redelivered, Msg: d.msg}})
+	d.DeliveryTag = ch.nextTag
+	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, N: int64(d.queue), P: &d.Deliver})
 }
 
 // ack settles delivery tags: tag 0 with multiple means every outstanding one.
@@ -505,8 +520,13 @@ func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *am
 		if i == len(ch.unacked) || ch.unacked[i].tag != tag {
 			return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
 		}
-		picked = append(picked, ch.unacked[i])
+		u := ch.unacked[i]
 		ch.unacked = append(ch.unacked[:i], ch.unacked[i+1:]...)
+		if u.ctag != "" {
+			ch.limiter.release(ctx, 1)
+		}
+		ctx.Send(u.q, sim.Msg{Kind: kind, N: int64(u.ackTag)})
+		return nil
 	}
 	ch.settle(ctx, picked, kind)
 	return nil
@@ -536,7 +556,11 @@ func (ch *channel) settle(ctx *sim.Ctx, list []unacked, kind uint16) {
 				rest = append(rest, u)
 			}
 		}
-		ctx.Send(q, sim.Msg{Kind: kind, P: tags})
+		if len(tags) == 1 {
+			ctx.Send(q, sim.Msg{Kind: kind, N: int64(tags[0])})
+		} else {
+			ctx.Send(q, sim.Msg{Kind: kind, P: tags})
+		}
 		list = rest
 	}
 }
@@ -548,9 +572,17 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 	if m.Immediate {
 		return amqp.Errorf(amqp.NotImplemented, "immediate=true")
 	}
-	x, ok := n.exchanges[m.Exchange]
-	if !ok {
-		return notFoundExchange(m.Exchange)
+	rc := &ch.routes
+	if rc.gen != n.gen || rc.x == nil || rc.x.Name != m.Exchange || rc.key != m.Key || rc.x.Type == "headers" {
+		x, ok := n.exchanges[m.Exchange]
+		if !ok {
+			return notFoundExchange(m.Exchange)
+		}
+		rc.gen, rc.x, rc.key = n.gen, x, m.Key
+		rc.dests = rc.dests[:0]
+		for _, name := range n.route(x, m.Key, m.Props.Headers, ch.routeBuf[:0]) {
+			rc.dests = append(rc.dests, n.queues[name])
+		}
 	}
 	if m.Props.HasExpiration {
 		if e := checkExpiration(m.Props.Expiration); e != nil {
@@ -563,8 +595,7 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		ch.pubSeq++
 		seq = ch.pubSeq
 	}
-	dests := n.route(x, m.Key, m.Props.Headers, ch.routeBuf[:0])
-	ch.routeBuf = dests
+	dests := rc.dests
 	if len(dests) == 0 {
 		if m.Mandatory {
 			ch.send(ctx, Return{Code: amqp.NoRoute, Text: "NO_ROUTE", Msg: msg})
@@ -577,11 +608,10 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 	if ch.confirm {
 		ch.unconfirmed = append(ch.unconfirmed, &confirmRec{seq: seq, waiting: len(dests)})
 	}
-	for _, name := range dests {
-		q := n.queues[name]
+	for _, q := range dests {
 		ctx.Charge(c.ChannelPerDest)
 		ch.touch(q.PID)
-		ctx.Send(q.PID, sim.Msg{Kind: kDeliver, N: 1, P: &delivery{msg: msg, seq: seq, confirm: ch.confirm}})
+		ctx.Send(q.PID, deliverMsg(msg, seq, true))
 		ch.credit.send(q.PID, ctx.Now)
 	}
 	return nil
@@ -615,11 +645,11 @@ func isDigits(s string) bool {
 }
 
 // confirmed handles a queue's confirms (or rejections) of sequence numbers.
-func (ch *channel) confirmed(ctx *sim.Ctx, seqs []uint64, nack bool) {
-	for _, s := range seqs {
+func (ch *channel) confirmed(ctx *sim.Ctx, s uint64, nack bool) {
+	{
 		i := sort.Search(len(ch.unconfirmed), func(i int) bool { return ch.unconfirmed[i].seq >= s })
 		if i == len(ch.unconfirmed) || ch.unconfirmed[i].seq != s {
-			continue
+			return
 		}
 		r := ch.unconfirmed[i]
 		r.waiting--

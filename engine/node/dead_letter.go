@@ -29,7 +29,7 @@ func (q *queue) deadLetter(ctx *sim.Ctx, msgs []*Message, reason string) {
 			}
 			if rec, ok := q.n.queues[name]; ok {
 				ctx.Charge(q.n.Config.Costs.ChannelPerDest)
-				ctx.Send(rec.PID, sim.Msg{Kind: kDeliver, P: &delivery{msg: dl}})
+				ctx.Send(rec.PID, deliverMsg(dl, 0, false))
 			}
 		}
 	}

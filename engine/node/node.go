@@ -75,6 +75,10 @@ type Node struct {
 	nextCtag  int
 	nextGen   int
 
+	// gen counts topology changes (queues, exchanges, bindings), so that a
+	// channel may cache a routing decision until the next change.
+	gen uint64
+
 	memAlarm  bool
 	diskAlarm bool
 }
@@ -135,6 +139,9 @@ func (n *Node) Exchange(name string) (*Exchange, bool) {
 	x, ok := n.exchanges[name]
 	return x, ok
 }
+
+// changed records a topology change.
+func (n *Node) changed() { n.gen++ }
 
 func (n *Node) newMsgID() uint64 {
 	n.nextMsgID++

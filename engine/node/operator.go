@@ -157,7 +157,7 @@ func (n *Node) ListQueues() []QueueInfo {
 		}
 		if q != nil {
 			info.Ready = q.ready.count
-			info.Unack = len(q.pending)
+			info.Unack = q.pending.len()
 			info.Messages = info.Ready + info.Unack
 			info.Consumers = q.cons.count
 			info.Bytes = q.ready.bytes

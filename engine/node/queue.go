@@ -12,19 +12,22 @@ import (
 	"warren/engine/sim"
 )
 
-// delivery is a publish on its way from a channel to a queue.
-type delivery struct {
-	msg     *Message
-	seq     uint64 // publisher confirm sequence number; 0 when not confirming
-	confirm bool
+// A publish travels from a channel to a queue as kDeliver with P the
+// *Message and N = seq<<1 | flow: seq is the publisher confirm sequence
+// number (0 when the channel is not confirming), flow whether the send
+// counted against credit.
+func deliverMsg(m *Message, seq uint64, flow bool) sim.Msg {
+	n := int64(seq) << 1
+	if flow {
+		n |= 1
+	}
+	return sim.Msg{Kind: kDeliver, N: n, P: m}
 }
 
 // consumerDelivery is a message on its way from a queue to a consumer's channel.
 type consumerDelivery struct {
-	ctag        string
-	msg         *Message
+	Deliver     // the method the channel completes with its delivery tag
 	ackTag      uint64
-	redelivered bool
 	ackRequired bool
 	queue       sim.PID
 }
@@ -66,7 +69,7 @@ type queue struct {
 	pid  sim.PID
 
 	ready    messages
-	pending  map[uint64]entry // delivered, awaiting ack; key = ack tag (seq id)
+	pending  pendingAcks // delivered, awaiting ack; ack tag = seq id
 	nextSeq  uint64
 	cons     consumerSet
 	channels []*chRecord
@@ -90,6 +93,7 @@ type queue struct {
 	expiryTimer sim.TimerID
 	expiryGen   int64
 	deleted     bool
+	oneTag      [1]uint64
 }
 
 // startQueue spawns a queue process for a new queue record.
@@ -98,7 +102,7 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	if v, ok := rec.Args.Get("x-max-priority"); ok {
 		maxPrio = int(v.Int)
 	}
-	q := &queue{n: n, rec: rec, ready: newMessages(maxPrio), pending: map[uint64]entry{}, credit: newCreditFlow(n.Config.Credit)}
+	q := &queue{n: n, rec: rec, ready: newMessages(maxPrio), credit: newCreditFlow(n.Config.Credit)}
 	if v, ok := rec.Args.Get("x-single-active-consumer"); ok && v.Kind == amqp.Bool && v.Int != 0 {
 		q.sac = true
 	}
@@ -148,24 +152,24 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 	c := &q.n.Config.Costs
 	switch m.Kind {
 	case kDeliver:
-		if m.N == 1 {
+		if m.N&1 == 1 {
 			if to := q.credit.ack(m.From); to != sim.None {
 				ctx.Send(to, sim.Msg{Kind: kBump, N: int64(q.credit.spec.MoreAfter)})
 			}
 		}
-		d := m.P.(*delivery)
-		ctx.Charge(c.QueueEnqueue + int64(len(d.msg.Body)>>10)*c.PerKB)
-		q.publish(ctx, d, m.From)
+		msg := m.P.(*Message)
+		ctx.Charge(c.QueueEnqueue + int64(len(msg.Body)>>10)*c.PerKB)
+		q.publish(ctx, msg, uint64(m.N>>1), m.From)
 	case kAck:
-		tags := m.P.([]uint64)
+		tags := q.ackTags(&m)
 		ctx.Charge(c.QueueAck * int64(len(tags)))
 		q.ack(ctx, m.From, tags)
 	case kRequeue:
-		tags := m.P.([]uint64)
+		tags := q.ackTags(&m)
 		ctx.Charge(c.QueueAck * int64(len(tags)))
 		q.requeue(ctx, m.From, tags)
 	case kRejectDrop:
-		tags := m.P.([]uint64)
+		tags := q.ackTags(&m)
 		ctx.Charge(c.QueueAck * int64(len(tags)))
 		q.rejectDrop(ctx, m.From, tags)
 	case kNotifySent:
@@ -214,6 +218,16 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 	}
 }
 
+// ackTags reads the ack tags of kAck, kRequeue and kRejectDrop: one tag
+// travels in N, several as a slice in P.
+func (q *queue) ackTags(m *sim.Msg) []uint64 {
+	if tags, ok := m.P.([]uint64); ok {
+		return tags
+	}
+	q.oneTag[0] = uint64(m.N)
+	return q.oneTag[:]
+}
+
 func (q *queue) chRecord(pid sim.PID) *chRecord {
 	for _, c := range q.channels {
 		if c.pid == pid {
@@ -239,19 +253,18 @@ func (q *queue) ensureChRecord(pid sim.PID, lim *Limiter) *chRecord {
 }
 
 // publish is maybe_deliver_or_enqueue.
-func (q *queue) publish(ctx *sim.Ctx, d *delivery, from sim.PID) {
-	msg := d.msg
+func (q *queue) publish(ctx *sim.Ctx, msg *Message, seq uint64, from sim.PID) {
 	if (q.maxLen >= 0 || q.maxBytes >= 0) && q.overflow != "drop-head" && q.willOverflow(msg) {
 		if q.overflow == "reject-publish-dlx" {
 			q.deadLetter(ctx, []*Message{msg}, "maxlen")
 		}
-		if d.confirm {
-			ctx.Send(from, sim.Msg{Kind: kReject, P: []uint64{d.seq}})
+		if seq != 0 {
+			ctx.Send(from, sim.Msg{Kind: kReject, N: int64(seq)})
 		}
 		return
 	}
-	if d.confirm {
-		ctx.Send(from, sim.Msg{Kind: kConfirm, P: []uint64{d.seq}})
+	if seq != 0 {
+		ctx.Send(from, sim.Msg{Kind: kConfirm, N: int64(seq)})
 	}
 	q.nextSeq++
 	e := entry{seq: q.nextSeq, msg: msg, expiry: q.expiryOf(ctx, msg)}
@@ -387,7 +400,7 @@ func (q *queue) pickConsumer() *consumer {
 			q.cons.rotate()
 			return c
 		}
-		q.cons.active = q.cons.active[1:]
+		q.cons.removeActive(c)
 		c.ch.blocked = append(c.ch.blocked, c)
 	}
 	return nil
@@ -431,13 +444,13 @@ func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
 	redelivered := e.delivered
 	if c.ackRequired {
 		e.delivered = true
-		q.pending[e.seq] = e
+		q.pending.add(e)
 		c.ch.acktags = append(c.ch.acktags, ackRec{tag: e.seq, ctag: c.tag})
 		c.outstanding++
 	}
 	c.ch.unsent++
-	ctx.Send(c.ch.pid, sim.Msg{Kind: kToConsumer, P: &consumerDelivery{ctag: c.tag, msg: e.msg, ackTag: e.seq,
-		redelivered: redelivered, ackRequired: c.ackRequired, queue: q.pid}})
+	ctx.Send(c.ch.pid, sim.Msg{Kind: kToConsumer, P: &consumerDelivery{Deliver: Deliver{ConsumerTag: c.tag, Msg: e.msg,
+		Redelivered: redelivered}, ackTag: e.seq, ackRequired: c.ackRequired, queue: q.pid}})
 }
 
 // run is run_message_queue: deliver while a consumer can take a message.
@@ -476,37 +489,52 @@ func (q *queue) unblock(cr *chRecord) {
 
 // subtractAcks removes ack tags from the channel record and gives their
 // consumers credit back; it reports whether a consumer was unblocked.
+// Acks mostly arrive in delivery order, so the search starts at the head.
 func (q *queue) subtractAcks(cr *chRecord, tags []uint64) bool {
 	if cr == nil {
 		return false
 	}
-	perTag := map[string]int{}
 	for _, t := range tags {
-		for i, a := range cr.acktags {
-			if a.tag == t {
-				if a.ctag != "" {
-					perTag[a.ctag]++
-				}
-				cr.acktags = append(cr.acktags[:i], cr.acktags[i+1:]...)
-				break
-			}
+		i := 0
+		for i < len(cr.acktags) && cr.acktags[i].tag != t {
+			i++
 		}
-	}
-	unblocked := false
-	for _, c := range q.allConsumers() {
-		if c.ch != cr {
+		if i == len(cr.acktags) {
 			continue
 		}
-		if k := perTag[c.tag]; k > 0 {
-			c.outstanding -= k
+		if ctag := cr.acktags[i].ctag; ctag != "" {
+			if c := q.consumerOn(cr, ctag); c != nil {
+				c.outstanding--
+			}
+		}
+		if i == 0 {
+			cr.acktags[0] = ackRec{}
+			cr.acktags = cr.acktags[1:]
+		} else {
+			cr.acktags = append(cr.acktags[:i], cr.acktags[i+1:]...)
 		}
 	}
 	before := len(cr.blocked)
 	q.unblock(cr)
-	if len(cr.blocked) < before {
-		unblocked = true
+	return len(cr.blocked) < before
+}
+
+// consumerOn finds a channel's consumer by tag.
+func (q *queue) consumerOn(cr *chRecord, tag string) *consumer {
+	for _, c := range q.cons.active {
+		if c.ch == cr && c.tag == tag {
+			return c
+		}
 	}
-	return unblocked
+	for _, c := range cr.blocked {
+		if c.tag == tag {
+			return c
+		}
+	}
+	if q.holder != nil && q.holder.ch == cr && q.holder.tag == tag {
+		return q.holder
+	}
+	return nil
 }
 
 func (q *queue) allConsumers() []*consumer {
@@ -531,7 +559,7 @@ func containsConsumer(list []*consumer, c *consumer) bool {
 
 func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	for _, t := range tags {
-		delete(q.pending, t)
+		q.pending.take(t)
 	}
 	if q.subtractAcks(q.chRecord(from), tags) || q.sac {
 		q.run(ctx)
@@ -545,8 +573,7 @@ func (q *queue) requeue(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 
 func (q *queue) requeueTags(ctx *sim.Ctx, tags []uint64) {
 	for _, t := range tags {
-		if e, ok := q.pending[t]; ok {
-			delete(q.pending, t)
+		if e, ok := q.pending.take(t); ok {
 			q.ready.requeue(e)
 		}
 	}
@@ -559,8 +586,7 @@ func (q *queue) rejectDrop(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	unblocked := q.subtractAcks(q.chRecord(from), tags)
 	var msgs []*Message
 	for _, t := range tags {
-		if e, ok := q.pending[t]; ok {
-			delete(q.pending, t)
+		if e, ok := q.pending.take(t); ok {
 			msgs = append(msgs, e.msg)
 		}
 	}
@@ -672,6 +698,7 @@ func (q *queue) delete(ctx *sim.Ctx) {
 	if cur, ok := q.n.queues[q.rec.Name]; ok && cur == q.rec {
 		delete(q.n.queues, q.rec.Name)
 	}
+	q.n.changed()
 	byCh := map[sim.PID][]string{}
 	var order []sim.PID
 	for _, c := range q.allConsumers() {

@@ -18,12 +18,12 @@ func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
 		n := q.ready.purge()
 		reply(PurgeOk{Messages: n})
 	case *callDelete:
-		if r.ifUnused && q.cons.count > 0 {
-			reply(amqp.Errorf(amqp.PreconditionFailed, rs(q.rec.Name)+" in use"))
-			return
-		}
 		if r.ifEmpty && q.ready.count > 0 {
 			reply(amqp.Errorf(amqp.PreconditionFailed, rs(q.rec.Name)+" not empty"))
+			return
+		}
+		if r.ifUnused && q.cons.count > 0 {
+			reply(amqp.Errorf(amqp.PreconditionFailed, rs(q.rec.Name)+" in use"))
 			return
 		}
 		reply(DeleteOk{Messages: q.ready.count})
@@ -40,7 +40,7 @@ func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
 		g := &getReply{msg: e.msg, ackTag: e.seq, redelivered: e.delivered}
 		if !r.noAck {
 			e.delivered = true
-			q.pending[e.seq] = e
+			q.pending.add(e)
 			cr := q.ensureChRecord(m.From, nil)
 			cr.acktags = append(cr.acktags, ackRec{tag: e.seq})
 		}
@@ -94,6 +94,9 @@ func (q *queue) consume(ctx *sim.Ctx, m sim.Msg, r *callConsume) {
 }
 
 // cancel removes one consumer. Its unacked messages stay with the channel.
+// NB: RabbitMQ 3.10 does not run the message queue here, so a single
+// active consumer that takes over gets nothing until the next publish, ack
+// or channel change.
 func (q *queue) cancel(ctx *sim.Ctx, ch sim.PID, tag string) {
 	cr := q.chRecord(ch)
 	if cr == nil {
@@ -114,7 +117,6 @@ func (q *queue) cancel(ctx *sim.Ctx, ch sim.PID, tag string) {
 	q.cons.count--
 	if q.holder == victim {
 		q.holder = q.nextHolder()
-		q.run(ctx)
 	}
 	q.ensureExpiryTimer(ctx)
 }

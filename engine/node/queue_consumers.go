@@ -84,8 +84,12 @@ func (s *consumerSet) removeActive(c *consumer) bool {
 // rotate moves the head consumer to the tail of its priority group.
 func (s *consumerSet) rotate() {
 	c := s.active[0]
-	s.active = s.active[1:]
-	s.insert(c)
+	i := 1
+	for i < len(s.active) && s.active[i].priority >= c.priority {
+		i++
+	}
+	copy(s.active[0:i-1], s.active[1:i])
+	s.active[i-1] = c
 }
 
 func removeConsumer(list []*consumer, c *consumer) []*consumer {

@@ -71,6 +71,13 @@ func (n *Node) Send(conn, ch int, method any) {
 	n.RT.SendInput(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method})
 }
 
+// SendAt puts a client frame on the socket at virtual time at: a client
+// reacting to something it received at that time.
+func (n *Node) SendAt(conn, ch int, method any, at int64) {
+	pid := n.Connect(conn)
+	n.RT.SendInputAt(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method}, at)
+}
+
 func (r *reader) Handle(ctx *sim.Ctx, m sim.Msg) {
 	c := &r.n.Config.Costs
 	switch m.Kind {

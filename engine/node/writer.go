@@ -23,7 +23,7 @@ func (w *writer) Handle(ctx *sim.Ctx, m sim.Msg) {
 	case kWrite:
 		c := &w.n.Config.Costs
 		ctx.Charge(c.WriterSend)
-		if d, ok := m.P.(Deliver); ok {
+		if d, ok := m.P.(*Deliver); ok {
 			ctx.Charge(int64(len(d.Msg.Body)>>10) * c.PerKB)
 			w.notifySent(ctx, sim.PID(m.N))
 		}

@@ -163,3 +163,6 @@ func looksNumber(s string) bool {
 	}
 	return true
 }
+
+// Itoa formats an integer argument value.
+func Itoa(n int) string { return strconv.Itoa(n) }

@@ -126,6 +126,13 @@ func (rt *Runtime) SendInput(to PID, m Msg) {
 	rt.deliver(to, m, true)
 }
 
+// SendInputAt puts socket data on a process's input at virtual time at
+// (a client answering a frame it received at that time).
+func (rt *Runtime) SendInputAt(to PID, m Msg, at int64) {
+	m.At = max(at, rt.now)
+	rt.deliver(to, m, true)
+}
+
 // Wake re-checks a process whose input gate was opened from outside.
 func (rt *Runtime) Wake(pid PID) { rt.wake(rt.procs[pid], rt.now) }
 
