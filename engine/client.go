@@ -5,6 +5,7 @@ package engine
 
 import (
 	"warren/engine/node"
+	"warren/engine/sim"
 	"warren/engine/trace"
 )
 
@@ -20,7 +21,11 @@ type clientConn struct {
 
 // client records what the broker sends and keeps the client-side state.
 type client struct {
-	node        *node.Node
+	node *node.Node
+	rt   *sim.Runtime
+	// transcript is every trace line as it arrived, with its event number.
+	transcript  []TraceLine
+	record      bool
 	discard     bool // keep no events (benchmarks)
 	autoAck     map[autoKey]*autoAck
 	lastAutoKey autoKey
@@ -29,6 +34,14 @@ type client struct {
 	events      []trace.Event
 	lastFrame   int64
 	ctagN       int
+}
+
+// TraceLine is one line of what a client saw, with the event during which
+// it arrived and its virtual time (µs).
+type TraceLine struct {
+	Event int64
+	Time  int64
+	Text  string
 }
 
 // autoKey names a consumer whose client acknowledges by itself.
@@ -114,6 +127,9 @@ func (c *client) Frame(conn, ch int, method any, at int64) {
 	}
 	if !c.discard {
 		c.events = append(c.events, e)
+		if c.record {
+			c.transcript = append(c.transcript, TraceLine{Event: c.rt.Events() + 1, Time: at, Text: e.String()})
+		}
 	}
 }
 

@@ -14,25 +14,27 @@ func (s *Sim) control(cmd script.Command) ([]string, error) {
 	switch cmd.Name {
 	case "step":
 		n := cmd.Int("n", 1)
-		for i := int64(0); i < n; i++ {
-			before := len(s.events)
-			if !s.rt.Step(-1) {
-				out = append(out, "idle: nothing left to run")
-				break
+		before := s.rt.Events()
+		s.apply(op{kind: opSteps, n: n})
+		ran := s.rt.Events() - before
+		if s.opts.Record {
+			for i := before; i < s.rt.Events() && int(i) < len(s.events); i++ {
+				out = append(out, s.Describe(&s.events[i]))
 			}
-			if s.opts.Record && len(s.events) > before {
-				out = append(out, s.Describe(&s.events[len(s.events)-1]))
-			}
+		} else {
+			out = append(out, fmt.Sprintf("ran %d events", ran))
+		}
+		if ran < n {
+			out = append(out, "idle: nothing left to run")
 		}
 	case "run":
 		switch {
 		case cmd.Has("ms"):
-			s.runUntil(s.rt.Now() + cmd.Int("ms", 0)*1000)
+			s.apply(op{kind: opRunUntil, t: s.rt.Now() + cmd.Int("ms", 0)*1000})
 		case cmd.Has("events"):
-			for i := cmd.Int("events", 1); i > 0 && s.rt.Step(-1); i-- {
-			}
+			s.apply(op{kind: opSteps, n: cmd.Int("events", 1)})
 		default:
-			s.settle(s.rt.Now())
+			s.apply(op{kind: opSettle, t: s.rt.Now()})
 		}
 		out = append(out, fmt.Sprintf("t=%s events=%d", formatTime(s.rt.Now()), s.rt.Events()))
 	case "show":
@@ -43,12 +45,26 @@ func (s *Sim) control(cmd script.Command) ([]string, error) {
 		for _, v := range views {
 			out = append(out, s.show(v)...)
 		}
+		return out, nil
+	case "set":
+		s.apply(op{kind: opControl, cmd: cmd})
+	case "alarm":
+		s.apply(op{kind: opControl, cmd: cmd})
+		s.apply(op{kind: opSettle, t: s.rt.Now()})
+	}
+	return append(out, s.clientLines()...), nil
+}
+
+// controlChange applies set and alarm.
+func (s *Sim) controlChange(cmd script.Command) {
+	switch cmd.Name {
 	case "set":
 		if cmd.Has("schedulers") {
 			s.rt.SetSchedulers(int(cmd.Int("schedulers", 1)))
 		}
 		if cmd.Has("watermark") {
 			s.node.Config.Watermark = cmd.Int("watermark", 0)
+			s.node.StartMemoryMonitor()
 		}
 		if cmd.Has("memory-per-message") {
 			s.node.Config.MemoryPerMessage = cmd.Int("memory-per-message", 0)
@@ -60,10 +76,7 @@ func (s *Sim) control(cmd script.Command) ([]string, error) {
 		if r := cmd.Str("clear", ""); r != "" {
 			s.node.SetAlarm(r, false)
 		}
-		s.settle(s.rt.Now())
-		out = append(out, s.clientLines()...)
 	}
-	return append(out, s.clientLines()...), nil
 }
 
 func (s *Sim) clientLines() []string {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
 	"warren/engine/node"
 	"warren/engine/script"
@@ -18,28 +17,32 @@ const QuietWindow = 150_000 // µs
 // 3.10 with one scheduler.
 type Options struct {
 	Schedulers int
-	// Record keeps a description of every event (for the timeline and
-	// `step`); benchmarks leave it off.
+	// Record keeps every event (for the timeline, `step` and Describe);
+	// benchmarks leave it off.
 	Record bool
 	// DiscardTrace keeps no client events (benchmarks).
 	DiscardTrace bool
 }
 
-// Sim is one simulated node with its clients.
+// Sim is one simulated node with its clients. Everything that changes it is
+// recorded as an operation, so that any earlier event can be reached again
+// by replaying from the start (Seek).
 type Sim struct {
 	opts   Options
 	node   *node.Node
 	rt     *sim.Runtime
 	client *client
-	// history is every accepted command with the event count at which it
-	// was submitted: replaying it rebuilds any earlier state.
-	history []submitted
-	events  []sim.Event
-}
+	events []sim.Event
 
-type submitted struct {
-	at  int64 // event count when the command was submitted
-	cmd script.Command
+	ops      []op  // every operation applied, in order
+	applied  int   // ops applied to the current state (a prefix of ops)
+	partial  int64 // events of ops[applied] already run, when it was cut short
+	furthest int64 // the most events any replay of ops has reached
+	// While replaying for Seek: run no event past stopAt; hitLimit says a
+	// step was refused because of it.
+	limiting bool
+	stopAt   int64
+	hitLimit bool
 }
 
 // New returns a fresh simulation.
@@ -50,13 +53,19 @@ func New(opts Options) *Sim {
 		cfg.Schedulers = opts.Schedulers
 	}
 	s.node = node.New(cfg, s.client)
+	s.rt = s.node.RT
 	s.client.node = s.node
 	s.client.discard = opts.DiscardTrace
-	s.rt = s.node.RT
-	if opts.Record {
+	s.client.rt = s.rt
+	s.client.record = opts.Record
+	s.observe()
+	return s
+}
+
+func (s *Sim) observe() {
+	if s.opts.Record {
 		s.rt.Observe = func(e *sim.Event) { s.events = append(s.events, *e) }
 	}
-	return s
 }
 
 // Node exposes the simulated node for inspection.
@@ -69,7 +78,7 @@ func (s *Sim) Runtime() *sim.Runtime { return s.rt }
 // client observed, in trace order. A refused command returns one
 // `error: ...` line and leaves the simulation unchanged.
 func (s *Sim) Exec(cmd script.Command) []string {
-	out, err := s.run(cmd)
+	out, err := s.exec(cmd, true)
 	if err != nil {
 		return []string{"error: " + err.Error()}
 	}
@@ -85,59 +94,78 @@ func (s *Sim) ExecLine(line string) []string {
 	return s.Exec(cmd)
 }
 
-func (s *Sim) run(cmd script.Command) ([]string, error) {
+// Submit hands a command to the node without running it: a client
+// command's frames wait in the socket until the node is stepped. Commands
+// that only look (show) answer at once; the others run as in Exec.
+func (s *Sim) Submit(line string) ([]string, error) {
+	cmd, err := script.ParseLine(line, 0)
+	if err != nil {
+		return nil, err
+	}
+	return s.exec(cmd, false)
+}
+
+func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	if err := s.check(cmd); err != nil {
 		return nil, err
 	}
-	s.history = append(s.history, submitted{at: s.rt.Events(), cmd: cmd})
+	if cmd.Name == "show" {
+		return s.control(cmd)
+	}
+	s.branch()
 	var pre []string
 	switch cmd.Name {
-	case "step", "run", "show", "set", "alarm":
+	case "step", "run", "set", "alarm":
 		return s.control(cmd)
 	case "set_policy", "clear_policy", "list_queues":
-		pre = s.operator(cmd)
-		s.settle(s.rt.Now())
+		pre = s.apply(op{kind: opOperator, cmd: cmd})
+		s.apply(op{kind: opSettle, t: s.rt.Now()})
 	case "wait":
 		target := s.rt.Now() + cmd.Int("ms", 0)*1000
-		s.runUntil(target)
-		s.settle(target)
+		s.apply(op{kind: opRunUntil, t: target})
+		s.apply(op{kind: opSettle, t: target})
 	default:
 		start := s.rt.Now()
-		s.submit(cmd)
-		s.settle(start)
+		s.apply(op{kind: opSubmit, cmd: cmd})
+		if !settle {
+			return nil, nil
+		}
+		s.apply(op{kind: opSettle, t: start})
 	}
 	return append(pre, trace.Lines(s.client.take())...), nil
 }
 
-// runUntil runs every event and timer up to virtual time t.
-func (s *Sim) runUntil(t int64) {
-	for s.rt.Step(t) {
-	}
-	s.rt.AdvanceTo(t)
-}
-
-// settle runs until the node is quiet: nothing runnable, and no frame to
-// the client for QuietWindow after the later of from and the last frame.
-func (s *Sim) settle(from int64) {
-	for {
-		last := max(from, s.client.lastFrame)
-		if !s.rt.Step(last + QuietWindow) {
-			s.rt.AdvanceTo(max(s.rt.Now(), last+QuietWindow))
-			return
-		}
-	}
-}
-
-// check refuses what cannot be done before anything changes.
+// check refuses what cannot be done, before anything changes.
 func (s *Sim) check(cmd script.Command) error {
-	switch cmd.Name {
-	case "basic.publish":
-		if cmd.Has("count") && cmd.Int("count", 1) > 1 && cmd.Has("body") && !strings.Contains(cmd.Str("body", ""), "{i}") {
-			return nil
-		}
+	if cmd.Name == "set" && cmd.Has("schedulers") && s.busyOnScheduler() {
+		return fmt.Errorf("set: schedulers can only change while no process is running; run until quiet first")
 	}
 	return nil
 }
+
+func (s *Sim) busyOnScheduler() bool {
+	for _, sc := range s.rt.Schedulers() {
+		if sc.Current() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// step runs one event if the replay limit allows it.
+func (s *Sim) step(limit int64) bool {
+	if s.limiting && s.rt.Events() >= s.stopAt {
+		if s.rt.HasWork(limit) {
+			s.hitLimit = true
+		}
+		return false
+	}
+	return s.rt.Step(limit)
+}
+
+// Transcript returns the trace lines that arrived so far, each with its
+// event number, in arrival order (Options.Record).
+func (s *Sim) Transcript() []TraceLine { return s.client.transcript }
 
 // Events returns the recorded events (Options.Record).
 func (s *Sim) Events() []sim.Event { return s.events }
@@ -151,7 +179,8 @@ func (s *Sim) Describe(e *sim.Event) string {
 	}
 	what := node.KindName(e.Kind)
 	if e.Input {
-		what = "frame"
+		what = "frame from client"
+		from = ""
 	}
 	return fmt.Sprintf("#%d t=%s sched=%d %s: %s%s (%dµs)", e.N, formatTime(e.Start), e.Sched+1, p.Name, what, from, e.End-e.Start)
 }

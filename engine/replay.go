@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"fmt"
+
+	"warren/engine/script"
+	"warren/engine/trace"
+)
+
+type opKind uint8
+
+const (
+	opSubmit   opKind = iota // a client command's frames enter the socket
+	opSettle                 // run until quiet (t: when the command was sent)
+	opRunUntil               // run to virtual time t
+	opSteps                  // run n events
+	opOperator               // set_policy, clear_policy, list_queues
+	opControl                // set, alarm
+)
+
+// op is one recorded operation on the simulation.
+type op struct {
+	kind opKind
+	cmd  script.Command
+	t    int64
+	n    int64
+}
+
+// apply runs an operation and records it. It returns the operator's lines.
+func (s *Sim) apply(o op) []string {
+	out, _ := s.run(o)
+	s.ops = append(s.ops, o)
+	s.applied = len(s.ops)
+	s.furthest = max(s.furthest, s.rt.Events())
+	return out
+}
+
+// run performs an operation; done is false if the replay limit stopped it.
+func (s *Sim) run(o op) (out []string, done bool) {
+	switch o.kind {
+	case opSubmit:
+		s.submit(o.cmd)
+	case opSettle:
+		for {
+			last := max(o.t, s.client.lastFrame)
+			if !s.step(last + QuietWindow) {
+				if s.hitLimit {
+					return nil, false
+				}
+				s.rt.AdvanceTo(max(s.rt.Now(), last+QuietWindow))
+				break
+			}
+		}
+	case opRunUntil:
+		for s.step(o.t) {
+		}
+		if s.hitLimit {
+			return nil, false
+		}
+		s.rt.AdvanceTo(o.t)
+	case opSteps:
+		for i := int64(0); i < o.n; i++ {
+			if !s.step(-1) {
+				return nil, !s.hitLimit
+			}
+		}
+	case opOperator:
+		out = s.operator(o.cmd)
+	case opControl:
+		s.controlChange(o.cmd)
+	}
+	return out, true
+}
+
+// branch makes the current state the end of history before something new
+// happens: after a seek back, what came later is dropped.
+func (s *Sim) branch() {
+	if s.applied == len(s.ops) && s.partial == 0 {
+		return
+	}
+	keep := s.ops[:s.applied:s.applied]
+	if s.partial > 0 {
+		keep = append(keep, op{kind: opSteps, n: s.partial})
+	}
+	s.ops = keep
+	s.applied = len(keep)
+	s.partial = 0
+	s.furthest = s.rt.Events()
+}
+
+// Furthest is the number of events of the longest history recorded: the
+// end of the timeline.
+func (s *Sim) Furthest() int64 { return max(s.furthest, s.rt.Events()) }
+
+// SeekEvent puts the simulation in the state it had right after event n, by
+// replaying the recorded operations from the start. History after n is
+// kept until something new is done, so a later SeekEvent can go forward again.
+// Seeking to the end replays everything, operations after the last event
+// included.
+func (s *Sim) SeekEvent(n int64) error {
+	end := s.Furthest()
+	if n < 0 || n > end {
+		return fmt.Errorf("seek: event %d is outside the timeline (0 to %d)", n, end)
+	}
+	fresh := New(s.opts)
+	fresh.limiting, fresh.stopAt = n < end, n
+	applied, partial := 0, int64(0)
+	for _, o := range s.ops {
+		before := fresh.rt.Events()
+		if _, done := fresh.run(o); !done {
+			partial = fresh.rt.Events() - before
+			break
+		}
+		applied++
+	}
+	fresh.client.take()
+	ops := s.ops
+	*s = *fresh
+	s.observe()
+	s.ops, s.applied, s.partial, s.furthest = ops, applied, partial, end
+	s.limiting, s.hitLimit = false, false
+	return nil
+}
+
+// Step runs up to n events (firing timers as needed) and returns how many
+// ran; fewer than n means the node went idle with no timer left.
+func (s *Sim) Step(n int64) int64 {
+	s.branch()
+	before := s.rt.Events()
+	s.apply(op{kind: opSteps, n: n})
+	return s.rt.Events() - before
+}
+
+// RunQuiet runs until the node is quiet, as after a command.
+func (s *Sim) RunQuiet() []string {
+	s.branch()
+	s.apply(op{kind: opSettle, t: s.rt.Now()})
+	return trace.Lines(s.client.take())
+}
