@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRefusedCommandsChangeNothing: a malformed or impossible command gets
+// one error line that says where and what, and the simulation is exactly
+// as it was.
+func TestRefusedCommandsChangeNothing(t *testing.T) {
+	s := New(Options{Record: true})
+	mustExec(t, s, "queue.declare queue=q", "basic.publish key=q body=m{i} count=3")
+	if _, err := s.Submit("basic.publish key=q body=late"); err != nil {
+		t.Fatal(err)
+	}
+	s.Step(2) // leave work in flight: a process is running
+	before := snapJSON(t, s)
+	ops, furthest, trace := len(s.ops), s.Furthest(), len(s.Transcript())
+	for _, line := range []string{
+		"basic.ack tag=x",
+		"basic.pubish key=q",
+		"queue.delete",
+		"basic.get queue=q on=c0.1",
+		"set schedulers=4", // refused while a process is mid-slice
+		"wait ms=-1",
+		"step n=0",
+		"show colours",
+		"run ms=1 events=2",
+	} {
+		out := s.ExecLine(line)
+		if len(out) != 1 || !strings.HasPrefix(out[0], "error: ") {
+			t.Fatalf("%q: got %q, want one error line", line, out)
+		}
+		if !strings.Contains(out[0], "column") && !strings.Contains(out[0], ":") {
+			t.Errorf("%q: error without position: %s", line, out[0])
+		}
+		if after := snapJSON(t, s); after != before {
+			t.Fatalf("%q changed the simulation:\nbefore %s\nafter  %s", line, before, after)
+		}
+		if len(s.ops) != ops || s.Furthest() != furthest || len(s.Transcript()) != trace {
+			t.Fatalf("%q changed the history", line)
+		}
+	}
+	if err := s.SeekEvent(furthest + 5); err == nil || !strings.Contains(err.Error(), "outside the timeline") {
+		t.Fatalf("seek past the end: %v", err)
+	}
+	if after := snapJSON(t, s); after != before {
+		t.Fatal("a refused seek changed the simulation")
+	}
+}
+
+// TestBrokerErrorsAreTrace: what RabbitMQ refuses is not a refused command
+// but a trace line, exactly as the broker sends it.
+func TestBrokerErrorsAreTrace(t *testing.T) {
+	s := New(Options{})
+	out := s.ExecLine("basic.ack tag=9")
+	want := `c1.1 closed code=406 text="PRECONDITION_FAILED - unknown delivery tag 9"`
+	if len(out) != 1 || out[0] != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+}
