@@ -1,0 +1,6 @@
+// Package format encodes and decodes, byte for byte, the files RabbitMQ
+// 3.10.8 writes for classic queues: v2 index segments (.qi), v2 queue stores
+// (.qs), shared message store files (.rdq), the v1 journal and segments
+// (journal.jif, .idx), the stored message term and its AMQP properties, and
+// the names of vhost and queue directories.
+package format

@@ -1,0 +1,215 @@
+package format
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Models the basic-class content header properties of
+// rabbit_framing_amqp_0_9_1 (encode_properties/1, decode_properties/2).
+
+// Property flags of the basic class, in wire order (bit 15 first).
+const (
+	FlagContentType     uint16 = 1 << 15
+	FlagContentEncoding uint16 = 1 << 14
+	FlagHeaders         uint16 = 1 << 13
+	FlagDeliveryMode    uint16 = 1 << 12
+	FlagPriority        uint16 = 1 << 11
+	FlagCorrelationID   uint16 = 1 << 10
+	FlagReplyTo         uint16 = 1 << 9
+	FlagExpiration      uint16 = 1 << 8
+	FlagMessageID       uint16 = 1 << 7
+	FlagTimestamp       uint16 = 1 << 6
+	FlagType            uint16 = 1 << 5
+	FlagUserID          uint16 = 1 << 4
+	FlagAppID           uint16 = 1 << 3
+	FlagClusterID       uint16 = 1 << 2
+	// flagsReserved are bit 1 (unused) and bit 0 (continuation); the basic
+	// class has only 14 properties, so neither is ever set.
+	flagsReserved uint16 = 1<<1 | 1<<0
+)
+
+// Properties are the basic-class properties of a message. Present says which
+// are set; a field whose flag is clear is absent, whatever its value.
+type Properties struct {
+	Present         uint16
+	ContentType     string
+	ContentEncoding string
+	Headers         Table
+	DeliveryMode    uint8
+	Priority        uint8
+	CorrelationID   string
+	ReplyTo         string
+	Expiration      string
+	MessageID       string
+	Timestamp       uint64
+	Type            string
+	UserID          string
+	AppID           string
+	ClusterID       string
+}
+
+// Has reports whether the property with flag is set.
+func (p Properties) Has(flag uint16) bool { return p.Present&flag != 0 }
+
+// Persistent reports delivery mode 2.
+func (p Properties) Persistent() bool { return p.Has(FlagDeliveryMode) && p.DeliveryMode == 2 }
+
+// WithDeliveryMode returns p with delivery-mode set (1 transient, 2 persistent).
+func (p Properties) WithDeliveryMode(mode uint8) Properties {
+	p.DeliveryMode, p.Present = mode, p.Present|FlagDeliveryMode
+	return p
+}
+
+// WithPriority returns p with priority set.
+func (p Properties) WithPriority(prio uint8) Properties {
+	p.Priority, p.Present = prio, p.Present|FlagPriority
+	return p
+}
+
+// WithExpiration returns p with expiration set (milliseconds, as text).
+func (p Properties) WithExpiration(ms string) Properties {
+	p.Expiration, p.Present = ms, p.Present|FlagExpiration
+	return p
+}
+
+// WithHeaders returns p with headers set.
+func (p Properties) WithHeaders(t Table) Properties {
+	p.Headers, p.Present = t, p.Present|FlagHeaders
+	return p
+}
+
+// shortStrings lists the short-string properties with their flags.
+func (p *Properties) shortStrings() []struct {
+	flag uint16
+	v    *string
+	name string
+} {
+	return []struct {
+		flag uint16
+		v    *string
+		name string
+	}{
+		{FlagContentType, &p.ContentType, "content-type"},
+		{FlagContentEncoding, &p.ContentEncoding, "content-encoding"},
+		{FlagCorrelationID, &p.CorrelationID, "correlation-id"},
+		{FlagReplyTo, &p.ReplyTo, "reply-to"},
+		{FlagExpiration, &p.Expiration, "expiration"},
+		{FlagMessageID, &p.MessageID, "message-id"},
+		{FlagType, &p.Type, "type"},
+		{FlagUserID, &p.UserID, "user-id"},
+		{FlagAppID, &p.AppID, "app-id"},
+		{FlagClusterID, &p.ClusterID, "cluster-id"},
+	}
+}
+
+// EncodeProperties returns the property flags followed by the values of the
+// set properties: the properties_bin RabbitMQ stores.
+func EncodeProperties(p Properties) ([]byte, error) {
+	if p.Present&flagsReserved != 0 {
+		return nil, fmt.Errorf("properties: reserved flag bits 0x%04x set", p.Present&flagsReserved)
+	}
+	b := binary.BigEndian.AppendUint16(nil, p.Present)
+	strs := map[uint16]string{}
+	for _, s := range p.shortStrings() {
+		if len(*s.v) > 255 {
+			return nil, fmt.Errorf("properties: %s is longer than 255 bytes", s.name)
+		}
+		strs[s.flag] = *s.v
+	}
+	var err error
+	for bit := 15; bit >= 2; bit-- {
+		flag := uint16(1) << bit
+		if !p.Has(flag) {
+			continue
+		}
+		switch flag {
+		case FlagHeaders:
+			if b, err = AppendTable(b, p.Headers); err != nil {
+				return nil, fmt.Errorf("properties: headers: %w", err)
+			}
+		case FlagDeliveryMode:
+			b = append(b, p.DeliveryMode)
+		case FlagPriority:
+			b = append(b, p.Priority)
+		case FlagTimestamp:
+			b = binary.BigEndian.AppendUint64(b, p.Timestamp)
+		default:
+			b = append(b, byte(len(strs[flag])))
+			b = append(b, strs[flag]...)
+		}
+	}
+	return b, nil
+}
+
+// DecodeProperties decodes a properties_bin. Errors are *DecodeError naming
+// file and the absolute offset base+position.
+func DecodeProperties(file string, base int64, data []byte) (Properties, error) {
+	p, err := decodeProperties(data)
+	if err != nil {
+		return p, decodeErr(file, base+int64(err.off), err.kind, "properties: %s", err.msg)
+	}
+	return p, nil
+}
+
+func decodeProperties(data []byte) (Properties, *termError) {
+	var p Properties
+	r := &fieldReader{data: data}
+	if err := r.need(2, "property flags"); err != nil {
+		return p, err
+	}
+	p.Present = binary.BigEndian.Uint16(data)
+	if p.Present&flagsReserved != 0 {
+		return p, r.fail(ErrMalformed, "reserved property flag bits 0x%04x set", p.Present&flagsReserved)
+	}
+	r.pos = 2
+	strs := map[uint16]*string{}
+	for _, s := range p.shortStrings() {
+		strs[s.flag] = s.v
+	}
+	for bit := 15; bit >= 2; bit-- {
+		flag := uint16(1) << bit
+		if !p.Has(flag) {
+			continue
+		}
+		switch flag {
+		case FlagHeaders:
+			t, err := r.table(0)
+			if err != nil {
+				return p, err
+			}
+			p.Headers = t
+		case FlagDeliveryMode, FlagPriority:
+			if err := r.need(1, "octet property"); err != nil {
+				return p, err
+			}
+			if flag == FlagDeliveryMode {
+				p.DeliveryMode = data[r.pos]
+			} else {
+				p.Priority = data[r.pos]
+			}
+			r.pos++
+		case FlagTimestamp:
+			if err := r.need(8, "timestamp"); err != nil {
+				return p, err
+			}
+			p.Timestamp = binary.BigEndian.Uint64(data[r.pos:])
+			r.pos += 8
+		default:
+			if err := r.need(1, "short string length"); err != nil {
+				return p, err
+			}
+			n := int(data[r.pos])
+			r.pos++
+			if err := r.need(n, "short string"); err != nil {
+				return p, err
+			}
+			*strs[flag] = string(data[r.pos : r.pos+n])
+			r.pos += n
+		}
+	}
+	if r.pos != len(data) {
+		return p, r.fail(ErrMalformed, "%d bytes after the properties", len(data)-r.pos)
+	}
+	return p, nil
+}
