@@ -1,0 +1,137 @@
+// Command bench measures how fast the engine simulates RabbitMQ and, when a
+// broker is reachable on loopback, how fast that broker does the same work.
+//
+//	go run ./scripts/bench [-n 200000] [-url amqp://guest:guest@127.0.0.1:5672/]
+//
+// The workload is a transient publish-deliver-ack cycle on one queue: one
+// publisher connection, one consumer connection with prefetch 200 that
+// acknowledges every delivery. For the engine it prints simulated messages
+// per second of wall time (and per second of virtual time: what the
+// simulated broker would sustain); for the broker, messages per second end
+// to end. The last line is `engine/rabbitmq transient ratio: N`.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+
+	"warren/engine"
+)
+
+func main() {
+	n := flag.Int("n", 200_000, "messages per run")
+	url := flag.String("url", "amqp://guest:guest@127.0.0.1:5672/", "broker to compare with (loopback only)")
+	flag.Parse()
+
+	eng, virt, err := benchEngine(*n)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("engine: %d transient messages published, delivered and acked in one queue: %.0f msgs/s of wall time (%s, GOMAXPROCS=%d)\n",
+		*n, eng, runtime.Version(), runtime.GOMAXPROCS(0))
+	fmt.Printf("engine: the simulated node sustains %.0f msgs/s of virtual time on one scheduler\n", virt)
+
+	real, err := benchBroker(*url, min(*n, 100_000))
+	if err != nil {
+		fmt.Printf("rabbitmq: not measured (%v)\n", err)
+		return
+	}
+	fmt.Printf("rabbitmq: %d transient messages published, delivered and acked through amqp091-go: %.0f msgs/s\n", min(*n, 100_000), real)
+	fmt.Printf("engine/rabbitmq transient ratio: %.1f\n", eng/real)
+}
+
+// benchEngine runs the cycle on a fresh simulation; it returns simulated
+// messages per wall second and per virtual second.
+func benchEngine(n int) (wall, virtual float64, err error) {
+	s := engine.New(engine.Options{DiscardTrace: true})
+	for _, l := range []string{
+		"queue.declare queue=bench",
+		"basic.qos prefetch=200 on=c2.1",
+		"basic.consume queue=bench tag=c on=c2.1 ack-every=1",
+	} {
+		if out := s.ExecLine(l); len(out) > 0 && len(out[0]) > 5 && out[0][:6] == "error:" {
+			return 0, 0, fmt.Errorf("%s: %s", l, out[0])
+		}
+	}
+	const batch = 10_000
+	start := time.Now()
+	busy0 := s.Runtime().Schedulers()[0].Busy
+	for done := 0; done < n; done += batch {
+		k := min(batch, n-done)
+		s.ExecLine("basic.publish key=bench size=16 count=" + strconv.Itoa(k))
+	}
+	elapsed := time.Since(start)
+	if q := s.Node().ListQueues()[0]; q.Messages != 0 {
+		return 0, 0, fmt.Errorf("queue not drained: %d left", q.Messages)
+	}
+	busy := s.Runtime().Schedulers()[0].Busy - busy0
+	return float64(n) / elapsed.Seconds(), float64(n) / (float64(busy) / 1e6), nil
+}
+
+// benchBroker runs the same cycle on a real broker.
+func benchBroker(url string, n int) (float64, error) {
+	pubConn, err := amqp.DialConfig(url, amqp.Config{Dial: amqp.DefaultDial(2 * time.Second)})
+	if err != nil {
+		return 0, err
+	}
+	defer pubConn.Close()
+	conConn, err := amqp.Dial(url)
+	if err != nil {
+		return 0, err
+	}
+	defer conConn.Close()
+	pub, err := pubConn.Channel()
+	if err != nil {
+		return 0, err
+	}
+	con, err := conConn.Channel()
+	if err != nil {
+		return 0, err
+	}
+	const q = "warren.bench"
+	if _, err := pub.QueueDelete(q, false, false, false); err != nil {
+		return 0, err
+	}
+	if _, err := pub.QueueDeclare(q, false, false, false, false, nil); err != nil {
+		return 0, err
+	}
+	defer pub.QueueDelete(q, false, false, false)
+	if err := con.Qos(200, 0, false); err != nil {
+		return 0, err
+	}
+	deliveries, err := con.Consume(q, "bench", false, false, false, false, nil)
+	if err != nil {
+		return 0, err
+	}
+	body := make([]byte, 16)
+	start := time.Now()
+	go func() {
+		for i := 0; i < n; i++ {
+			if pub.Publish("", q, false, false, amqp.Publishing{Body: body}) != nil {
+				return
+			}
+		}
+	}()
+	timeout := time.After(5 * time.Minute)
+	for got := 0; got < n; got++ {
+		select {
+		case d, ok := <-deliveries:
+			if !ok {
+				return 0, fmt.Errorf("consumer closed after %d deliveries", got)
+			}
+			if err := d.Ack(false); err != nil {
+				return 0, err
+			}
+		case <-timeout:
+			return 0, fmt.Errorf("timed out after %d deliveries", got)
+		}
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
