@@ -71,11 +71,11 @@ func (n *Node) SetPolicy(name, pattern, applyTo string, priority int, def amqp.T
 	if err != nil {
 		return &OperatorError{Text: fmt.Sprintf("Validation failed: %s is not a valid regular expression", strconv.Quote(pattern))}
 	}
-	var unknown []string
+	var unknown []amqp.Field
 	for _, f := range def {
 		rule, ok := policyRules[f.Key]
 		if !ok {
-			unknown = append(unknown, f.Key)
+			unknown = append(unknown, f)
 			continue
 		}
 		if !rule.valid(f.Val) {
@@ -83,13 +83,13 @@ func (n *Node) SetPolicy(name, pattern, applyTo string, priority int, def amqp.T
 		}
 	}
 	if len(unknown) > 0 {
-		sort.Strings(unknown)
+		sort.SliceStable(unknown, func(i, j int) bool { return unknown[i].Key < unknown[j].Key })
 		list := ""
-		for i, k := range unknown {
+		for i, f := range unknown {
 			if i > 0 {
 				list += ","
 			}
-			list += fmt.Sprintf("<<%q>>", k)
+			list += fmt.Sprintf("{<<%q>>,%s}", f.Key, erlTerm(f.Val))
 		}
 		return &OperatorError{Text: fmt.Sprintf("Validation failed: [%s] are not recognised policy settings", list)}
 	}

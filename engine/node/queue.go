@@ -149,6 +149,7 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 	if q.deleted {
 		return
 	}
+	defer q.checkInvariants()
 	c := &q.n.Config.Costs
 	switch m.Kind {
 	case kDeliver:
@@ -390,6 +391,8 @@ func (q *queue) pickConsumer() *consumer {
 			return nil
 		}
 		if !q.canSend(c) {
+			q.cons.removeActive(c)
+			c.ch.blocked = append(c.ch.blocked, c)
 			return nil
 		}
 		return c
@@ -418,22 +421,13 @@ func (q *queue) isConsumerBlocked(c *consumer) bool {
 // canSend is is_ch_blocked and rabbit_limiter:can_send for one consumer.
 func (q *queue) canSend(c *consumer) bool {
 	if c.ch.isBlocked() {
-		if q.sac {
-			c.ch.blocked = append(c.ch.blocked, c)
-		}
 		return false
 	}
 	if c.ackRequired && c.prefetch > 0 && c.outstanding >= c.prefetch {
-		if q.sac {
-			c.ch.blocked = append(c.ch.blocked, c)
-		}
 		return false
 	}
 	if !c.ch.limiter.canSend(q.pid, c.ackRequired) {
 		c.ch.suspended = true
-		if q.sac {
-			c.ch.blocked = append(c.ch.blocked, c)
-		}
 		return false
 	}
 	return true
@@ -480,9 +474,7 @@ func (q *queue) unblock(cr *chRecord) {
 			keep = append(keep, c)
 			continue
 		}
-		if !q.sac {
-			q.cons.insert(c)
-		}
+		q.cons.insert(c)
 	}
 	cr.blocked = keep
 }
@@ -542,20 +534,9 @@ func (q *queue) allConsumers() []*consumer {
 	for _, cr := range q.channels {
 		out = append(out, cr.blocked...)
 	}
-	if q.sac && q.holder != nil && !containsConsumer(out, q.holder) {
-		out = append(out, q.holder)
-	}
 	return out
 }
 
-func containsConsumer(list []*consumer, c *consumer) bool {
-	for _, e := range list {
-		if e == c {
-			return true
-		}
-	}
-	return false
-}
 
 func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	for _, t := range tags {
