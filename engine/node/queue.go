@@ -537,7 +537,6 @@ func (q *queue) allConsumers() []*consumer {
 	return out
 }
 
-
 func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	for _, t := range tags {
 		q.pending.take(t)

@@ -368,3 +368,13 @@ func (q *runQueue) pop() runEntry {
 	*q = h
 	return top
 }
+
+// HasWork reports whether Step(limit) would do anything: run an event or
+// fire a timer.
+func (rt *Runtime) HasWork(limit int64) bool {
+	if _, _, ok := rt.nextWork(); ok {
+		return true
+	}
+	tt, has := rt.NextTimer()
+	return has && (limit < 0 || tt <= limit)
+}
