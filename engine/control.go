@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"warren/engine/script"
+	"warren/engine/trace"
 )
 
 // control runs the simulation-control commands: step, run, show, set, alarm.
@@ -66,6 +67,9 @@ func (s *Sim) controlChange(cmd script.Command) {
 			s.node.Config.Watermark = cmd.Int("watermark", 0)
 			s.node.StartMemoryMonitor()
 		}
+		if cmd.Has("trace") {
+			s.summary = cmd.Str("trace", "full") == "summary"
+		}
 		if cmd.Has("memory-per-message") {
 			s.node.Config.MemoryPerMessage = cmd.Int("memory-per-message", 0)
 		}
@@ -79,18 +83,45 @@ func (s *Sim) controlChange(cmd script.Command) {
 	}
 }
 
-func (s *Sim) clientLines() []string {
+func (s *Sim) clientLines() []string { return s.lines() }
+
+// lines prints the client events observed since the last call.
+func (s *Sim) lines() []string {
 	ev := s.client.take()
 	if len(ev) == 0 {
 		return nil
 	}
-	return traceLines(ev)
+	if s.summary {
+		return trace.Summary(ev)
+	}
+	return trace.Lines(ev)
+}
+
+func percent(part, whole int64) string {
+	if whole <= 0 {
+		return "0.0%"
+	}
+	return fmt.Sprintf("%.1f%%", float64(part)*100/float64(whole))
 }
 
 // show prints one view of the node as text.
 func (s *Sim) show(view string) []string {
 	var out []string
 	switch view {
+	case "schedulers":
+		// over the span of the last command that ran events
+		span := s.rt.LastEnd() - s.mark.time
+		var total int64
+		for i, sc := range s.rt.Schedulers() {
+			busy := sc.Busy
+			if i < len(s.mark.busy) {
+				busy -= s.mark.busy[i]
+			}
+			total += busy
+			out = append(out, fmt.Sprintf("scheduler %d busy=%s utilisation=%s", i+1, formatTime(busy), percent(busy, span)))
+		}
+		n := int64(len(s.rt.Schedulers()))
+		out = append(out, fmt.Sprintf("node cpu=%s of %d schedulers over %s", percent(total, span*n), n, formatTime(max(span, 0))))
 	case "clock":
 		out = append(out, fmt.Sprintf("t=%s events=%d", formatTime(s.rt.Now()), s.rt.Events()))
 	case "processes":

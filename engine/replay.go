@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"warren/engine/script"
-	"warren/engine/trace"
 )
 
 type opKind uint8
@@ -135,5 +134,5 @@ func (s *Sim) Step(n int64) int64 {
 func (s *Sim) RunQuiet() []string {
 	s.branch()
 	s.apply(op{kind: opSettle, t: s.rt.Now()})
-	return trace.Lines(s.client.take())
+	return s.lines()
 }

@@ -6,7 +6,6 @@ import (
 	"warren/engine/node"
 	"warren/engine/script"
 	"warren/engine/sim"
-	"warren/engine/trace"
 )
 
 // QuietWindow is how long the node must send the client nothing before a
@@ -40,6 +39,8 @@ type Sim struct {
 	furthest int64 // the most events any replay of ops has reached
 	// While replaying for Seek: run no event past stopAt; hitLimit says a
 	// step was refused because of it.
+	mark     mark
+	summary  bool // set trace=summary: fold long runs of deliveries and confirms
 	limiting bool
 	stopAt   int64
 	hitLimit bool
@@ -112,7 +113,11 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	if cmd.Name == "show" {
 		return s.control(cmd)
 	}
+	if cmd.Name == "submit" {
+		cmd, settle = *cmd.Inner, false
+	}
 	s.branch()
+	s.markStart()
 	var pre []string
 	switch cmd.Name {
 	case "step", "run", "set", "alarm":
@@ -132,7 +137,22 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 		}
 		s.apply(op{kind: opSettle, t: start})
 	}
-	return append(pre, trace.Lines(s.client.take())...), nil
+	return append(pre, s.lines()...), nil
+}
+
+// mark is where the last command that runs events started, for the
+// utilisation `show schedulers` reports.
+type mark struct {
+	time int64
+	busy []int64
+}
+
+func (s *Sim) markStart() {
+	s.mark.time = s.rt.Now()
+	s.mark.busy = s.mark.busy[:0]
+	for _, sc := range s.rt.Schedulers() {
+		s.mark.busy = append(s.mark.busy, sc.Busy)
+	}
 }
 
 // check refuses what cannot be done, before anything changes.

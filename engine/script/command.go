@@ -22,6 +22,9 @@ type Command struct {
 	Line int    // 1-based line in its file or console session; 0 if unknown
 	Text string // the line as written, trimmed
 	Spec *Spec
+	// Inner is the client command that `submit` hands to the node without
+	// running it.
+	Inner *Command
 }
 
 // Arg returns the argument named key.

@@ -67,6 +67,9 @@ func ParseLine(text string, line int) (Command, error) {
 		return Command{}, &Error{Line: line, Col: 1, Msg: "empty command", Hint: "try one of: " + strings.Join(Names(), ", ")}
 	}
 	name := toks[0]
+	if name.s == "submit" {
+		return parseSubmit(text, line, toks)
+	}
 	spec, ok := Lookup(name.s)
 	if !ok {
 		e := &Error{Line: line, Col: name.col, Msg: fmt.Sprintf("unknown command %q", name.s)}
@@ -231,6 +234,27 @@ func checkCombination(c *Command) *Error {
 	}
 	return nil
 }
+
+// parseSubmit reads `submit CMD ...`: a client command whose frames go to
+// the node without running it (the engine only).
+func parseSubmit(text string, line int, toks []token) (Command, error) {
+	if len(toks) < 2 {
+		return Command{}, &Error{Line: line, Col: len(strings.TrimRight(text, " \t")) + 1, Cmd: "submit",
+			Msg: "missing the command to submit", Hint: "usage: submit basic.publish key=q count=100"}
+	}
+	start := toks[1].col - 1
+	inner, err := ParseLine(strings.Repeat(" ", start)+text[start:], line)
+	if err != nil {
+		return Command{}, err
+	}
+	if inner.Spec.Engine || inner.Spec.Extra == Words || inner.Name == "wait" || inner.Name == "set_policy" || inner.Name == "clear_policy" {
+		return Command{}, &Error{Line: line, Col: toks[1].col, Cmd: "submit", Msg: inner.Name + " is not a client command",
+			Hint: "submit takes an AMQP method such as basic.publish"}
+	}
+	return Command{Name: "submit", Line: line, Text: strings.TrimSpace(text), Spec: submitSpec, Inner: &inner}, nil
+}
+
+var submitSpec = &Spec{Name: "submit", Engine: true, Usage: "submit CMD [ARG ...]"}
 
 type token struct {
 	s   string

@@ -136,8 +136,8 @@ var specs = []*Spec{
 	{Name: "step", Params: []Param{num("n", 1, 1_000_000)}, Engine: true, Usage: "step [n=N]"},
 	{Name: "run", Params: []Param{num("ms", 0, 3_600_000), num("events", 1, 100_000_000)}, Engine: true, Usage: "run [ms=N | events=N]"},
 	{Name: "show", Extra: Words, WordSet: ShowViews, Engine: true, Usage: "show [" + strings.Join(ShowViews, "|") + "]"},
-	{Name: "set", Params: []Param{num("schedulers", 1, 64), num("watermark", 1, 1<<50), num("memory-per-message", 0, 1<<30)},
-		Engine: true, Usage: "set [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES]"},
+	{Name: "set", Params: []Param{num("schedulers", 1, 64), num("watermark", 1, 1<<50), num("memory-per-message", 0, 1<<30), enum("trace", "full", "summary")},
+		Engine: true, Usage: "set [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary]"},
 	{Name: "alarm", Params: []Param{enum("set", "memory", "disk"), enum("clear", "memory", "disk")}, Engine: true,
 		Usage: "alarm set=memory|disk | alarm clear=memory|disk"},
 }
@@ -147,7 +147,7 @@ var QueueColumns = []string{"name", "messages", "messages_ready", "messages_unac
 	"durable", "auto_delete", "exclusive", "policy", "arguments", "memory", "state", "message_bytes"}
 
 // ShowViews are the views `show` can print.
-var ShowViews = []string{"processes", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
+var ShowViews = []string{"schedulers", "processes", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
 
 var specByName = func() map[string]*Spec {
 	m := make(map[string]*Spec, len(specs))
@@ -165,7 +165,8 @@ func Lookup(name string) (*Spec, bool) {
 
 // Names lists every command, sorted (for completion in the console).
 func Names() []string {
-	out := make([]string, 0, len(specs))
+	out := make([]string, 0, len(specs)+1)
+	out = append(out, "submit")
 	for _, s := range specs {
 		out = append(out, s.Name)
 	}

@@ -43,6 +43,7 @@ type Runtime struct {
 	seq        uint64
 	now        int64
 	events     int64
+	lastEnd    int64 // when the latest event's work ended
 	nextRef    uint32
 	timerIndex map[TimerID]*timer
 	out        []send
@@ -70,6 +71,9 @@ func New(n int) *Runtime {
 // Now is the virtual time in µs: the start of the latest event, or later
 // if the clock was advanced while idle.
 func (rt *Runtime) Now() int64 { return rt.now }
+
+// LastEnd is the virtual time at which the latest event's work ended.
+func (rt *Runtime) LastEnd() int64 { return rt.lastEnd }
 
 // Events is the number of events run so far.
 func (rt *Runtime) Events() int64 { return rt.events }
@@ -276,6 +280,9 @@ func (rt *Runtime) run(si int, p *Process, idx int, fromInput bool, t int64) {
 	p.Busy += cost
 	p.Handled++
 	rt.events++
+	if end > rt.lastEnd {
+		rt.lastEnd = end
+	}
 	for i := range rt.out {
 		o := &rt.out[i]
 		o.msg.At = end
