@@ -108,6 +108,8 @@ func percent(part, whole int64) string {
 func (s *Sim) show(view string) []string {
 	var out []string
 	switch view {
+	case "rates":
+		out = append(out, s.rates(40)...)
 	case "schedulers":
 		// over the span of the last command that ran events
 		span := s.rt.LastEnd() - s.mark.time

@@ -40,6 +40,7 @@ type Sim struct {
 	// While replaying for Seek: run no event past stopAt; hitLimit says a
 	// step was refused because of it.
 	mark     mark
+	metrics  metrics
 	summary  bool // set trace=summary: fold long runs of deliveries and confirms
 	limiting bool
 	stopAt   int64
@@ -59,6 +60,7 @@ func New(opts Options) *Sim {
 	s.client.discard = opts.DiscardTrace
 	s.client.rt = s.rt
 	s.client.record = opts.Record
+	s.metrics.next = SampleInterval
 	s.observe()
 	return s
 }
@@ -180,7 +182,13 @@ func (s *Sim) step(limit int64) bool {
 		}
 		return false
 	}
-	return s.rt.Step(limit)
+	if !s.rt.Step(limit) {
+		return false
+	}
+	if s.rt.Now() >= s.metrics.next {
+		s.sample()
+	}
+	return true
 }
 
 // Transcript returns the trace lines that arrived so far, each with its

@@ -589,6 +589,7 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 			return e
 		}
 	}
+	n.Stats.Published++
 	msg := &Message{ID: n.newMsgID(), Exchange: m.Exchange, Key: m.Key, Props: m.Props, Body: m.Body}
 	var seq uint64
 	if ch.confirm {
@@ -601,6 +602,7 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 			ch.send(ctx, Return{Code: amqp.NoRoute, Text: "NO_ROUTE", Msg: msg})
 		}
 		if ch.confirm {
+			n.Stats.Confirmed++
 			ch.send(ctx, Confirm{Seq: seq})
 		}
 		return nil
@@ -657,6 +659,7 @@ func (ch *channel) confirmed(ctx *sim.Ctx, s uint64, nack bool) {
 			r.nack = true
 		}
 		if r.waiting <= 0 {
+			ch.n.Stats.Confirmed++
 			ch.unconfirmed = append(ch.unconfirmed[:i], ch.unconfirmed[i+1:]...)
 			ch.send(ctx, Confirm{Seq: r.seq, Nack: r.nack})
 		}

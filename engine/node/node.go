@@ -60,6 +60,15 @@ type QueueRecord struct {
 	proc       *queue
 }
 
+// Stats are the node's cumulative counters (the management plugin's
+// message_stats).
+type Stats struct {
+	Published int64 // publishes handled by channels
+	Delivered int64 // messages handed to consumers or basic.get
+	Acked     int64 // messages acknowledged by consumers
+	Confirmed int64 // publisher confirms sent
+}
+
 // Node is one simulated RabbitMQ node.
 type Node struct {
 	RT     *sim.Runtime
@@ -78,6 +87,9 @@ type Node struct {
 	// gen counts topology changes (queues, exchanges, bindings), so that a
 	// channel may cache a routing decision until the next change.
 	gen uint64
+
+	// Stats counts what the node did, for rates over virtual time.
+	Stats Stats
 
 	memAlarm  bool
 	diskAlarm bool

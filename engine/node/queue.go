@@ -435,6 +435,7 @@ func (q *queue) canSend(c *consumer) bool {
 
 func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
 	ctx.Charge(q.n.Config.Costs.QueueDeliver)
+	q.n.Stats.Delivered++
 	redelivered := e.delivered
 	if c.ackRequired {
 		e.delivered = true
@@ -538,6 +539,7 @@ func (q *queue) allConsumers() []*consumer {
 }
 
 func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
+	q.n.Stats.Acked += int64(len(tags))
 	for _, t := range tags {
 		q.pending.take(t)
 	}

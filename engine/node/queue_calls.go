@@ -37,6 +37,7 @@ func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
 			return
 		}
 		ctx.Charge(q.n.Config.Costs.QueueDeliver)
+		q.n.Stats.Delivered++
 		g := &getReply{msg: e.msg, ackTag: e.seq, redelivered: e.delivered}
 		if !r.noAck {
 			e.delivered = true

@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SampleInterval is the width of one metrics bucket in virtual µs.
+const SampleInterval = 100_000
+
+// maxSamples bounds the series kept (the oldest are dropped).
+const maxSamples = 3000
+
+// Sample is the node over one interval of virtual time: rates per second,
+// and gauges at its end.
+type Sample struct {
+	Time      int64     `json:"time"` // end of the interval, virtual µs
+	Publish   float64   `json:"publish"`
+	Deliver   float64   `json:"deliver"`
+	Ack       float64   `json:"ack"`
+	Confirm   float64   `json:"confirm"`
+	Depth     int       `json:"depth"` // ready + unacked over all queues
+	Memory    int64     `json:"memory"`
+	Scheduler []float64 `json:"scheduler"` // utilisation of each scheduler, 0..1
+}
+
+type metrics struct {
+	next    int64 // when the next sample is due
+	last    int64 // when the previous one was taken
+	prev    [4]int64
+	busy    []int64
+	samples []Sample
+}
+
+// sample records every interval that ended by now. Rates are over the
+// whole span since the last sample (idle intervals are filled in so that
+// the chart's time axis stays even).
+func (s *Sim) sample() {
+	m := &s.metrics
+	now := s.rt.Now()
+	for m.next <= now {
+		end := m.next
+		span := float64(end-m.last) / 1e6
+		st := s.node.Stats
+		cur := [4]int64{st.Published, st.Delivered, st.Acked, st.Confirmed}
+		smp := Sample{Time: end}
+		if span > 0 {
+			smp.Publish = float64(cur[0]-m.prev[0]) / span
+			smp.Deliver = float64(cur[1]-m.prev[1]) / span
+			smp.Ack = float64(cur[2]-m.prev[2]) / span
+			smp.Confirm = float64(cur[3]-m.prev[3]) / span
+		}
+		for _, q := range s.node.ListQueues() {
+			smp.Depth += q.Messages
+		}
+		smp.Memory = s.node.Memory()
+		for i, sc := range s.rt.Schedulers() {
+			prev := int64(0)
+			if i < len(m.busy) {
+				prev = m.busy[i]
+			}
+			u := 0.0
+			if end > m.last {
+				u = min(1, float64(sc.Busy-prev)/float64(end-m.last))
+			}
+			smp.Scheduler = append(smp.Scheduler, u)
+		}
+		m.busy = m.busy[:0]
+		for _, sc := range s.rt.Schedulers() {
+			m.busy = append(m.busy, sc.Busy)
+		}
+		m.prev, m.last = cur, end
+		m.samples = append(m.samples, smp)
+		if len(m.samples) > maxSamples {
+			m.samples = m.samples[len(m.samples)-maxSamples:]
+		}
+		m.next = end + SampleInterval
+		if now-m.next > 10*SampleInterval {
+			// a long idle jump: skip ahead, one empty sample marks it
+			m.next = now - now%SampleInterval
+		}
+	}
+}
+
+// Samples returns the metrics series so far, oldest first.
+func (s *Sim) Samples() []Sample { return s.metrics.samples }
+
+var sparks = []rune("▁▂▃▄▅▆▇█")
+
+// sparkline draws values as a row of block characters scaled to their max.
+func sparkline(vals []float64) (string, float64) {
+	top := 0.0
+	for _, v := range vals {
+		top = max(top, v)
+	}
+	var b strings.Builder
+	for _, v := range vals {
+		i := 0
+		if top > 0 {
+			i = int(v / top * float64(len(sparks)-1))
+		}
+		b.WriteRune(sparks[i])
+	}
+	return b.String(), top
+}
+
+// rates prints the last samples as text charts, one line a series, the
+// way the management UI draws its rate charts.
+func (s *Sim) rates(n int) []string {
+	smp := s.metrics.samples
+	if len(smp) > n {
+		smp = smp[len(smp)-n:]
+	}
+	if len(smp) == 0 {
+		return []string{"rates: no samples yet (one every 100ms of virtual time)"}
+	}
+	series := []struct {
+		name string
+		get  func(Sample) float64
+		unit string
+	}{
+		{"publish", func(x Sample) float64 { return x.Publish }, "/s"},
+		{"deliver", func(x Sample) float64 { return x.Deliver }, "/s"},
+		{"ack", func(x Sample) float64 { return x.Ack }, "/s"},
+		{"depth", func(x Sample) float64 { return float64(x.Depth) }, " msgs"},
+		{"memory", func(x Sample) float64 { return float64(x.Memory) }, " bytes"},
+	}
+	out := []string{fmt.Sprintf("rates over %s to %s, one column per %dms", formatTime(smp[0].Time-SampleInterval), formatTime(smp[len(smp)-1].Time), SampleInterval/1000)}
+	for _, sr := range series {
+		vals := make([]float64, len(smp))
+		for i, x := range smp {
+			vals[i] = sr.get(x)
+		}
+		line, top := sparkline(vals)
+		out = append(out, fmt.Sprintf("%-8s %s max %.0f%s now %.0f%s", sr.name, line, top, sr.unit, vals[len(vals)-1], sr.unit))
+	}
+	for i := range smp[len(smp)-1].Scheduler {
+		vals := make([]float64, len(smp))
+		for k, x := range smp {
+			if i < len(x.Scheduler) {
+				vals[k] = x.Scheduler[i] * 100
+			}
+		}
+		line, _ := sparkline(append(vals, 100))
+		out = append(out, fmt.Sprintf("sched%-3d %s now %.0f%%", i+1, string([]rune(line)[:len(vals)]), vals[len(vals)-1]))
+	}
+	return out
+}
