@@ -53,6 +53,8 @@ type autoKey struct {
 type autoAck struct {
 	every int
 	seen  int
+	work  int64 // µs the client spends on each message
+	busy  int64 // when the client is done with what it has
 }
 
 func newClient() *client {
@@ -88,8 +90,9 @@ func (c *client) Frame(conn, ch int, method any, at int64) {
 		setMsg(&e, m.Msg)
 		if a := c.auto(conn, ch, m.ConsumerTag); a != nil {
 			a.seen++
+			a.busy = max(a.busy, at) + a.work
 			if a.seen%a.every == 0 {
-				c.node.SendAt(conn, ch, &node.BasicAck{Tag: m.DeliveryTag, Multiple: a.every > 1}, at)
+				c.node.SendAt(conn, ch, &node.BasicAck{Tag: m.DeliveryTag, Multiple: a.every > 1}, a.busy)
 			}
 		}
 	case node.GetOk:

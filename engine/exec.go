@@ -69,7 +69,7 @@ func (s *Sim) submit(cmd script.Command) {
 			tag = "amq.ctag-" + strconv.Itoa(s.client.ctagN)
 		}
 		if every := cmd.Int("ack-every", 0); every > 0 && !cmd.Has("no-ack") {
-			s.client.autoAck[autoKey{on.Conn, on.Chan, tag}] = &autoAck{every: int(every)}
+			s.client.autoAck[autoKey{on.Conn, on.Chan, tag}] = &autoAck{every: int(every), work: cmd.Int("work-us", 0)}
 			s.client.lastAuto = nil
 		}
 		send(&node.BasicConsume{Queue: cmd.Str("queue", ""), Tag: tag, NoAck: cmd.Has("no-ack"), Exclusive: cmd.Has("exclusive"), Args: cmd.Table()})

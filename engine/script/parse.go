@@ -224,6 +224,13 @@ func checkCombination(c *Command) *Error {
 		if c.Has("set") == c.Has("clear") {
 			return &Error{Col: len(c.Text) + 1, Cmd: c.Name, Msg: "give exactly one of set= or clear=", Hint: "usage: " + c.Spec.Usage}
 		}
+	case "basic.consume":
+		if c.Has("work-us") && !c.Has("ack-every") {
+			return bad("work-us", "work-us is the time the client spends on each message before it acks: give ack-every=N too")
+		}
+		if c.Has("ack-every") && c.Has("no-ack") {
+			return bad("ack-every", "a no-ack consumer sends no acks: drop ack-every or no-ack")
+		}
 	case "run":
 		if c.Has("ms") && c.Has("events") {
 			return bad("events", "give ms= or events=, not both")
