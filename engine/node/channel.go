@@ -28,7 +28,7 @@ type chConsumer struct {
 
 type confirmRec struct {
 	seq     uint64
-	waiting int // queues that have not confirmed yet
+	waiting []sim.PID // queues that have not confirmed yet
 	nack    bool
 }
 
@@ -49,6 +49,7 @@ type channel struct {
 	confirm     bool
 	pubSeq      uint64
 	unconfirmed []*confirmRec // ascending seq
+	confirmOut  []Confirm     // settled, not yet sent (see flushConfirms)
 	credit      creditFlow
 	touched     []sim.PID // queues that know this channel
 	call        *pendingCall
@@ -115,7 +116,13 @@ func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
 		ch.toConsumer(ctx, m.P.(*consumerDelivery))
 	case kConfirm, kReject:
 		ctx.Charge(c.ChannelAck)
-		ch.confirmed(ctx, uint64(m.N), m.Kind == kReject)
+		ch.confirmed(uint64(m.N), m.From, m.Kind == kReject)
+		// noreply_coalesce: confirms wait until the mailbox is empty or
+		// another message is handled
+		if ctx.MailboxEmpty() {
+			ch.flushConfirms(ctx)
+		}
+		return
 	case kQueueGone:
 		ctx.Charge(c.ChannelMethod)
 		g := m.P.(*queueGone)
@@ -130,6 +137,20 @@ func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
 		ctx.Charge(c.ChannelMethod)
 		ch.terminate(ctx)
 	}
+	// next_state: any other message handled sends the settled confirms
+	if !ch.closed && !ch.dying {
+		ch.flushConfirms(ctx)
+	}
+}
+
+// flushConfirms sends the publisher confirms settled so far
+// (send_confirms_and_nacks).
+func (ch *channel) flushConfirms(ctx *sim.Ctx) {
+	for _, c := range ch.confirmOut {
+		ch.n.Stats.Confirmed++
+		ch.send(ctx, c)
+	}
+	ch.confirmOut = ch.confirmOut[:0]
 }
 
 func (ch *channel) grant(ctx *sim.Ctx, to []sim.PID) {
@@ -602,15 +623,19 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 			ch.send(ctx, Return{Code: amqp.NoRoute, Text: "NO_ROUTE", Msg: msg})
 		}
 		if ch.confirm {
-			n.Stats.Confirmed++
-			ch.send(ctx, Confirm{Seq: seq})
+			ch.confirmOut = append(ch.confirmOut, Confirm{Seq: seq})
 		}
 		return nil
 	}
+	var rec *confirmRec
 	if ch.confirm {
-		ch.unconfirmed = append(ch.unconfirmed, &confirmRec{seq: seq, waiting: len(dests)})
+		rec = &confirmRec{seq: seq}
+		ch.unconfirmed = append(ch.unconfirmed, rec)
 	}
 	for _, q := range dests {
+		if rec != nil {
+			rec.waiting = append(rec.waiting, q.PID)
+		}
 		ctx.Charge(c.ChannelPerDest)
 		ch.touch(q.PID)
 		ctx.Send(q.PID, deliverMsg(msg, seq, true))
@@ -646,24 +671,30 @@ func isDigits(s string) bool {
 	return true
 }
 
-// confirmed handles a queue's confirms (or rejections) of sequence numbers.
-func (ch *channel) confirmed(ctx *sim.Ctx, s uint64, nack bool) {
-	{
-		i := sort.Search(len(ch.unconfirmed), func(i int) bool { return ch.unconfirmed[i].seq >= s })
-		if i == len(ch.unconfirmed) || ch.unconfirmed[i].seq != s {
-			return
-		}
-		r := ch.unconfirmed[i]
-		r.waiting--
-		if nack {
-			r.nack = true
-		}
-		if r.waiting <= 0 {
-			ch.n.Stats.Confirmed++
-			ch.unconfirmed = append(ch.unconfirmed[:i], ch.unconfirmed[i+1:]...)
-			ch.send(ctx, Confirm{Seq: r.seq, Nack: r.nack})
+// confirmed handles a queue's confirm (or rejection) of a sequence number.
+func (ch *channel) confirmed(seq uint64, q sim.PID, nack bool) {
+	i := sort.Search(len(ch.unconfirmed), func(i int) bool { return ch.unconfirmed[i].seq >= seq })
+	if i == len(ch.unconfirmed) || ch.unconfirmed[i].seq != seq {
+		return
+	}
+	r := ch.unconfirmed[i]
+	r.waiting = removePID(r.waiting, q)
+	if nack {
+		r.nack = true
+	}
+	if len(r.waiting) == 0 {
+		ch.unconfirmed = append(ch.unconfirmed[:i], ch.unconfirmed[i+1:]...)
+		ch.confirmOut = append(ch.confirmOut, Confirm{Seq: r.seq, Nack: r.nack})
+	}
+}
+
+func removePID(list []sim.PID, p sim.PID) []sim.PID {
+	for i, e := range list {
+		if e == p {
+			return append(list[:i], list[i+1:]...)
 		}
 	}
+	return list
 }
 
 // queueDown forgets a queue that is gone: its pending confirms count as
@@ -671,4 +702,17 @@ func (ch *channel) confirmed(ctx *sim.Ctx, s uint64, nack bool) {
 func (ch *channel) queueDown(ctx *sim.Ctx, q sim.PID) {
 	released, _ := ch.credit.peerDown(q)
 	ch.grant(ctx, released)
+	// rabbit_confirms:remove_queue: what only this queue still owed is
+	// confirmed (a deleted queue's rejections are not nacked)
+	keep := ch.unconfirmed[:0]
+	for _, r := range ch.unconfirmed {
+		before := len(r.waiting)
+		r.waiting = removePID(r.waiting, q)
+		if before > 0 && len(r.waiting) == 0 {
+			ch.confirmOut = append(ch.confirmOut, Confirm{Seq: r.seq, Nack: r.nack})
+			continue
+		}
+		keep = append(keep, r)
+	}
+	ch.unconfirmed = keep
 }

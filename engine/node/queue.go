@@ -681,13 +681,23 @@ func (q *queue) delete(ctx *sim.Ctx) {
 		delete(q.n.queues, q.rec.Name)
 	}
 	q.n.changed()
+	// every channel that knows the queue (consumers, publishers) sees it go
 	byCh := map[sim.PID][]string{}
 	var order []sim.PID
-	for _, c := range q.allConsumers() {
-		if _, seen := byCh[c.ch.pid]; !seen {
-			order = append(order, c.ch.pid)
+	see := func(pid sim.PID) {
+		if _, seen := byCh[pid]; !seen {
+			order = append(order, pid)
+			byCh[pid] = nil
 		}
+	}
+	for _, c := range q.allConsumers() {
+		see(c.ch.pid)
 		byCh[c.ch.pid] = append(byCh[c.ch.pid], c.tag)
+	}
+	for _, p := range q.credit.fromPeer {
+		if pr := q.n.RT.Process(p.pid); pr != nil && pr.Kind == "channel" {
+			see(p.pid)
+		}
 	}
 	for _, pid := range order {
 		ctx.Send(pid, sim.Msg{Kind: kQueueGone, P: &queueGone{tags: byCh[pid]}})

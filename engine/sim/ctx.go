@@ -69,6 +69,18 @@ func (c *Ctx) Exit() {
 	c.proc.input = mailbox{}
 }
 
+// MailboxEmpty reports whether no message is waiting for the process by
+// the end of this event (an Erlang receive with timeout 0 would time out).
+func (c *Ctx) MailboxEmpty() bool {
+	end := c.End()
+	for i := 0; i < c.proc.mbox.len(); i++ {
+		if c.proc.mbox.peek(i).At <= end {
+			return false
+		}
+	}
+	return true
+}
+
 // Runtime gives access to the runtime (for reads only).
 func (c *Ctx) Runtime() *Runtime { return c.rt }
 
