@@ -92,7 +92,7 @@ func (c *client) Frame(conn, ch int, method any, at int64) {
 			a.seen++
 			a.busy = max(a.busy, at) + a.work
 			if a.seen%a.every == 0 {
-				c.node.SendAt(conn, ch, &node.BasicAck{Tag: m.DeliveryTag, Multiple: a.every > 1}, a.busy)
+				c.node.SendAt(conn, ch, c.node.NewAck(m.DeliveryTag, a.every > 1), a.busy)
 			}
 		}
 	case node.GetOk:

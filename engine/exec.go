@@ -80,7 +80,7 @@ func (s *Sim) submit(cmd script.Command) {
 	case "basic.get":
 		send(&node.BasicGet{Queue: cmd.Str("queue", ""), NoAck: cmd.Has("no-ack")})
 	case "basic.ack":
-		send(&node.BasicAck{Tag: uint64(cmd.Int("tag", 0)), Multiple: cmd.Has("multiple")})
+		send(s.node.NewAck(uint64(cmd.Int("tag", 0)), cmd.Has("multiple")))
 	case "basic.nack":
 		send(&node.BasicNack{Tag: uint64(cmd.Int("tag", 0)), Multiple: cmd.Has("multiple"), Requeue: cmd.Bool("requeue", true)})
 	case "basic.reject":

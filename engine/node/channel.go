@@ -42,7 +42,7 @@ type channel struct {
 	proc   *sim.Process
 
 	nextTag     uint64
-	unacked     []unacked // ascending delivery tags
+	unacked     fifo[unacked] // ascending delivery tags
 	consumers   map[string]*chConsumer
 	prefetch    int // basic.qos global=false: for consumers created after it
 	limiter     *Limiter
@@ -236,7 +236,9 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		return ch.publish(ctx, m)
 	case *BasicAck:
 		ctx.Charge(c.ChannelAck)
-		return ch.ack(ctx, m.Tag, m.Multiple, kAck)
+		err := ch.ack(ctx, m.Tag, m.Multiple, kAck)
+		ch.n.freeAck(m)
+		return err
 	case *BasicNack:
 		ctx.Charge(c.ChannelAck)
 		kind := kRequeue
@@ -324,7 +326,7 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 			}
 			ch.nextTag++
 			if !m.NoAck {
-				ch.unacked = append(ch.unacked, unacked{tag: ch.nextTag, q: q.PID, ackTag: g.ackTag})
+				ch.unacked.push(unacked{tag: ch.nextTag, q: q.PID, ackTag: g.ackTag})
 			}
 			ch.send(ctx, GetOk{DeliveryTag: ch.nextTag, Redelivered: g.redelivered, MessageCount: g.remaining, Msg: g.msg})
 		})
@@ -332,8 +334,8 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		if !m.Requeue {
 			return amqp.Errorf(amqp.NotImplemented, "requeue=false")
 		}
-		all := ch.unacked
-		ch.unacked = nil
+		all := append([]unacked(nil), ch.unacked.items()...)
+		ch.unacked = fifo[unacked]{}
 		ch.settle(ctx, all, kRequeue)
 		ch.send(ctx, Ok{Method: "basic.recover-ok"})
 	case ConfirmSelect:
@@ -517,32 +519,33 @@ func (ch *channel) toConsumer(ctx *sim.Ctx, d *consumerDelivery) {
 	ctx.Charge(ch.n.Config.Costs.ChannelDeliver)
 	ch.nextTag++
 	if d.ackRequired {
-		ch.unacked = append(ch.unacked, unacked{tag: ch.nextTag, q: d.queue, ackTag: d.ackTag, ctag: d.ConsumerTag})
+		ch.unacked.push(unacked{tag: ch.nextTag, q: d.queue, ackTag: d.ackTag, ctag: d.ConsumerTag})
 	}
 	d.DeliveryTag = ch.nextTag
-	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, N: int64(d.queue), P: &d.Deliver})
+	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, P: d})
 }
 
 // ack settles delivery tags: tag 0 with multiple means every outstanding one.
 func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *amqp.Error {
 	var picked []unacked
+	list := ch.unacked.items()
 	if multiple {
 		i := 0
-		for i < len(ch.unacked) && (tag == 0 || ch.unacked[i].tag <= tag) {
+		for i < len(list) && (tag == 0 || list[i].tag <= tag) {
 			i++
 		}
 		if i == 0 && tag != 0 {
 			return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
 		}
-		picked = append(picked, ch.unacked[:i]...)
-		ch.unacked = append(ch.unacked[:0], ch.unacked[i:]...)
+		picked = append(picked, list[:i]...)
+		ch.unacked.dropFront(i)
 	} else {
-		i := sort.Search(len(ch.unacked), func(i int) bool { return ch.unacked[i].tag >= tag })
-		if i == len(ch.unacked) || ch.unacked[i].tag != tag {
+		i := sort.Search(len(list), func(i int) bool { return list[i].tag >= tag })
+		if i == len(list) || list[i].tag != tag {
 			return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
 		}
-		u := ch.unacked[i]
-		ch.unacked = append(ch.unacked[:i], ch.unacked[i+1:]...)
+		u := list[i]
+		ch.unacked.removeAt(i)
 		if u.ctag != "" {
 			ch.limiter.release(ctx, 1)
 		}

@@ -36,9 +36,9 @@ func (q *queue) checkInvariants() {
 	acktags := 0
 	perConsumer := map[*chRecord]map[string]int{}
 	for _, cr := range q.channels {
-		acktags += len(cr.acktags)
+		acktags += cr.acktags.len()
 		perConsumer[cr] = map[string]int{}
-		for _, a := range cr.acktags {
+		for _, a := range cr.acktags.items() {
 			if a.ctag != "" {
 				perConsumer[cr][a.ctag]++
 			}

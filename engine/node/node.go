@@ -80,6 +80,9 @@ type Node struct {
 	policies  []*Policy
 	conns     map[int]*reader
 
+	deliveryPool []*consumerDelivery
+	ackPool      []*BasicAck
+
 	nextMsgID uint64
 	nextCtag  int
 	nextGen   int
@@ -151,6 +154,39 @@ func (n *Node) Exchange(name string) (*Exchange, bool) {
 	x, ok := n.exchanges[name]
 	return x, ok
 }
+
+// Free lists for the two objects every delivered message needs. The
+// simulation is single-threaded, and each object has one owner at a time:
+// a consumerDelivery goes queue → channel → writer, which frees it once
+// the client has copied what it needs; a BasicAck goes client → reader →
+// channel, which frees it once handled.
+
+func (n *Node) newDelivery() *consumerDelivery {
+	if k := len(n.deliveryPool); k > 0 {
+		d := n.deliveryPool[k-1]
+		n.deliveryPool = n.deliveryPool[:k-1]
+		return d
+	}
+	return new(consumerDelivery)
+}
+
+func (n *Node) freeDelivery(d *consumerDelivery) {
+	*d = consumerDelivery{}
+	n.deliveryPool = append(n.deliveryPool, d)
+}
+
+// NewAck returns a basic.ack frame for a client to send.
+func (n *Node) NewAck(tag uint64, multiple bool) *BasicAck {
+	if k := len(n.ackPool); k > 0 {
+		a := n.ackPool[k-1]
+		n.ackPool = n.ackPool[:k-1]
+		*a = BasicAck{Tag: tag, Multiple: multiple}
+		return a
+	}
+	return &BasicAck{Tag: tag, Multiple: multiple}
+}
+
+func (n *Node) freeAck(a *BasicAck) { n.ackPool = append(n.ackPool, a) }
 
 // changed records a topology change.
 func (n *Node) changed() { n.gen++ }

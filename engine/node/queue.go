@@ -440,12 +440,14 @@ func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
 	if c.ackRequired {
 		e.delivered = true
 		q.pending.add(e)
-		c.ch.acktags = append(c.ch.acktags, ackRec{tag: e.seq, ctag: c.tag})
+		c.ch.acktags.push(ackRec{tag: e.seq, ctag: c.tag})
 		c.outstanding++
 	}
 	c.ch.unsent++
-	ctx.Send(c.ch.pid, sim.Msg{Kind: kToConsumer, P: &consumerDelivery{Deliver: Deliver{ConsumerTag: c.tag, Msg: e.msg,
-		Redelivered: redelivered}, ackTag: e.seq, ackRequired: c.ackRequired, queue: q.pid}})
+	d := q.n.newDelivery()
+	*d = consumerDelivery{Deliver: Deliver{ConsumerTag: c.tag, Msg: e.msg, Redelivered: redelivered},
+		ackTag: e.seq, ackRequired: c.ackRequired, queue: q.pid}
+	ctx.Send(c.ch.pid, sim.Msg{Kind: kToConsumer, P: d})
 }
 
 // run is run_message_queue: deliver while a consumer can take a message.
@@ -489,23 +491,18 @@ func (q *queue) subtractAcks(cr *chRecord, tags []uint64) bool {
 	}
 	for _, t := range tags {
 		i := 0
-		for i < len(cr.acktags) && cr.acktags[i].tag != t {
+		for i < cr.acktags.len() && cr.acktags.at(i).tag != t {
 			i++
 		}
-		if i == len(cr.acktags) {
+		if i == cr.acktags.len() {
 			continue
 		}
-		if ctag := cr.acktags[i].ctag; ctag != "" {
+		if ctag := cr.acktags.at(i).ctag; ctag != "" {
 			if c := q.consumerOn(cr, ctag); c != nil {
 				c.outstanding--
 			}
 		}
-		if i == 0 {
-			cr.acktags[0] = ackRec{}
-			cr.acktags = cr.acktags[1:]
-		} else {
-			cr.acktags = append(cr.acktags[:i], cr.acktags[i+1:]...)
-		}
+		cr.acktags.removeAt(i)
 	}
 	before := len(cr.blocked)
 	q.unblock(cr)
@@ -615,7 +612,7 @@ func (q *queue) channelDown(ctx *sim.Ctx, pid sim.PID) {
 		q.holder = q.nextHolder()
 	}
 	var tags []uint64
-	for _, a := range cr.acktags {
+	for _, a := range cr.acktags.items() {
 		tags = append(tags, a.tag)
 	}
 	if removed > 0 && q.shouldAutoDelete() {

@@ -43,7 +43,7 @@ func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
 			e.delivered = true
 			q.pending.add(e)
 			cr := q.ensureChRecord(m.From, nil)
-			cr.acktags = append(cr.acktags, ackRec{tag: e.seq})
+			cr.acktags.push(ackRec{tag: e.seq})
 		}
 		q.dropExpired(ctx)
 		g.remaining = q.ready.count

@@ -34,7 +34,7 @@ type ackRec struct {
 type chRecord struct {
 	pid       sim.PID
 	limiter   *Limiter
-	acktags   []ackRec
+	acktags   fifo[ackRec]
 	unsent    int
 	consumers int
 	blocked   []*consumer

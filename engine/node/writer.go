@@ -23,9 +23,12 @@ func (w *writer) Handle(ctx *sim.Ctx, m sim.Msg) {
 	case kWrite:
 		c := &w.n.Config.Costs
 		ctx.Charge(c.WriterSend)
-		if d, ok := m.P.(*Deliver); ok {
+		if d, ok := m.P.(*consumerDelivery); ok {
 			ctx.Charge(int64(len(d.Msg.Body)>>10) * c.PerKB)
-			w.notifySent(ctx, sim.PID(m.N))
+			w.notifySent(ctx, d.queue)
+			w.n.client.Frame(w.conn, w.num, &d.Deliver, ctx.End())
+			w.n.freeDelivery(d)
+			return
 		}
 		w.n.client.Frame(w.conn, w.num, m.P, ctx.End())
 	case kShutdown:

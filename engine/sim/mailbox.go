@@ -18,7 +18,8 @@ type Msg struct {
 	At   int64 // virtual µs at which the message arrived
 }
 
-// mailbox is a FIFO ring of messages.
+// mailbox is a FIFO ring of messages; its size is a power of two so that
+// positions wrap with a mask.
 type mailbox struct {
 	buf        []Msg
 	head, size int
@@ -28,26 +29,30 @@ func (m *mailbox) len() int { return m.size }
 
 func (m *mailbox) push(msg Msg) {
 	if m.size == len(m.buf) {
-		n := len(m.buf) * 2
-		if n == 0 {
-			n = 8
-		}
-		nb := make([]Msg, n)
-		for i := 0; i < m.size; i++ {
-			nb[i] = m.buf[(m.head+i)%len(m.buf)]
-		}
-		m.buf, m.head = nb, 0
+		m.grow()
 	}
-	m.buf[(m.head+m.size)%len(m.buf)] = msg
+	m.buf[(m.head+m.size)&(len(m.buf)-1)] = msg
 	m.size++
 }
 
-func (m *mailbox) peek(i int) *Msg { return &m.buf[(m.head+i)%len(m.buf)] }
+func (m *mailbox) grow() {
+	n := len(m.buf) * 2
+	if n == 0 {
+		n = 8
+	}
+	nb := make([]Msg, n)
+	for i := 0; i < m.size; i++ {
+		nb[i] = m.buf[(m.head+i)&(len(m.buf)-1)]
+	}
+	m.buf, m.head = nb, 0
+}
+
+func (m *mailbox) peek(i int) *Msg { return &m.buf[(m.head+i)&(len(m.buf)-1)] }
 
 func (m *mailbox) pop() Msg {
 	msg := m.buf[m.head]
 	m.buf[m.head] = Msg{}
-	m.head = (m.head + 1) % len(m.buf)
+	m.head = (m.head + 1) & (len(m.buf) - 1)
 	m.size--
 	return msg
 }

@@ -257,9 +257,12 @@ func (rt *Runtime) Step(limit int64) bool {
 
 func (rt *Runtime) run(si int, p *Process, idx int, fromInput bool, t int64) {
 	var m Msg
-	if fromInput {
+	switch {
+	case fromInput:
 		m = p.input.pop()
-	} else {
+	case idx == 0:
+		m = p.mbox.pop()
+	default:
 		m = p.mbox.removeAt(idx)
 	}
 	if m.Ref != 0 && m.Ref == p.await {
