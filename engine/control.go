@@ -109,7 +109,7 @@ func (s *Sim) show(view string) []string {
 	var out []string
 	switch view {
 	case "rates":
-		out = append(out, s.rates(40)...)
+		out = append(out, s.rates(60)...)
 	case "schedulers":
 		// over the span of the last command that ran events
 		span := s.rt.LastEnd() - s.mark.time
@@ -131,7 +131,11 @@ func (s *Sim) show(view string) []string {
 			if p.State().String() == "exited" {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s pid=%d state=%s mailbox=%d socket=%d reductions=%d", p.Name, p.PID, p.State(), p.MailboxLen(), p.InputLen(), p.Reductions))
+			line := fmt.Sprintf("%s pid=%d state=%s mailbox=%d socket=%d reductions=%d", p.Name, p.PID, p.State(), p.MailboxLen(), p.InputLen(), p.Reductions)
+			if p.Kind == "reader" && !p.InputOpen {
+				line += " not-reading-socket"
+			}
+			out = append(out, line)
 		}
 	case "queues":
 		for _, q := range s.node.ListQueues() {

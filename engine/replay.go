@@ -42,7 +42,7 @@ func (s *Sim) run(o op) (out []string, done bool) {
 	case opSettle:
 		for {
 			last := max(o.t, s.client.lastFrame)
-			if !s.step(last + QuietWindow) {
+			if !s.stepQuiet(last + QuietWindow) {
 				if s.hitLimit {
 					return nil, false
 				}

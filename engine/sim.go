@@ -174,15 +174,28 @@ func (s *Sim) busyOnScheduler() bool {
 	return false
 }
 
-// step runs one event if the replay limit allows it.
-func (s *Sim) step(limit int64) bool {
+// step runs one event, bounded by virtual time limit, if the replay limit
+// allows it.
+func (s *Sim) step(limit int64) bool { return s.stepMode(limit, true) }
+
+// stepQuiet runs one event for settling: work runs however late, limit
+// bounds only the timers.
+func (s *Sim) stepQuiet(limit int64) bool { return s.stepMode(limit, false) }
+
+func (s *Sim) stepMode(limit int64, bounded bool) bool {
 	if s.limiting && s.rt.Events() >= s.stopAt {
 		if s.rt.HasWork(limit) {
 			s.hitLimit = true
 		}
 		return false
 	}
-	if !s.rt.Step(limit) {
+	ran := false
+	if bounded {
+		ran = s.rt.Step(limit)
+	} else {
+		ran = s.rt.StepQuiet(limit)
+	}
+	if !ran {
 		return false
 	}
 	if s.rt.Now() >= s.metrics.next {

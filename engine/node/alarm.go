@@ -77,14 +77,24 @@ func (n *Node) Memory() int64 {
 		if q == nil {
 			continue
 		}
-		total += int64(q.ready.count)*per + q.ready.bytes
+		inMem := int64(q.ready.count - q.ready.paged)
+		total += inMem*per + (q.ready.bytes - q.ready.pagedBytes) + int64(q.ready.paged)*n.Config.PagedMessageMemory
 		q.pending.each(func(e *entry) { total += per + int64(len(e.msg.Body)) })
 	}
 	for _, p := range n.RT.Processes() {
 		if p.State() == sim.Exited {
 			continue
 		}
-		total += int64(p.MailboxLen()+p.InputLen()) * mailboxMessageBytes
+		// a publish waiting in a mailbox holds its body on the heap
+		p.Mailbox(func(m *sim.Msg) {
+			total += mailboxMessageBytes
+			switch v := m.P.(type) {
+			case *Message:
+				total += int64(len(v.Body))
+			case *BasicPublish:
+				total += int64(len(v.Body))
+			}
+		})
 	}
 	return total
 }
@@ -107,6 +117,15 @@ func (m *memoryMonitor) Handle(ctx *sim.Ctx, msg sim.Msg) {
 		} else if used <= w && m.n.memAlarm {
 			m.n.SetAlarm("memory", false)
 		}
+		// rabbit_memory_monitor (3.10): above the paging threshold every
+		// queue is told to page messages out
+		paging := float64(used) > float64(w)*m.n.Config.PagingRatio
+		if paging && !m.n.paging {
+			for _, name := range m.n.QueueNames() {
+				ctx.Send(m.n.queues[name].PID, sim.Msg{Kind: kPageOut})
+			}
+		}
+		m.n.paging = paging
 	}
 	ctx.SendAfter(ctx.Self, MemoryCheckInterval, sim.Msg{Kind: kTimerTTL})
 }

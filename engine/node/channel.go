@@ -75,11 +75,20 @@ func newChannel(n *Node, conn, num int, reader sim.PID) *channel {
 	ch := &channel{n: n, conn: conn, num: num, reader: reader, consumers: map[string]*chConsumer{},
 		limiter: &Limiter{}, credit: newCreditFlow(n.Config.Credit)}
 	ch.proc = n.RT.Spawn(fmt.Sprintf("channel c%d.%d", conn, num), "channel", ch)
+	ch.proc.Prio = channelPriority
 	ch.pid = ch.proc.PID
 	w := &writer{n: n, conn: conn, num: num}
 	ch.writer = n.RT.Spawn(fmt.Sprintf("writer c%d.%d", conn, num), "writer", w).PID
 	w.channel = ch.pid
 	return ch
+}
+
+// channelPriority is rabbit_channel's prioritise_cast: confirms first.
+func channelPriority(m *sim.Msg) int {
+	if m.Kind == kConfirm || m.Kind == kReject {
+		return 5
+	}
+	return 0
 }
 
 func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {

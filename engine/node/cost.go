@@ -21,6 +21,12 @@ type Costs struct {
 	QueueDeclare   int64 // create a queue process and its records
 	PerKB          int64 // extra cost per KiB of body copied
 	Timer          int64 // handle a timer message
+	// BacklogPer100k is added to a queue's enqueue and deliver costs for
+	// every 100,000 ready messages it holds: a long queue costs more per
+	// message (larger structures, longer garbage collections).
+	BacklogPer100k int64
+	PageOut        int64 // write one message's body and index entry to disk to free memory
+	PageIn         int64 // read a paged-out message back before delivering it
 }
 
 // DefaultCosts is the 3.10 profile's cost table.
@@ -40,4 +46,7 @@ var DefaultCosts = Costs{
 	QueueDeclare:   40,
 	PerKB:          1,
 	Timer:          2,
+	BacklogPer100k: 6,
+	PageOut:        30,
+	PageIn:         20,
 }

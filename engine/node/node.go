@@ -32,6 +32,11 @@ type Config struct {
 	MemoryPerMessage int64
 	// BaseMemory is the node's memory use with nothing in it.
 	BaseMemory int64
+	// PagingRatio is vm_memory_high_watermark_paging_ratio: above this
+	// share of the watermark, queues page messages out to disk (3.10).
+	PagingRatio float64
+	// PagedMessageMemory is what a paged-out message still costs in memory.
+	PagedMessageMemory int64
 }
 
 // DefaultConfig is a 3.10 node with one scheduler.
@@ -41,8 +46,10 @@ func DefaultConfig() Config {
 		Costs:            DefaultCosts,
 		Credit:           DefaultCredit,
 		Watermark:        0,
-		MemoryPerMessage: 720,
-		BaseMemory:       64 << 20,
+		MemoryPerMessage:   720,
+		BaseMemory:         20 << 20,
+		PagingRatio:        0.5,
+		PagedMessageMemory: 100,
 	}
 }
 
@@ -93,6 +100,9 @@ type Node struct {
 
 	// Stats counts what the node did, for rates over virtual time.
 	Stats Stats
+
+	// paging is set while memory is above the paging threshold.
+	paging bool
 
 	memAlarm  bool
 	diskAlarm bool
@@ -224,6 +234,7 @@ const (
 	kDLX                             // queue -> itself: dead-letter publish (P = []*Message routed)
 	kExclusiveDown                   // reader -> queue: owner connection closed
 	kPolicyChanged                   // operator -> queue: re-read settings
+	kPageOut                         // memory monitor -> queue (and queue -> itself): page a batch out
 )
 
 // KindName names a message kind for event views.
@@ -237,6 +248,6 @@ func KindName(k uint16) string {
 var kindNames = [...]string{"", "frame", "method", "bump_credit", "send", "deliver", "deliver_to_consumer",
 	"confirm", "reject_publish", "ack", "requeue", "reject", "notify_sent", "resume", "channel_down",
 	"call", "reply", "queue_down", "drop_expired", "maybe_expire", "conserve_resources", "shutdown",
-	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed"}
+	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out"}
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

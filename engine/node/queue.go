@@ -107,6 +107,7 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 		q.sac = true
 	}
 	q.proc = n.RT.Spawn("queue "+rec.Name, "queue", q)
+	q.proc.Prio = queuePriority
 	q.pid = q.proc.PID
 	rec.PID = q.pid
 	rec.proc = q
@@ -115,6 +116,33 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	q.configure()
 	// the expiry timer starts with the queue (init → ensure_expiry_timer)
 	q.ensureExpiryTimer(ctx)
+}
+
+// queuePriority is rabbit_amqqueue_process's prioritise_call/cast/info:
+// timers and acks jump ahead of publishes, so that consumers are served
+// even while publishers flood the mailbox.
+func queuePriority(m *sim.Msg) int {
+	switch m.Kind {
+	case kTimerTTL, kTimerExpires, kPageOut, kExclusiveDown:
+		return 8 // drop_expired, maybe_expire, set_ram_duration_target, delete_exclusive
+	case kCall:
+		switch m.P.(type) {
+		case *callStat:
+			return 7
+		case *callConsume, *callCancel:
+			return 2 // consumer_bias
+		}
+		return 0
+	case kAck:
+		return 4
+	case kResume:
+		return 3
+	case kNotifySent:
+		return 2 // consumer_bias
+	case kBump:
+		return 1
+	}
+	return 0
 }
 
 // configure reads the queue's settings from its arguments and policy.
@@ -159,7 +187,7 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 			}
 		}
 		msg := m.P.(*Message)
-		ctx.Charge(c.QueueEnqueue + int64(len(msg.Body)>>10)*c.PerKB)
+		ctx.Charge(c.QueueEnqueue + int64(len(msg.Body)>>10)*c.PerKB + q.backlogCost())
 		q.publish(ctx, msg, uint64(m.N>>1), m.From)
 	case kAck:
 		tags := q.ackTags(&m)
@@ -207,6 +235,8 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 		if m.N == q.expiryGen && q.cons.count == 0 {
 			q.delete(ctx)
 		}
+	case kPageOut:
+		q.pageOut(ctx)
 	case kPolicyChanged:
 		ctx.Charge(c.QueueCall)
 		q.dropHead(ctx)
@@ -272,13 +302,40 @@ func (q *queue) publish(ctx *sim.Ctx, msg *Message, seq uint64, from sim.PID) {
 	if q.ready.count == 0 && q.attemptDelivery(ctx, e) {
 		return
 	}
-	if q.ttl == 0 && q.dlx == nil && q.ready.count == 0 {
+	if q.ttl == 0 && q.dlx == nil {
 		return // undelivered with TTL 0 and no DLX: discarded at once
+	}
+	if q.n.paging {
+		// under memory pressure a new message goes straight to disk
+		e.paged = true
+		ctx.Charge(q.n.Config.Costs.PageOut)
 	}
 	q.ready.push(e)
 	dropped := q.dropHead(ctx)
 	if dropped || q.ready.count == 1 || e.expiry != 0 {
 		q.dropExpired(ctx)
+	}
+}
+
+// backlogCost is the extra work per message a long queue costs.
+func (q *queue) backlogCost() int64 {
+	return int64(q.ready.count) * q.n.Config.Costs.BacklogPer100k / 100_000
+}
+
+// pageBatch is how many messages a queue pages out in one event.
+const pageBatch = 200
+
+// pageOut writes a batch of in-memory messages to disk while the node is
+// above its paging threshold, and asks itself to continue.
+func (q *queue) pageOut(ctx *sim.Ctx) {
+	ctx.Charge(q.n.Config.Costs.Timer)
+	if !q.n.paging {
+		return
+	}
+	n := q.ready.pageOut(pageBatch)
+	ctx.Charge(int64(n) * q.n.Config.Costs.PageOut)
+	if n == pageBatch {
+		ctx.Send(q.pid, sim.Msg{Kind: kPageOut})
 	}
 }
 
@@ -434,7 +491,11 @@ func (q *queue) canSend(c *consumer) bool {
 }
 
 func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
-	ctx.Charge(q.n.Config.Costs.QueueDeliver)
+	ctx.Charge(q.n.Config.Costs.QueueDeliver + q.backlogCost())
+	if e.paged {
+		ctx.Charge(q.n.Config.Costs.PageIn)
+		e.paged = false
+	}
 	q.n.Stats.Delivered++
 	redelivered := e.delivered
 	if c.ackRequired {

@@ -11,6 +11,7 @@ type entry struct {
 	msg       *Message
 	delivered bool  // fetched before: the next delivery is redelivered
 	expiry    int64 // virtual µs; 0 = never
+	paged     bool  // the body is on disk, only its index entry in memory
 }
 
 // level is one backing queue: entries in ascending seq order.
@@ -79,10 +80,21 @@ func (l *level) each(f func(e *entry)) {
 
 // messages is a queue's ready messages over its priority levels.
 type messages struct {
-	levels []level // index = priority level
-	count  int
-	bytes  int64
-	max    int // highest level; 0 for a plain queue
+	levels     []level // index = priority level
+	count      int
+	bytes      int64
+	paged      int // of count, paged out to disk
+	pagedBytes int64
+	max        int // highest level; 0 for a plain queue
+}
+
+func (ms *messages) account(e *entry, sign int) {
+	ms.count += sign
+	ms.bytes += int64(sign) * int64(len(e.msg.Body))
+	if e.paged {
+		ms.paged += sign
+		ms.pagedBytes += int64(sign) * int64(len(e.msg.Body))
+	}
 }
 
 func newMessages(maxPriority int) messages {
@@ -99,14 +111,30 @@ func (ms *messages) levelOf(m *Message) int {
 
 func (ms *messages) push(e entry) {
 	ms.levels[ms.levelOf(e.msg)].pushBack(e)
-	ms.count++
-	ms.bytes += int64(len(e.msg.Body))
+	ms.account(&e, 1)
 }
 
 func (ms *messages) requeue(e entry) {
 	ms.levels[ms.levelOf(e.msg)].insert(e)
-	ms.count++
-	ms.bytes += int64(len(e.msg.Body))
+	ms.account(&e, 1)
+}
+
+// pageOut marks up to n in-memory messages, newest first, as paged out; it
+// returns how many it paged.
+func (ms *messages) pageOut(n int) int {
+	done := 0
+	for i := range ms.levels {
+		l := &ms.levels[i]
+		for j := len(l.buf) - 1; j >= l.head && done < n; j-- {
+			if e := &l.buf[j]; !e.paged {
+				e.paged = true
+				ms.paged++
+				ms.pagedBytes += int64(len(e.msg.Body))
+				done++
+			}
+		}
+	}
+	return done
 }
 
 // head returns the level holding the next message to fetch, or -1.
@@ -121,8 +149,7 @@ func (ms *messages) head() int {
 
 func (ms *messages) popLevel(i int) entry {
 	e := ms.levels[i].popFront()
-	ms.count--
-	ms.bytes -= int64(len(e.msg.Body))
+	ms.account(&e, -1)
 	return e
 }
 
@@ -141,6 +168,6 @@ func (ms *messages) purge() int {
 	for i := range ms.levels {
 		ms.levels[i] = level{}
 	}
-	ms.count, ms.bytes = 0, 0
+	ms.count, ms.bytes, ms.paged, ms.pagedBytes = 0, 0, 0, 0
 	return n
 }

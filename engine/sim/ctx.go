@@ -65,20 +65,20 @@ func (c *Ctx) Spawn(name, kind string, h Handler) PID {
 // Exit ends the calling process after this event; its mailbox is dropped.
 func (c *Ctx) Exit() {
 	c.proc.state = Exited
-	c.proc.mbox = mailbox{}
-	c.proc.input = mailbox{}
+	c.proc.clear()
 }
 
 // MailboxEmpty reports whether no message is waiting for the process by
 // the end of this event (an Erlang receive with timeout 0 would time out).
 func (c *Ctx) MailboxEmpty() bool {
 	end := c.End()
-	for i := 0; i < c.proc.mbox.len(); i++ {
-		if c.proc.mbox.peek(i).At <= end {
-			return false
+	empty := true
+	c.proc.Mailbox(func(m *Msg) {
+		if m.At <= end {
+			empty = false
 		}
-	}
-	return true
+	})
+	return empty
 }
 
 // Runtime gives access to the runtime (for reads only).
@@ -94,6 +94,5 @@ func (rt *Runtime) Kill(pid PID) {
 		rt.scheds[p.sched].cur = nil
 	}
 	p.state = Exited
-	p.mbox = mailbox{}
-	p.input = mailbox{}
+	p.clear()
 }

@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // Handler is a process's behaviour: it handles one message and may send,
 // set timers, spawn and charge cost through ctx.
 type Handler interface {
@@ -22,14 +24,25 @@ var stateNames = [...]string{"waiting", "runnable", "running", "exited"}
 // String names the state.
 func (s State) String() string { return stateNames[s] }
 
+// Priorities is the number of mailbox priority levels (0 lowest).
+const Priorities = 10
+
+// Prioritiser gives a message its priority in the receiver's mailbox, as a
+// gen_server2 process's prioritise_cast/call/info do: a higher priority
+// message is handled before lower ones that arrived earlier.
+type Prioritiser func(m *Msg) int
+
 // Process is one simulated Erlang process.
 type Process struct {
 	PID     PID
 	Name    string // e.g. "queue q1", "channel c1.1"
 	Kind    string // reader, channel, writer, queue, msg_store, ...
 	Handler Handler
+	// Prio, when set, orders the mailbox by priority (gen_server2).
+	Prio Prioritiser
 
-	mbox  mailbox
+	mbox  [Priorities]mailbox
+	used  uint16  // bit i set: mbox[i] is not empty
 	input mailbox // socket data, read only while InputOpen
 	// InputOpen gates the socket input (a reader stops reading its socket
 	// while blocked by credit flow or an alarm).
@@ -48,39 +61,95 @@ type Process struct {
 func (p *Process) State() State { return p.state }
 
 // MailboxLen is the number of messages waiting in the mailbox.
-func (p *Process) MailboxLen() int { return p.mbox.len() }
+func (p *Process) MailboxLen() int {
+	n := 0
+	for i := range p.mbox {
+		n += p.mbox[i].len()
+	}
+	return n
+}
 
 // InputLen is the number of socket frames not yet read.
 func (p *Process) InputLen() int { return p.input.len() }
 
-// Mailbox calls f for each message waiting, oldest first.
-func (p *Process) Mailbox(f func(*Msg)) { p.mbox.each(f) }
+// Mailbox calls f for each message waiting, highest priority first, oldest
+// first within a priority.
+func (p *Process) Mailbox(f func(*Msg)) {
+	for i := Priorities - 1; i >= 0; i-- {
+		p.mbox[i].each(f)
+	}
+}
 
 // Awaiting reports whether the process is blocked in a call.
 func (p *Process) Awaiting() bool { return p.await != 0 }
 
-// next returns where the message the process would take next is, and its
-// arrival time: from the mailbox (fromInput false) or the socket.
-func (p *Process) next() (idx int, fromInput bool, at int64, ok bool) {
-	if p.await != 0 {
-		for i := 0; i < p.mbox.len(); i++ {
-			if m := p.mbox.peek(i); m.Ref == p.await {
-				return i, false, m.At, true
-			}
-		}
-		return 0, false, 0, false
+func (p *Process) push(m Msg) {
+	pr := 0
+	if p.Prio != nil {
+		pr = min(max(p.Prio(&m), 0), Priorities-1)
 	}
-	if p.mbox.len() > 0 {
-		m := p.mbox.peek(0)
-		if p.InputOpen && p.input.len() > 0 {
-			if in := p.input.peek(0); in.At < m.At {
-				return 0, true, in.At, true
+	p.mbox[pr].push(m)
+	p.used |= 1 << pr
+}
+
+// take removes the message next() chose.
+func (p *Process) take(ring, idx int) Msg {
+	mb := &p.mbox[ring]
+	var m Msg
+	if idx == 0 {
+		m = mb.pop()
+	} else {
+		m = mb.removeAt(idx)
+	}
+	if mb.len() == 0 {
+		p.used &^= 1 << ring
+	}
+	return m
+}
+
+func (p *Process) clear() {
+	p.mbox = [Priorities]mailbox{}
+	p.used = 0
+	p.input = mailbox{}
+}
+
+// next finds the message the process would take at time now: a call's
+// reply while awaiting one; otherwise the highest priority message that has
+// arrived by now, else the earliest to arrive; the socket only when open
+// and behind the mailbox. It returns its ring, index, arrival time, and
+// whether it came from the socket.
+func (p *Process) next(now int64) (ring, idx int, fromInput bool, at int64, ok bool) {
+	if p.await != 0 {
+		for r := Priorities - 1; r >= 0; r-- {
+			mb := &p.mbox[r]
+			for i := 0; i < mb.len(); i++ {
+				if m := mb.peek(i); m.Ref == p.await {
+					return r, i, false, m.At, true
+				}
 			}
 		}
-		return 0, false, m.At, true
+		return 0, 0, false, 0, false
+	}
+	best := -1
+	var bestAt int64
+	for u := p.used; u != 0; {
+		r := 15 - bits.LeadingZeros16(u)
+		u &^= 1 << r
+		a := p.mbox[r].peek(0).At
+		if a <= now {
+			return r, 0, false, a, true
+		}
+		if best < 0 || a < bestAt {
+			best, bestAt = r, a
+		}
 	}
 	if p.InputOpen && p.input.len() > 0 {
-		return 0, true, p.input.peek(0).At, true
+		if in := p.input.peek(0).At; best < 0 || in < bestAt {
+			return 0, 0, true, in, true
+		}
 	}
-	return 0, false, 0, false
+	if best >= 0 {
+		return best, 0, false, bestAt, true
+	}
+	return 0, 0, false, 0, false
 }

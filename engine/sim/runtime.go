@@ -148,7 +148,7 @@ func (rt *Runtime) deliver(to PID, m Msg, input bool) {
 	if input {
 		p.input.push(m)
 	} else {
-		p.mbox.push(m)
+		p.push(m)
 	}
 	rt.wake(p, m.At)
 }
@@ -157,7 +157,7 @@ func (rt *Runtime) wake(p *Process, at int64) {
 	if p.state != Waiting {
 		return
 	}
-	if _, _, next, ok := p.next(); ok {
+	if _, _, _, next, ok := p.next(at); ok {
 		p.state = Runnable
 		rt.seq++
 		rt.runq.push(runEntry{at: max(next, at), seq: rt.seq, p: p})
@@ -219,15 +219,25 @@ func (rt *Runtime) nextWork() (si int, t int64, ok bool) {
 
 // Step runs the next event: fires due timers, then lets the earliest
 // scheduler handle one message. It reports false when nothing can happen
-// without a timer beyond limit (limit < 0: no limit).
-func (rt *Runtime) Step(limit int64) bool {
+// before limit (limit < 0: no limit).
+func (rt *Runtime) Step(limit int64) bool { return rt.step(limit, true) }
+
+// StepQuiet is Step for running until quiet: work always runs, however
+// late; limit only bounds the timers that may fire once nothing else can
+// run.
+func (rt *Runtime) StepQuiet(limit int64) bool { return rt.step(limit, false) }
+
+func (rt *Runtime) step(limit int64, bounded bool) bool {
 	for {
 		si, t, ok := rt.nextWork()
-		if tt, has := rt.NextTimer(); has && (!ok || tt <= t) && (limit < 0 || tt <= limit) {
+		if tt, has := rt.NextTimer(); has && ((ok && tt <= t) || (!ok && (limit < 0 || tt <= limit))) {
+			if bounded && limit >= 0 && tt > limit {
+				return false
+			}
 			rt.fire()
 			continue
 		}
-		if !ok || (limit >= 0 && t > limit) {
+		if !ok || (bounded && limit >= 0 && t > limit) {
 			return false
 		}
 		s := &rt.scheds[si]
@@ -243,27 +253,24 @@ func (rt *Runtime) Step(limit int64) bool {
 			s.cur = p
 			s.left = SliceReductions
 		}
-		idx, fromInput, at, has := p.next()
+		ring, idx, fromInput, at, has := p.next(t)
 		if !has || at > t {
 			// Nothing it can take yet: off the scheduler until it has.
 			s.cur = nil
 			rt.release(p, t)
 			continue
 		}
-		rt.run(si, p, idx, fromInput, t)
+		rt.run(si, p, ring, idx, fromInput, t)
 		return true
 	}
 }
 
-func (rt *Runtime) run(si int, p *Process, idx int, fromInput bool, t int64) {
+func (rt *Runtime) run(si int, p *Process, ring, idx int, fromInput bool, t int64) {
 	var m Msg
-	switch {
-	case fromInput:
+	if fromInput {
 		m = p.input.pop()
-	case idx == 0:
-		m = p.mbox.pop()
-	default:
-		m = p.mbox.removeAt(idx)
+	} else {
+		m = p.take(ring, idx)
 	}
 	if m.Ref != 0 && m.Ref == p.await {
 		p.await = 0
@@ -382,6 +389,10 @@ func (q *runQueue) pop() runEntry {
 // HasWork reports whether Step(limit) would do anything: run an event or
 // fire a timer.
 func (rt *Runtime) HasWork(limit int64) bool {
+	return rt.hasWork(limit)
+}
+
+func (rt *Runtime) hasWork(limit int64) bool {
 	if _, _, ok := rt.nextWork(); ok {
 		return true
 	}
