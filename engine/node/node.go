@@ -42,10 +42,10 @@ type Config struct {
 // DefaultConfig is a 3.10 node with one scheduler.
 func DefaultConfig() Config {
 	return Config{
-		Schedulers:       1,
-		Costs:            DefaultCosts,
-		Credit:           DefaultCredit,
-		Watermark:        0,
+		Schedulers:         1,
+		Costs:              DefaultCosts,
+		Credit:             DefaultCredit,
+		Watermark:          0,
 		MemoryPerMessage:   720,
 		BaseMemory:         20 << 20,
 		PagingRatio:        0.5,
