@@ -84,8 +84,8 @@ func newChannel(n *Node, conn, num int, reader sim.PID) *channel {
 }
 
 // channelPriority is rabbit_channel's prioritise_cast: confirms first.
-func channelPriority(m *sim.Msg) int {
-	if m.Kind == kConfirm || m.Kind == kReject {
+func channelPriority(kind uint16, _ any) int {
+	if kind == kConfirm || kind == kReject {
 		return 5
 	}
 	return 0

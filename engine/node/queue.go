@@ -121,12 +121,12 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 // queuePriority is rabbit_amqqueue_process's prioritise_call/cast/info:
 // timers and acks jump ahead of publishes, so that consumers are served
 // even while publishers flood the mailbox.
-func queuePriority(m *sim.Msg) int {
-	switch m.Kind {
+func queuePriority(kind uint16, payload any) int {
+	switch kind {
 	case kTimerTTL, kTimerExpires, kPageOut, kExclusiveDown:
 		return 8 // drop_expired, maybe_expire, set_ram_duration_target, delete_exclusive
 	case kCall:
-		switch m.P.(type) {
+		switch payload.(type) {
 		case *callStat:
 			return 7
 		case *callConsume, *callCancel:

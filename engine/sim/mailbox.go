@@ -27,11 +27,11 @@ type mailbox struct {
 
 func (m *mailbox) len() int { return m.size }
 
-func (m *mailbox) push(msg Msg) {
+func (m *mailbox) push(msg *Msg) {
 	if m.size == len(m.buf) {
 		m.grow()
 	}
-	m.buf[(m.head+m.size)&(len(m.buf)-1)] = msg
+	m.buf[(m.head+m.size)&(len(m.buf)-1)] = *msg
 	m.size++
 }
 

@@ -30,7 +30,7 @@ const Priorities = 10
 // Prioritiser gives a message its priority in the receiver's mailbox, as a
 // gen_server2 process's prioritise_cast/call/info do: a higher priority
 // message is handled before lower ones that arrived earlier.
-type Prioritiser func(m *Msg) int
+type Prioritiser func(kind uint16, payload any) int
 
 // Process is one simulated Erlang process.
 type Process struct {
@@ -83,10 +83,10 @@ func (p *Process) Mailbox(f func(*Msg)) {
 // Awaiting reports whether the process is blocked in a call.
 func (p *Process) Awaiting() bool { return p.await != 0 }
 
-func (p *Process) push(m Msg) {
+func (p *Process) push(m *Msg) {
 	pr := 0
 	if p.Prio != nil {
-		pr = min(max(p.Prio(&m), 0), Priorities-1)
+		pr = min(max(p.Prio(m.Kind, m.P), 0), Priorities-1)
 	}
 	p.mbox[pr].push(m)
 	p.used |= 1 << pr

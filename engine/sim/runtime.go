@@ -140,9 +140,14 @@ func (rt *Runtime) SendInputAt(to PID, m Msg, at int64) {
 // Wake re-checks a process whose input gate was opened from outside.
 func (rt *Runtime) Wake(pid PID) { rt.wake(rt.procs[pid], rt.now) }
 
-func (rt *Runtime) deliver(to PID, m Msg, input bool) {
-	p := rt.Process(to)
-	if p == nil || p.state == Exited {
+func (rt *Runtime) deliver(to PID, m Msg, input bool) { rt.deliverRef(to, &m, input) }
+
+func (rt *Runtime) deliverRef(to PID, m *Msg, input bool) {
+	if to <= 0 || int(to) >= len(rt.procs) {
+		return
+	}
+	p := rt.procs[to]
+	if p.state == Exited {
 		return // like Erlang: a message to a dead process is dropped
 	}
 	if input {
@@ -150,7 +155,9 @@ func (rt *Runtime) deliver(to PID, m Msg, input bool) {
 	} else {
 		p.push(m)
 	}
-	rt.wake(p, m.At)
+	if p.state == Waiting {
+		rt.wake(p, m.At)
+	}
 }
 
 func (rt *Runtime) wake(p *Process, at int64) {
@@ -296,8 +303,8 @@ func (rt *Runtime) run(si int, p *Process, ring, idx int, fromInput bool, t int6
 	for i := range rt.out {
 		o := &rt.out[i]
 		o.msg.At = end
-		rt.deliver(o.to, o.msg, o.input)
-		rt.out[i] = send{}
+		rt.deliverRef(o.to, &o.msg, o.input)
+		*o = send{}
 	}
 	rt.out = rt.out[:0]
 	if rt.Observe != nil {
