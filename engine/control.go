@@ -60,6 +60,9 @@ func (s *Sim) control(cmd script.Command) ([]string, error) {
 func (s *Sim) controlChange(cmd script.Command) {
 	switch cmd.Name {
 	case "set":
+		if cmd.Has("version") {
+			s.node.Config.Version = cmd.Str("version", "3.10")
+		}
 		if cmd.Has("schedulers") {
 			s.rt.SetSchedulers(int(cmd.Int("schedulers", 1)))
 		}

@@ -145,7 +145,7 @@ var declareChecks = []struct {
 }
 
 // checkDeclareArgs validates the arguments of a new queue.
-func checkDeclareArgs(queue string, args amqp.Table) *amqp.Error {
+func checkDeclareArgs(queue string, args amqp.Table, version string) *amqp.Error {
 	for _, c := range declareChecks {
 		v, ok := args.Get(c.key)
 		if !ok {
@@ -155,8 +155,11 @@ func checkDeclareArgs(queue string, args amqp.Table) *amqp.Error {
 			return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid arg '%s' for %s: %s", c.key, rs(queue), e))
 		}
 	}
-	if v, ok := args.Get("x-queue-type"); ok && v.Kind == amqp.LongStr && v.Str != "classic" {
-		return amqp.Errorf(amqp.NotImplemented, fmt.Sprintf("queue type '%s' is not simulated: warren models classic queues", v.Str))
+	if v, ok := args.Get("x-queue-type"); ok && v.Kind == amqp.LongStr && v.Str != "classic" && !(v.Str == "quorum" && version == "4.0") {
+		return amqp.Errorf(amqp.NotImplemented, fmt.Sprintf("queue type '%s' is not simulated in the %s profile: warren models classic queues, and quorum queues' priorities in 4.0", v.Str, version))
+	}
+	if v, ok := args.Get("x-queue-type"); ok && v.Kind == amqp.LongStr && v.Str == "quorum" {
+		return nil
 	}
 	for _, f := range args {
 		for _, bad := range otherTypeArgs {

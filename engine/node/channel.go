@@ -398,11 +398,24 @@ func (ch *channel) queueDeclare(ctx *sim.Ctx, m *QueueDeclare) *amqp.Error {
 	if v, ok := m.Args.Get("x-dead-letter-exchange"); ok && v.Kind != amqp.LongStr {
 		return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid type '%s' for arg 'x-dead-letter-exchange' in %s", v.Kind, rs(name)))
 	}
-	if e := checkDeclareArgs(name, m.Args); e != nil {
+	if e := checkDeclareArgs(name, m.Args, n.Config.Version); e != nil {
 		return e
 	}
+	qtype := "classic"
+	if v, ok := m.Args.Get("x-queue-type"); ok && v.Kind == amqp.LongStr && v.Str == "quorum" {
+		qtype = "quorum"
+		if !durable {
+			return amqp.Errorf(amqp.PreconditionFailed, "invalid property 'non-durable' for "+rs(name))
+		}
+		if m.AutoDelete {
+			return amqp.Errorf(amqp.PreconditionFailed, "invalid property 'auto-delete' for "+rs(name))
+		}
+		if m.Exclusive {
+			return amqp.Errorf(amqp.PreconditionFailed, "invalid property 'exclusive-owner' for "+rs(name))
+		}
+	}
 	ctx.Charge(n.Config.Costs.QueueDeclare)
-	rec := &QueueRecord{Name: name, Durable: durable, AutoDelete: m.AutoDelete, Exclusive: m.Exclusive, Args: m.Args}
+	rec := &QueueRecord{Name: name, Durable: durable, AutoDelete: m.AutoDelete, Exclusive: m.Exclusive, Args: m.Args, Type: qtype}
 	if m.Exclusive {
 		rec.Owner = ch.conn
 	}

@@ -22,6 +22,9 @@ func (m *Message) Size() int { return len(m.Body) }
 
 // Config is the node's configuration.
 type Config struct {
+	// Version is the RabbitMQ release whose behaviour the node follows:
+	// "3.10" (the default, checked against a real broker), "3.13" or "4.0".
+	Version string
 	Schedulers int
 	Costs      Costs
 	Credit     CreditSpec
@@ -42,6 +45,7 @@ type Config struct {
 // DefaultConfig is a 3.10 node with one scheduler.
 func DefaultConfig() Config {
 	return Config{
+		Version:            "3.10",
 		Schedulers:         1,
 		Costs:              DefaultCosts,
 		Credit:             DefaultCredit,
@@ -63,6 +67,7 @@ type QueueRecord struct {
 	Exclusive  bool
 	Owner      int // connection number of an exclusive queue's owner
 	Args       amqp.Table
+	Type       string // classic or quorum
 	Policy     *Policy
 	proc       *queue
 }

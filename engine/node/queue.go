@@ -103,6 +103,9 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 		maxPrio = int(v.Int)
 	}
 	q := &queue{n: n, rec: rec, ready: newMessages(maxPrio), credit: newCreditFlow(n.Config.Credit)}
+	if rec.Type == "quorum" {
+		q.ready = newTiers()
+	}
 	if v, ok := rec.Args.Get("x-single-active-consumer"); ok && v.Kind == amqp.Bool && v.Int != 0 {
 		q.sac = true
 	}

@@ -86,6 +86,20 @@ type messages struct {
 	paged      int // of count, paged out to disk
 	pagedBytes int64
 	max        int // highest level; 0 for a plain queue
+	// tiers makes the two levels a quorum queue's (4.0, rabbit_fifo_q):
+	// priority above 4 is high; dequeues take high, high, then the older
+	// of the two heads.
+	tiers bool
+	turn  int
+}
+
+// quorumHighAbove is the priority above which a quorum queue message is high.
+const quorumHighAbove = 4
+
+func newTiers() messages {
+	ms := newMessages(1)
+	ms.tiers = true
+	return ms
 }
 
 func (ms *messages) account(e *entry, sign int) {
@@ -103,6 +117,12 @@ func newMessages(maxPriority int) messages {
 
 func (ms *messages) levelOf(m *Message) int {
 	p := int(m.Props.Priority)
+	if ms.tiers {
+		if p > quorumHighAbove {
+			return 1
+		}
+		return 0
+	}
 	if p > ms.max {
 		return ms.max
 	}
@@ -159,7 +179,30 @@ func (ms *messages) pop() (entry, bool) {
 	if i < 0 {
 		return entry{}, false
 	}
+	if ms.tiers {
+		i = ms.tierTurn()
+	}
 	return ms.popLevel(i), true
+}
+
+// tierTurn is rabbit_fifo_q's weighted dequeue: a counter cycles 0, 1, 2;
+// on 0 and 1 the high tier goes first if it has anything; on 2, when both
+// have messages, the older head goes.
+func (ms *messages) tierTurn() int {
+	hi, lo := &ms.levels[1], &ms.levels[0]
+	turn := ms.turn
+	ms.turn = (ms.turn + 1) % 3
+	switch {
+	case hi.len() == 0:
+		return 0
+	case lo.len() == 0:
+		return 1
+	case turn < 2:
+		return 1
+	case lo.front().seq < hi.front().seq:
+		return 0
+	}
+	return 1
 }
 
 // purge removes every ready message and returns how many there were.

@@ -136,8 +136,8 @@ var specs = []*Spec{
 	{Name: "step", Params: []Param{num("n", 1, 1_000_000)}, Engine: true, Usage: "step [n=N]"},
 	{Name: "run", Params: []Param{num("ms", 0, 3_600_000), num("events", 1, 100_000_000)}, Engine: true, Usage: "run [ms=N | events=N]"},
 	{Name: "show", Extra: Words, WordSet: ShowViews, Engine: true, Usage: "show [" + strings.Join(ShowViews, "|") + "]"},
-	{Name: "set", Params: []Param{num("schedulers", 1, 64), num("watermark", 1, 1<<50), num("memory-per-message", 0, 1<<30), enum("trace", "full", "summary")},
-		Engine: true, Usage: "set [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary]"},
+	{Name: "set", Params: []Param{num("schedulers", 1, 64), num("watermark", 1, 1<<50), num("memory-per-message", 0, 1<<30), enum("trace", "full", "summary"), enum("version", "3.10", "3.13", "4.0")},
+		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary]"},
 	{Name: "alarm", Params: []Param{enum("set", "memory", "disk"), enum("clear", "memory", "disk")}, Engine: true,
 		Usage: "alarm set=memory|disk | alarm clear=memory|disk"},
 }
