@@ -24,7 +24,7 @@ func (m *Message) Size() int { return len(m.Body) }
 type Config struct {
 	// Version is the RabbitMQ release whose behaviour the node follows:
 	// "3.10" (the default, checked against a real broker), "3.13" or "4.0".
-	Version string
+	Version    string
 	Schedulers int
 	Costs      Costs
 	Credit     CreditSpec
