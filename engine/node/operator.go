@@ -5,7 +5,6 @@ package node
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 
@@ -67,7 +66,7 @@ func (e *OperatorError) Error() string { return e.Text }
 
 // SetPolicy adds or replaces a policy and reapplies policies to queues.
 func (n *Node) SetPolicy(name, pattern, applyTo string, priority int, def amqp.Table) error {
-	re, err := regexp.Compile(pattern)
+	re, err := compilePattern(pattern)
 	if err != nil {
 		return &OperatorError{Text: fmt.Sprintf("Validation failed: %s is not a valid regular expression", strconv.Quote(pattern))}
 	}

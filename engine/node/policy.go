@@ -5,8 +5,6 @@ package node
 // combine.
 
 import (
-	"regexp"
-
 	"warren/engine/amqp"
 )
 
@@ -17,7 +15,7 @@ type Policy struct {
 	ApplyTo    string // queues, exchanges or all
 	Priority   int
 	Definition amqp.Table
-	re         *regexp.Regexp
+	re         *pattern
 	seq        int
 }
 
