@@ -85,6 +85,15 @@ func (s *Sim) branch() {
 	s.applied = len(keep)
 	s.partial = 0
 	s.furthest = s.rt.Events()
+	// what the dropped history recorded goes with it
+	if int64(len(s.events)) > s.furthest {
+		s.events = s.events[:s.furthest]
+	}
+	t := s.client.transcript
+	for len(t) > 0 && t[len(t)-1].Event > s.furthest {
+		t = t[:len(t)-1]
+	}
+	s.client.transcript = t
 }
 
 // Furthest is the number of events of the longest history recorded: the
@@ -96,13 +105,23 @@ func (s *Sim) Furthest() int64 { return max(s.furthest, s.rt.Events()) }
 // kept until something new is done, so a later SeekEvent can go forward again.
 // Seeking to the end replays everything, operations after the last event
 // included.
+//
+// The events and trace lines of the whole timeline are kept from the first
+// time they ran (a replay produces the same ones), so a replay records
+// nothing; a seek forward continues from the current state instead of
+// starting again.
 func (s *Sim) SeekEvent(n int64) error {
 	end := s.Furthest()
 	if n < 0 || n > end {
 		return fmt.Errorf("seek: event %d is outside the timeline (0 to %d)", n, end)
 	}
-	fresh := New(s.opts)
+	if n >= s.rt.Events() && !(n == s.rt.Events() && n < end) {
+		s.forward(n, end)
+		return nil
+	}
+	fresh := New(Options{Schedulers: s.opts.Schedulers, DiscardTrace: true})
 	fresh.limiting, fresh.stopAt = n < end, n
+	fresh.summary = false
 	applied, partial := 0, int64(0)
 	for _, o := range s.ops {
 		before := fresh.rt.Events()
@@ -112,13 +131,40 @@ func (s *Sim) SeekEvent(n int64) error {
 		}
 		applied++
 	}
-	fresh.client.take()
-	ops := s.ops
+	keep := *s
 	*s = *fresh
+	s.opts = keep.opts
+	s.events, s.client.transcript = keep.events, keep.client.transcript
+	s.client.discard, s.client.record = keep.client.discard, keep.client.record
+	s.summary = keep.summary
 	s.observe()
-	s.ops, s.applied, s.partial, s.furthest = ops, applied, partial, end
+	s.ops, s.applied, s.partial, s.furthest = keep.ops, applied, partial, end
 	s.limiting, s.hitLimit = false, false
 	return nil
+}
+
+// forward runs the recorded operations on from the current state up to
+// event n, without recording what is already recorded.
+func (s *Sim) forward(n, end int64) {
+	discard, record, observe := s.client.discard, s.client.record, s.rt.Observe
+	s.client.discard, s.client.record, s.rt.Observe = true, false, nil
+	s.limiting, s.stopAt = n < end, n
+	for s.applied < len(s.ops) {
+		o := s.ops[s.applied]
+		if s.partial > 0 && o.kind == opSteps {
+			o.n -= s.partial
+		}
+		before := s.rt.Events()
+		if _, done := s.run(o); !done {
+			s.partial += s.rt.Events() - before
+			break
+		}
+		s.applied++
+		s.partial = 0
+	}
+	s.client.take()
+	s.client.discard, s.client.record, s.rt.Observe = discard, record, observe
+	s.limiting, s.hitLimit = false, false
 }
 
 // Step runs up to n events (firing timers as needed) and returns how many

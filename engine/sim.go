@@ -209,10 +209,22 @@ func (s *Sim) stepMode(limit int64, bounded bool) bool {
 
 // Transcript returns the trace lines that arrived so far, each with its
 // event number, in arrival order (Options.Record).
-func (s *Sim) Transcript() []TraceLine { return s.client.transcript }
+func (s *Sim) Transcript() []TraceLine {
+	t := s.client.transcript
+	now := s.rt.Events()
+	for len(t) > 0 && t[len(t)-1].Event > now {
+		t = t[:len(t)-1]
+	}
+	return t
+}
 
-// Events returns the recorded events (Options.Record).
-func (s *Sim) Events() []sim.Event { return s.events }
+// Events returns the recorded events up to the current one (Options.Record).
+func (s *Sim) Events() []sim.Event {
+	if n := s.rt.Events(); int64(len(s.events)) > n {
+		return s.events[:n]
+	}
+	return s.events
+}
 
 // Describe prints one event for the console and the widget's event list.
 func (s *Sim) Describe(e *sim.Event) string {
