@@ -1,0 +1,209 @@
+package lessons
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Lang is the info string word that marks a scenario block.
+const Lang = "warren"
+
+// Info is a parsed fenced-code info string: the language word, then
+// attributes, either `key="value"` (or key=value) or bare words.
+type Info struct {
+	// Lang is the first word: Lang ("warren") for a scenario block.
+	Lang string
+	// Title is the title="..." attribute: what the widget shows above the
+	// scenario.
+	Title string
+	// ErrorOK marks a block that shows a refused command on purpose.
+	ErrorOK bool
+}
+
+// ParseInfo reads an info string such as `warren title="Two consumers"
+// error-ok`. Attributes other than title and error-ok are an error, so
+// that a typo does not pass silently.
+func ParseInfo(s string) (Info, error) {
+	toks, err := splitInfo(s)
+	if err != nil {
+		return Info{}, err
+	}
+	var in Info
+	if len(toks) == 0 {
+		return in, nil
+	}
+	in.Lang = toks[0].key
+	if in.Lang != Lang {
+		return in, nil // another language: its attributes are not ours to judge
+	}
+	for _, t := range toks[1:] {
+		switch {
+		case t.key == "title" && t.hasVal:
+			in.Title = t.val
+		case t.key == "error-ok" && !t.hasVal:
+			in.ErrorOK = true
+		default:
+			return Info{}, fmt.Errorf("unknown scenario block attribute %q (want title=\"...\" or error-ok)", t.key)
+		}
+	}
+	return in, nil
+}
+
+type infoTok struct {
+	key, val string
+	hasVal   bool
+}
+
+func splitInfo(s string) ([]infoTok, error) {
+	var out []infoTok
+	i := 0
+	for {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i >= len(s) {
+			return out, nil
+		}
+		start := i
+		for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '=' {
+			i++
+		}
+		t := infoTok{key: s[start:i]}
+		if i < len(s) && s[i] == '=' {
+			t.hasVal = true
+			i++
+			if i < len(s) && s[i] == '"' {
+				end := strings.IndexByte(s[i+1:], '"')
+				if end < 0 {
+					return nil, fmt.Errorf("unterminated quote in info string %q", s)
+				}
+				t.val = s[i+1 : i+1+end]
+				i += end + 2
+			} else {
+				vs := i
+				for i < len(s) && s[i] != ' ' && s[i] != '\t' {
+					i++
+				}
+				t.val = s[vs:i]
+			}
+		}
+		out = append(out, t)
+	}
+}
+
+// Scenario is one scenario block of a lesson.
+type Scenario struct {
+	// Line is the line of the lesson file holding the opening fence.
+	Line int
+	Info Info
+	// Script is the block's text, lines joined by "\n", without a
+	// trailing newline.
+	Script string
+}
+
+// Scenarios returns the lesson's scenario blocks in order. Only fenced
+// blocks that start at the left margin (up to three spaces, as CommonMark
+// allows) are found; a scenario block is not nested in a list or quote.
+func (l Lesson) Scenarios() ([]Scenario, error) {
+	var out []Scenario
+	lines := strings.Split(l.Body, "\n")
+	for i := 0; i < len(lines); i++ {
+		indent, fence, info, ok := openFence(lines[i])
+		if !ok {
+			continue
+		}
+		var body []string
+		j := i + 1
+		for ; j < len(lines); j++ {
+			if closesFence(lines[j], fence) {
+				break
+			}
+			body = append(body, trimIndent(lines[j], indent))
+		}
+		in, err := ParseInfo(info)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", l.File, l.BodyLine+i, err)
+		}
+		if in.Lang == Lang {
+			out = append(out, Scenario{Line: l.BodyLine + i, Info: in, Script: strings.Join(body, "\n")})
+		}
+		i = j
+	}
+	return out, nil
+}
+
+// openFence recognises a CommonMark code fence opening line.
+func openFence(line string) (indent int, fence, info string, ok bool) {
+	for indent < len(line) && indent < 4 && line[indent] == ' ' {
+		indent++
+	}
+	if indent > 3 {
+		return 0, "", "", false
+	}
+	rest := line[indent:]
+	n := 0
+	for n < len(rest) && (rest[n] == '`' || rest[n] == '~') && rest[n] == rest[0] {
+		n++
+	}
+	if n < 3 {
+		return 0, "", "", false
+	}
+	info = strings.TrimSpace(rest[n:])
+	if rest[0] == '`' && strings.Contains(info, "`") {
+		return 0, "", "", false
+	}
+	return indent, rest[:n], info, true
+}
+
+func closesFence(line, fence string) bool {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || !strings.HasPrefix(t, fence) {
+		return false
+	}
+	return strings.Trim(t, fence[:1]+" \t") == ""
+}
+
+func trimIndent(line string, n int) string {
+	for n > 0 && strings.HasPrefix(line, " ") {
+		line = line[1:]
+		n--
+	}
+	return line
+}
+
+// ExpectPrefix starts a comment line that quotes a line of output: the
+// command before it must print exactly that line.
+const ExpectPrefix = "#>"
+
+// Step is one command of a scenario block, with the output lines the block
+// quotes for it.
+type Step struct {
+	// Line is the line of the lesson file the command is on.
+	Line    int
+	Command string
+	// Expect lists the `#>` lines that follow the command, without the
+	// prefix and one space after it.
+	Expect []string
+}
+
+// Steps splits the block into its commands. A `#>` line before the first
+// command is an error.
+func (s Scenario) Steps() ([]Step, error) {
+	var out []Step
+	for i, line := range strings.Split(s.Script, "\n") {
+		t := strings.TrimSpace(line)
+		num := s.Line + 1 + i
+		switch {
+		case strings.HasPrefix(t, ExpectPrefix):
+			if len(out) == 0 {
+				return nil, fmt.Errorf("line %d: %s quotes output before any command", num, ExpectPrefix)
+			}
+			want := strings.TrimPrefix(strings.TrimPrefix(t, ExpectPrefix), " ")
+			out[len(out)-1].Expect = append(out[len(out)-1].Expect, want)
+		case t == "" || strings.HasPrefix(t, "#"):
+		default:
+			out = append(out, Step{Line: num, Command: t})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,184 @@
+package site
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeSite writes a small site folder: a page, a fake warren.wasm and the
+// .gz copies Build would write.
+func fakeSite(t *testing.T) (dir string, wasm []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	wasm = append([]byte("\x00asm\x01\x00\x00\x00"), bytes.Repeat([]byte("warren "), 500)...)
+	files := map[string]string{
+		"warren.wasm":          string(wasm),
+		"index.html":           "<!doctype html><title>home</title>",
+		"lessons/a/index.html": "<!doctype html><title>a</title>",
+		"404.html":             "<!doctype html><title>not found</title>",
+		"widget.js":            "console.log('widget')",
+		"plain.txt":            "plain",
+	}
+	for name, body := range files {
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := compressAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	// A file outside the site, which no request may reach.
+	if err := os.WriteFile(filepath.Join(filepath.Dir(dir), "secret.txt"), []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, wasm
+}
+
+func get(t *testing.T, h http.Handler, method, target string, header ...string) *http.Response {
+	t.Helper()
+	req := httptest.NewRequest(method, target, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+func TestHandlerServesWasmGzipped(t *testing.T) {
+	dir, wasm := fakeSite(t)
+	h := Handler(dir)
+
+	res := get(t, h, "GET", "/warren.wasm", "Accept-Encoding", "br, gzip;q=0.8")
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for k, want := range map[string]string{
+		"Content-Type":     "application/wasm",
+		"Content-Encoding": "gzip",
+		"Vary":             "Accept-Encoding",
+	} {
+		if got := res.Header.Get(k); got != want {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
+	}
+	zr, err := gzip.NewReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(body, wasm) {
+		t.Errorf("the gzipped body does not decompress to warren.wasm")
+	}
+	if n := res.Header.Get("Content-Length"); n == "" {
+		t.Errorf("no Content-Length on the gzipped body")
+	}
+
+	res = get(t, h, "GET", "/warren.wasm")
+	body, _ = io.ReadAll(res.Body)
+	if res.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, wasm) {
+		t.Errorf("without Accept-Encoding: encoding %q, %d bytes", res.Header.Get("Content-Encoding"), len(body))
+	}
+	if res.Header.Get("Vary") != "Accept-Encoding" {
+		t.Errorf("the plain response must say Vary: Accept-Encoding too")
+	}
+	res = get(t, h, "GET", "/warren.wasm", "Accept-Encoding", "gzip;q=0, *")
+	if res.Header.Get("Content-Encoding") != "" {
+		t.Errorf("gzip;q=0 refuses gzip, got %q", res.Header.Get("Content-Encoding"))
+	}
+}
+
+func TestHandlerTypesAndCaching(t *testing.T) {
+	dir, _ := fakeSite(t)
+	h := Handler(dir)
+	for target, want := range map[string]string{
+		"/":            "text/html; charset=utf-8",
+		"/lessons/a/":  "text/html; charset=utf-8",
+		"/widget.js":   "text/javascript; charset=utf-8",
+		"/warren.wasm": "application/wasm",
+		"/plain.txt":   "text/plain; charset=utf-8",
+	} {
+		res := get(t, h, "GET", target, "Accept-Encoding", "gzip")
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != want {
+			t.Errorf("%s: %d %q, want 200 %q", target, res.StatusCode, res.Header.Get("Content-Type"), want)
+		}
+		if res.Header.Get("Cache-Control") != "no-cache" {
+			t.Errorf("%s: Cache-Control %q", target, res.Header.Get("Cache-Control"))
+		}
+	}
+	if res := get(t, h, "GET", "/plain.txt", "Accept-Encoding", "gzip"); res.Header.Get("Content-Encoding") != "" {
+		t.Errorf(".txt has no .gz copy, but was served encoded")
+	}
+}
+
+func TestHandlerPaths(t *testing.T) {
+	dir, _ := fakeSite(t)
+	h := Handler(dir)
+
+	res := get(t, h, "GET", "/lessons/a?x=1")
+	if res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/lessons/a/?x=1" {
+		t.Errorf("a folder without its slash: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	res = get(t, h, "GET", "/nothing-here.html")
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 404 || !strings.Contains(string(body), "not found") {
+		t.Errorf("missing page: %d %q", res.StatusCode, body)
+	}
+	for _, target := range []string{"/../secret.txt", "/%2e%2e/secret.txt", "/lessons/../../secret.txt"} {
+		res := get(t, h, "GET", target)
+		body, _ := io.ReadAll(res.Body)
+		if strings.Contains(string(body), "secret") {
+			t.Errorf("%s reached a file outside the site", target)
+		}
+	}
+	if res := get(t, h, "POST", "/"); res.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST: %d", res.StatusCode)
+	}
+	res = get(t, h, "HEAD", "/warren.wasm", "Accept-Encoding", "gzip")
+	body, _ = io.ReadAll(res.Body)
+	if res.StatusCode != 200 || len(body) != 0 || res.Header.Get("Content-Type") != "application/wasm" {
+		t.Errorf("HEAD: %d, %d bytes, %q", res.StatusCode, len(body), res.Header.Get("Content-Type"))
+	}
+}
+
+func TestAcceptsGzip(t *testing.T) {
+	for header, want := range map[string]bool{
+		"":                     false,
+		"gzip":                 true,
+		"GZIP":                 true,
+		"deflate, gzip":        true,
+		"br;q=1.0, gzip;q=0.5": true,
+		"gzip;q=0":             false,
+		"gzip; q=0.0":          false,
+		"x-gzip":               true,
+		"*":                    true,
+		"*;q=0":                false,
+		"gzip;q=0, *":          false,
+		"identity":             false,
+	} {
+		if got := acceptsGzip(header); got != want {
+			t.Errorf("acceptsGzip(%q) = %v, want %v", header, got, want)
+		}
+	}
+}
+
+func TestCompressIsDeterministic(t *testing.T) {
+	a, err := gzipBytes([]byte("same input"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := gzipBytes([]byte("same input"))
+	if !bytes.Equal(a, b) {
+		t.Errorf("two compressions of the same bytes differ")
+	}
+}

@@ -1,0 +1,49 @@
+package site
+
+// scenarioView is one <warren-scenario> element: a live widget running a
+// script on the engine. The element's text is the script, so the widget
+// reads it with textContent; inside, a highlighted <pre> shows the script
+// to readers without JavaScript until the widget takes over.
+type scenarioView struct {
+	// ID is the element's id, for links to one scenario of a page.
+	ID string
+	// Title is shown above the widget; empty means none.
+	Title string
+	// Version is the RabbitMQ release line the engine should show.
+	Version string
+	// Layout is "full" for a widget that fills the page (playground,
+	// embed page); empty for one among the text of a lesson.
+	Layout string
+	// ErrorOK marks a script that shows a refused command on purpose.
+	ErrorOK bool
+	// Script is the scenario, lines joined by "\n".
+	Script string
+}
+
+// defaultVersion is the RabbitMQ release line the playground and the embed
+// page show: the one the engine is checked against.
+const defaultVersion = "3.10"
+
+// starterScript is the playground's scenario before the learner changes it.
+const starterScript = `# Edit this scenario or type commands in the console.
+queue.declare queue=hello
+basic.publish key=hello body=world count=3
+show processes
+basic.qos prefetch=1 on=c2.1
+basic.consume queue=hello tag=reader on=c2.1
+basic.ack tag=1 on=c2.1
+show queues`
+
+// embedStarterScript is what the embed page runs when its URL names no
+// scenario.
+const embedStarterScript = `# No scenario in the URL: add ?scenario=... (see /embedding/).
+queue.declare queue=q
+basic.publish key=q body=hello
+basic.get queue=q no-ack`
+
+// exampleEmbedScript is the scenario the embedding page uses as its
+// example.
+const exampleEmbedScript = `queue.declare queue=jobs x-max-priority=5
+basic.publish key=jobs body=low
+basic.publish key=jobs body=urgent priority=5
+basic.get queue=jobs no-ack`

@@ -1,0 +1,154 @@
+package site
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// modulePath is the module whose ./wasm package Build compiles.
+const modulePath = "warren"
+
+// buildWasm compiles ./wasm to out/warren.wasm and copies the Go release's
+// wasm_exec.js, the JavaScript half of the Go runtime, next to it.
+func buildWasm(out string, opts BuildOptions, logf func(string, ...any)) error {
+	goCmd, err := goCommand(opts.Go)
+	if err != nil {
+		return err
+	}
+	root, err := moduleRoot(goCmd, opts.ModuleRoot)
+	if err != nil {
+		return err
+	}
+	pkg := filepath.Join(root, "wasm")
+	if !hasGoFiles(pkg) {
+		return fmt.Errorf("cannot build warren.wasm: %s has no Go package (./wasm is the engine's JavaScript bridge); "+
+			"build with BuildOptions.SkipWasm (scripts/serve -wasm=false) to write the pages alone", pkg)
+	}
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	wasmPath := filepath.Join(absOut, "warren.wasm")
+	cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s", "-o", wasmPath, "./wasm")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("GOOS=js GOARCH=wasm go build ./wasm: %v\n%s", err, strings.TrimSpace(stderr.String()))
+	}
+	if info, err := os.Stat(wasmPath); err == nil {
+		logf("site: built warren.wasm (%d bytes)", info.Size())
+	}
+	goroot, err := goEnv(goCmd, root, "GOROOT")
+	if err != nil {
+		return err
+	}
+	var js []byte
+	for _, dir := range []string{"lib/wasm", "misc/wasm"} { // lib/wasm since Go 1.24
+		if js, err = os.ReadFile(filepath.Join(goroot, filepath.FromSlash(dir), "wasm_exec.js")); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("no wasm_exec.js in %s/lib/wasm: %w", goroot, err)
+	}
+	return writeFile(filepath.Join(out, "wasm_exec.js"), js)
+}
+
+// goCommand finds the go command: the one given, $GOROOT/bin/go, or go on
+// PATH.
+func goCommand(given string) (string, error) {
+	if given != "" {
+		return given, nil
+	}
+	exe := "go"
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	if root := os.Getenv("GOROOT"); root != "" {
+		p := filepath.Join(root, "bin", exe)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("go")
+	if err != nil {
+		return "", errors.New("cannot find the go command: put it on PATH or set GOROOT (it builds warren.wasm)")
+	}
+	return p, nil
+}
+
+// moduleRoot returns the directory of warren's go.mod: given, or found by
+// the go command from the working directory.
+func moduleRoot(goCmd, given string) (string, error) {
+	root := given
+	if root == "" {
+		gomod, err := goEnv(goCmd, "", "GOMOD")
+		if err != nil {
+			return "", err
+		}
+		if gomod == "" || gomod == os.DevNull {
+			return "", fmt.Errorf("cannot build warren.wasm: the working directory is not inside the %s module (run from the repository, or set BuildOptions.ModuleRoot)", modulePath)
+		}
+		root = filepath.Dir(gomod)
+	}
+	name, err := moduleName(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	if name != modulePath {
+		return "", fmt.Errorf("cannot build warren.wasm: %s is module %q, not %q", root, name, modulePath)
+	}
+	return root, nil
+}
+
+// moduleName reads the module path from a go.mod file.
+func moduleName(gomod string) (string, error) {
+	f, err := os.Open(gomod)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`), nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("%s has no module line", gomod)
+}
+
+// goEnv runs `go env NAME` in dir (the working directory when empty).
+func goEnv(goCmd, dir, name string) (string, error) {
+	cmd := exec.Command(goCmd, "env", name)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func hasGoFiles(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
+			return true
+		}
+	}
+	return false
+}
