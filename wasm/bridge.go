@@ -1,0 +1,237 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+
+	"strings"
+
+	"warren/engine"
+	"warren/engine/script"
+)
+
+// bridge holds the simulations of one page, by handle. Its methods are the
+// functions of the JavaScript object `warren`, in Go terms: they take
+// decoded arguments and return what JavaScript receives.
+type bridge struct {
+	sims map[int]*handle
+	next int
+}
+
+// handle is one simulation. A simulation that panicked is kept, broken,
+// so that every later call says why instead of running on a state that
+// may be half changed.
+type handle struct {
+	sim    *engine.Sim
+	broken string
+}
+
+func newBridge() *bridge { return &bridge{sims: map[int]*handle{}} }
+
+// maxSchedulers matches the language's `set schedulers=N` bound.
+const maxSchedulers = 64
+
+// create starts a simulation and returns its handle. optsJSON is empty or
+// a JSON object: {"schedulers": N}.
+func (b *bridge) create(optsJSON string) (int, error) {
+	opts := engine.Options{Record: true}
+	if strings.TrimSpace(optsJSON) != "" {
+		o, err := parseFlatObject(optsJSON)
+		if err != nil {
+			return 0, fmt.Errorf("options are not a JSON object: %v", err)
+		}
+		for k, v := range o {
+			switch k {
+			case "schedulers":
+				n, ok := v.(int64)
+				if !ok || n < 1 || n > maxSchedulers {
+					return 0, fmt.Errorf("options: schedulers must be a whole number from 1 to %d, not %v", maxSchedulers, v)
+				}
+				opts.Schedulers = int(n)
+			default:
+				return 0, fmt.Errorf("options: unknown option %q (known: schedulers)", k)
+			}
+		}
+	}
+	b.next++
+	b.sims[b.next] = &handle{sim: engine.New(opts)}
+	return b.next, nil
+}
+
+// get finds a usable simulation.
+func (b *bridge) get(id int) (*engine.Sim, error) {
+	h, ok := b.sims[id]
+	if !ok {
+		return nil, fmt.Errorf("no simulation %d (create one first, or it was destroyed)", id)
+	}
+	if h.broken != "" {
+		return nil, fmt.Errorf("simulation %d stopped after an internal error (%s); reset it", id, h.broken)
+	}
+	return h.sim, nil
+}
+
+// breakSim marks a simulation unusable after a panic in it.
+func (b *bridge) breakSim(id int, why string) {
+	if h, ok := b.sims[id]; ok {
+		h.broken = why
+	}
+}
+
+func (b *bridge) destroy(id int) bool {
+	_, ok := b.sims[id]
+	delete(b.sims, id)
+	return ok
+}
+
+func (b *bridge) exec(id int, line string) (string, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return "", err
+	}
+	return linesJSON(s.ExecLine(line)), nil
+}
+
+func (b *bridge) submit(id int, line string) (string, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return "", err
+	}
+	lines, err := s.Submit(line)
+	if err != nil {
+		return "", err
+	}
+	return linesJSON(lines), nil
+}
+
+func (b *bridge) step(id int, n int64) (int64, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("step: n must be at least 1, not %d", n)
+	}
+	return s.Step(n), nil
+}
+
+func (b *bridge) runQuiet(id int) (string, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return "", err
+	}
+	return linesJSON(s.RunQuiet()), nil
+}
+
+func (b *bridge) seek(id int, n int64) (int64, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.SeekEvent(n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (b *bridge) snapshot(id int) (string, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return "", err
+	}
+	snap := s.Snapshot()
+	return snapshotJSON(&snap), nil
+}
+
+// transcript returns the trace lines from index from on (0 for all): a
+// page that keeps what it has read asks only for the new ones.
+func (b *bridge) transcript(id int, from int) (string, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return "", err
+	}
+	all := s.Transcript()
+	from = min(max(from, 0), len(all))
+	lines := all[from:]
+	return numberedJSON(len(lines), func(i int) (int64, int64, bool, string) {
+		return lines[i].Event, lines[i].Time, true, lines[i].Text
+	}), nil
+}
+
+// maxEventsPerCall bounds one events() answer; a page pages through more.
+const maxEventsPerCall = 10_000
+
+// events describes the events numbered from..to (inclusive, 1-based) that
+// the current state has run: after a seek back, those up to the seek point.
+func (b *bridge) events(id int, from, to int64) (string, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return "", err
+	}
+	evs := s.Events()
+	from = max(from, 1)
+	to = min(to, int64(len(evs)), from+maxEventsPerCall-1)
+	count := int(max(to-from+1, 0))
+	return numberedJSON(count, func(i int) (int64, int64, bool, string) {
+		e := &evs[from-1+int64(i)]
+		return e.N, 0, false, s.Describe(e)
+	}), nil
+}
+
+func (b *bridge) names() string {
+	e := &enc{}
+	e.strs("", script.Names())
+	return string(e.b)
+}
+
+// paramView is one parameter of a command, for completion.
+type paramView struct {
+	Key      string   `json:"key"`
+	Kind     string   `json:"kind"`
+	Required bool     `json:"required,omitempty"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// usageView is a command's signature, for completion and help.
+type usageView struct {
+	Name   string      `json:"name"`
+	Usage  string      `json:"usage"`
+	Params []paramView `json:"params"`
+	Extra  string      `json:"extra,omitempty"` // which other key=value it takes
+	Words  []string    `json:"words,omitempty"` // the bare words it takes
+	Engine bool        `json:"engine,omitempty"`
+}
+
+var kindNames = map[script.Kind]string{script.Str: "text", script.Name: "name", script.Int: "int",
+	script.Flag: "flag", script.Enum: "enum", script.BoolOr: "bool", script.On: "on"}
+
+var extraNames = map[script.Extra]string{script.XArgs: "x-args", script.AnyArgs: "args",
+	script.HeaderArgs: "headers", script.Words: "words"}
+
+func (b *bridge) usage(name string) (string, error) {
+	spec, ok := script.Lookup(name)
+	if !ok {
+		return "", fmt.Errorf("unknown command %q", name)
+	}
+	v := usageView{Name: spec.Name, Usage: spec.Usage, Params: []paramView{}, Extra: extraNames[spec.Extra],
+		Words: spec.WordSet, Engine: spec.Engine}
+	for _, p := range spec.Params {
+		v.Params = append(v.Params, paramView{Key: p.Key, Kind: kindNames[p.Kind], Required: p.Required, Values: p.Values})
+	}
+	return usageJSON(&v), nil
+}
+
+// parse checks a whole script (one command a line, # comments) without
+// running it, so that a page can report `line 3, column 11: ...` before
+// anything runs.
+func (b *bridge) parse(text string) (string, error) {
+	cmds, err := script.Parse(text)
+	if err != nil {
+		return "", err
+	}
+	e := &enc{}
+	e.open("", '{')
+	e.int("commands", int64(len(cmds)))
+	e.close('}')
+	return string(e.b), nil
+}

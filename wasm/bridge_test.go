@@ -1,0 +1,235 @@
+//go:build js && wasm
+
+package main
+
+// Run with: PATH="$(go env GOROOT)/lib/wasm:$PATH" GOOS=js GOARCH=wasm go test ./wasm
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hack-pad/safejs"
+
+	"warren/engine"
+)
+
+// call invokes a function of the installed `warren` object as a page would.
+func call(t *testing.T, name string, args ...any) safejs.Value {
+	t.Helper()
+	w, err := safejs.Global().Get("warren")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := w.Call(name, args...)
+	if err != nil {
+		t.Fatalf("warren.%s threw: %v", name, err)
+	}
+	return v
+}
+
+func str(t *testing.T, v safejs.Value) string {
+	t.Helper()
+	if v.Type() != safejs.TypeString {
+		t.Fatalf("got a %s, want a string (%s)", v.Type(), errorOf(v))
+	}
+	s, _ := v.String()
+	return s
+}
+
+func errorOf(v safejs.Value) string {
+	if v.Type() != safejs.TypeObject {
+		return ""
+	}
+	e, err := v.Get("error")
+	if err != nil || e.Type() != safejs.TypeString {
+		return ""
+	}
+	s, _ := e.String()
+	return s
+}
+
+func num(t *testing.T, v safejs.Value) int {
+	t.Helper()
+	if v.Type() != safejs.TypeNumber {
+		t.Fatalf("got a %s, want a number (%s)", v.Type(), errorOf(v))
+	}
+	n, _ := v.Int()
+	return n
+}
+
+var installed = func() bool {
+	if err := install(newBridge()); err != nil {
+		panic(err)
+	}
+	return true
+}()
+
+func TestBridgeRunsAScenario(t *testing.T) {
+	id := num(t, call(t, "create", `{"schedulers": 2}`))
+	defer call(t, "destroy", id)
+	var r struct{ Lines []string }
+	json.Unmarshal([]byte(str(t, call(t, "exec", id, "queue.declare queue=q"))), &r)
+	if len(r.Lines) != 1 || r.Lines[0] != "c1.1 declare-ok queue=q messages=0 consumers=0" {
+		t.Fatalf("exec: %q", r.Lines)
+	}
+	str(t, call(t, "exec", id, "basic.publish key=q body=m{i} count=3"))
+	var snap engine.Snapshot
+	if err := json.Unmarshal([]byte(str(t, call(t, "snapshot", id))), &snap); err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Schedulers) != 2 || len(snap.Queues) != 1 || snap.Queues[0].Ready != 3 {
+		t.Fatalf("snapshot: %+v", snap)
+	}
+	end := snap.Events
+	if got := num(t, call(t, "seek", id, 3)); got != 3 {
+		t.Fatalf("seek returned %d", got)
+	}
+	var evs []struct {
+		N    int64
+		Text string
+	}
+	json.Unmarshal([]byte(str(t, call(t, "events", id, 1, 100))), &evs)
+	if len(evs) != 3 || evs[2].N != 3 || !strings.HasPrefix(evs[2].Text, "#3 ") {
+		t.Fatalf("events after seek to 3: %+v", evs)
+	}
+	if e := errorOf(call(t, "seek", id, end+1)); !strings.Contains(e, "outside the timeline") {
+		t.Fatalf("seek past the end: %q", e)
+	}
+	call(t, "seek", id, end)
+	var tr []struct {
+		N    int64
+		T    int64
+		Text string
+	}
+	json.Unmarshal([]byte(str(t, call(t, "transcript", id, 0))), &tr)
+	if len(tr) != 1 || tr[0].N == 0 || tr[0].T == 0 {
+		t.Fatalf("transcript: %+v", tr)
+	}
+	if n := num(t, call(t, "step", id, 5)); n > 5 {
+		t.Fatalf("step ran %d", n)
+	}
+}
+
+func TestBridgeSubmitThenStep(t *testing.T) {
+	id := num(t, call(t, "create"))
+	str(t, call(t, "exec", id, "queue.declare queue=q"))
+	before := num(t, call(t, "step", id, 1)) // nothing to run: the node is quiet
+	str(t, call(t, "submit", id, "basic.publish key=q body=x"))
+	if ran := num(t, call(t, "step", id, 1)); ran != 1 {
+		t.Fatalf("step after submit ran %d (before: %d)", ran, before)
+	}
+	var r struct{ Lines []string }
+	json.Unmarshal([]byte(str(t, call(t, "runQuiet", id))), &r)
+	if e := errorOf(call(t, "submit", id, "basic.bogus")); !strings.Contains(e, "unknown command") {
+		t.Fatalf("submit of a bad line: %q", e)
+	}
+}
+
+// TestBridgeRefusesBadArguments: whatever a page passes, it gets {error}
+// and the Go program goes on.
+func TestBridgeRefusesBadArguments(t *testing.T) {
+	id := num(t, call(t, "create"))
+	for _, c := range []struct {
+		fn   string
+		args []any
+		want string
+	}{
+		{"exec", []any{}, "missing argument 1"},
+		{"exec", []any{"1", "x"}, "must be a number"},
+		{"exec", []any{999, "queue.declare queue=q"}, "no simulation 999"},
+		{"exec", []any{1.5, "x"}, "whole number"},
+		{"create", []any{"{nope"}, "not a JSON object"},
+		{"create", []any{`{"schedulers": 0}`}, "schedulers must be"},
+		{"create", []any{`{"cores": 2}`}, "unknown option"},
+		{"usage", []any{"basic.nope"}, "unknown command"},
+		{"parse", []any{"queue.declare queue=q\nbasic.ack tag=x"}, "line 2, column"},
+		{"step", []any{id, 0}, "at least 1"},
+		{"seek", []any{id, -1}, "outside the timeline"},
+	} {
+		if got := errorOf(call(t, c.fn, c.args...)); !strings.Contains(got, c.want) {
+			t.Errorf("%s%v: error %q, want it to say %q", c.fn, c.args, got, c.want)
+		}
+	}
+}
+
+// TestBridgeRecoversPanics: a panic inside a function becomes {error} and
+// breaks only that simulation.
+func TestBridgeRecoversPanics(t *testing.T) {
+	b := newBridge()
+	id, _ := b.create("")
+	b.sims[id].sim = nil // the next call on it panics
+	f := wrap(b, export{name: "snapshot", sim: true, fn: func(args []safejs.Value) (any, error) {
+		return b.snapshot(id)
+	}})
+	arg, _ := safejs.ValueOf(id)
+	got, ok := f(safejs.Null(), []safejs.Value{arg}).(map[string]any)
+	if !ok || !strings.Contains(got["error"].(string), "internal error") {
+		t.Fatalf("panic gave %v", got)
+	}
+	if _, err := b.get(id); err == nil || !strings.Contains(err.Error(), "reset it") {
+		t.Fatalf("the broken simulation still answers: %v", err)
+	}
+}
+
+func TestBridgeCompletion(t *testing.T) {
+	var names []string
+	json.Unmarshal([]byte(str(t, call(t, "names"))), &names)
+	if len(names) < 20 || names[0] != "alarm" {
+		t.Fatalf("names: %q", names)
+	}
+	var u usageView
+	json.Unmarshal([]byte(str(t, call(t, "usage", "basic.publish"))), &u)
+	if u.Extra != "headers" || len(u.Params) == 0 || u.Params[0].Key != "on" {
+		t.Fatalf("usage: %+v", u)
+	}
+	var ok struct{ Commands int }
+	json.Unmarshal([]byte(str(t, call(t, "parse", "# a comment\nqueue.declare queue=q\n\nshow queues"))), &ok)
+	if ok.Commands != 2 {
+		t.Fatalf("parse: %+v", ok)
+	}
+}
+
+// TestJSONMatchesEncodingJSON: the hand-written encoders give the same
+// bytes as encoding/json, so a field the engine adds and the encoder lacks
+// fails here.
+func TestJSONMatchesEncodingJSON(t *testing.T) {
+	s := engine.New(engine.Options{Record: true, Schedulers: 2})
+	for _, l := range []string{
+		"queue.declare queue=q x-max-priority=3", "basic.qos prefetch=2 on=c2.1",
+		"basic.consume queue=q tag=c<&> on=c2.1", "basic.publish key=q body=\"<b>\"&é count=5 priority=2",
+		"set watermark=1000", "basic.publish key=q size=100 count=3",
+	} {
+		s.ExecLine(l)
+	}
+	if _, err := s.Submit("basic.publish key=q body=m count=50"); err != nil {
+		t.Fatal(err)
+	}
+	s.Step(30)
+	snaps := []engine.Snapshot{s.Snapshot(), engine.New(engine.Options{}).Snapshot()}
+	for _, snap := range snaps {
+		want, _ := json.Marshal(snap)
+		if got := snapshotJSON(&snap); got != string(want) {
+			t.Fatalf("snapshot JSON differs:\n got %s\nwant %s", got, want)
+		}
+	}
+	for _, f := range []float64{0, 1, 0.5, 1e-7, 3.0000001e-9, 123456789.125, 1e21, 2.5e-5} {
+		snap := engine.Snapshot{Schedulers: []engine.SchedulerView{{Util: f}}}
+		want, _ := json.Marshal(snap)
+		if got := snapshotJSON(&snap); got != string(want) {
+			t.Errorf("util %v:\n got %s\nwant %s", f, got, want)
+		}
+	}
+	for _, str := range []string{"plain", "quote\" back\\ nl\n tab\t ctl\x01", "<html>&", "é ü \u2028 \u2029", "bad \xff utf8"} {
+		want, _ := json.Marshal(str)
+		if got := string(appendString(nil, str)); got != string(want) {
+			t.Errorf("string %q: got %s want %s", str, got, want)
+		}
+	}
+	u := usageView{Name: "n", Usage: "u", Params: []paramView{{Key: "k", Kind: "int", Required: true}, {Key: "e", Kind: "enum", Values: []string{"a"}}},
+		Extra: "x-args", Words: []string{"w"}, Engine: true}
+	want, _ := json.Marshal(u)
+	if got := usageJSON(&u); got != string(want) {
+		t.Errorf("usage:\n got %s\nwant %s", got, want)
+	}
+}

@@ -1,0 +1,41 @@
+//go:build js && wasm
+
+// Command wasm is the bridge between the engine and a web page: compiled
+// with GOOS=js GOARCH=wasm it puts one global object, `warren`, on the page,
+// whose functions create simulations and run, step, seek and inspect them.
+// Every simulation on the page lives in this one instance, named by a
+// handle. It is the only code that touches JavaScript, through safejs.
+//
+// The functions of `warren` (id is a handle from create; JSON means a JSON
+// text the page parses; every function returns {error: "..."} instead
+// when it cannot do what it was asked, and never throws):
+//
+//	create(optsJSON?)        → id            optsJSON: {"schedulers": N}
+//	exec(id, line)           → JSON {"lines": [...]}   runs until quiet; a refused
+//	                                          command is one "error: ..." line
+//	submit(id, line)         → JSON {"lines": [...]}   hands a client command to
+//	                                          the node without running it
+//	step(id, n?)             → events run (fewer than n: the node went idle)
+//	runQuiet(id)             → JSON {"lines": [...]}
+//	seek(id, n)              → n             the state right after event n
+//	snapshot(id)             → JSON engine.Snapshot
+//	transcript(id, from?)    → JSON [{"n": event, "t": µs, "text": line}, ...]
+//	                                          trace lines from index from on
+//	events(id, from?, to?)   → JSON [{"n": event, "text": description}, ...]
+//	                                          events from..to (1-based, inclusive,
+//	                                          at most 10,000 a call)
+//	names()                  → JSON ["alarm", "basic.ack", ...]
+//	usage(name)              → JSON {"name", "usage", "params": [{"key", "kind",
+//	                                          "required"?, "values"?}], "extra"?,
+//	                                          "words"?, "engine"?}
+//	parse(script)            → JSON {"commands": N}, or the first mistake as
+//	                                          {error: "parse: line 3, column 11: ..."}
+//	destroy(id)              → true if there was such a simulation
+//
+// `warren.ready` is true once the functions are in place. A panic inside a
+// function becomes {error} and marks that simulation broken (every later
+// call on it says so); the others go on.
+//
+// NB: the binary has a size budget (size_test.go): nothing here may import
+// templ, goldmark, html/template, text/template or net/http.
+package main
