@@ -1,0 +1,184 @@
+package broker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"warren/engine/amqp"
+	"warren/engine/script"
+)
+
+// ctlTimeout bounds one rabbitmqctl run.
+const ctlTimeout = 60 * time.Second
+
+// operator runs set_policy, clear_policy or list_queues through rabbitmqctl
+// and returns the lines it prints: the queue lines of list_queues, or
+// `error: TEXT` when rabbitmqctl refuses.
+func (t *Target) operator(cmd *script.Command) []string {
+	var err error
+	var out []string
+	switch cmd.Name {
+	case "set_policy":
+		err = t.setPolicy(cmd)
+	case "clear_policy":
+		_, err = t.ctl("clear_policy", cmd.Str("name", ""))
+	case "list_queues":
+		out, err = t.listQueues(cmd.Words())
+	}
+	if err != nil {
+		return []string{"error: " + err.Error()}
+	}
+	return out
+}
+
+func (t *Target) setPolicy(cmd *script.Command) error {
+	def, err := policyJSON(cmd.Table())
+	if err != nil {
+		return err
+	}
+	_, err = t.ctl("set_policy",
+		"--apply-to", cmd.Str("apply-to", "all"),
+		"--priority", strconv.FormatInt(cmd.Int("priority", 0), 10),
+		"--", cmd.Str("name", ""), cmd.Str("pattern", ""), def)
+	return err
+}
+
+// policyJSON writes a policy definition as JSON, keys in the order given:
+// integers as numbers, booleans as booleans, everything else as strings.
+func policyJSON(t amqp.Table) (string, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, f := range t {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(f.Key)
+		if err != nil {
+			return "", fmt.Errorf("policy key %q: %w", f.Key, err)
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		switch {
+		case f.Val.Kind == amqp.Bool || f.Val.Kind.IsInt():
+			b.WriteString(f.Val.String())
+		default:
+			v, err := json.Marshal(f.Val.String())
+			if err != nil {
+				return "", fmt.Errorf("policy value %s=%q: %w", f.Key, f.Val.String(), err)
+			}
+			b.Write(v)
+		}
+	}
+	b.WriteByte('}')
+	return b.String(), nil
+}
+
+// listQueues prints `queue name=Q COL=V ...` for each queue the file
+// declares, sorted by name; the default column is messages.
+func (t *Target) listQueues(words []string) ([]string, error) {
+	var cols []string
+	for _, w := range words {
+		if w != "name" {
+			cols = append(cols, w)
+		}
+	}
+	if len(words) == 0 {
+		cols = []string{"messages"}
+	}
+	stdout, err := t.ctl(append([]string{"list_queues", "--no-table-headers", "name"}, cols...)...)
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]string
+	for _, row := range strings.Split(strings.TrimRight(stdout, "\n"), "\n") {
+		fields := strings.Split(row, "\t")
+		if len(fields) == len(cols)+1 && t.names.declared[fields[0]] {
+			rows = append(rows, fields)
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
+	out := make([]string, len(rows))
+	for i, fields := range rows {
+		line := "queue name=" + fields[0]
+		for k, c := range cols {
+			line += " " + c + "=" + fields[k+1]
+		}
+		out[i] = line
+	}
+	return out, nil
+}
+
+// ctl runs `rabbitmqctl -q -n NODE ARGS...` and returns its standard output.
+// A refusal comes back as an error whose text is rabbitmqctl's reason on
+// one line (see ctlError).
+func (t *Target) ctl(args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), ctlTimeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, t.cfg.Ctl, append([]string{"-q", "-n", t.cfg.Node}, args...)...)
+	// NB: rabbitmqctl starts epmd when none is running; keep it on loopback.
+	c.Env = append(os.Environ(), "ERL_EPMD_ADDRESS=127.0.0.1")
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	err := c.Run()
+	t.rec.touch()
+	if err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			return "", fmt.Errorf("%s %s: %w", t.cfg.Ctl, args[0], err)
+		}
+		return "", ctlError(stderr.String(), stdout.String())
+	}
+	return stdout.String(), nil
+}
+
+// ctlRefusal is rabbitmqctl's reason for refusing a command.
+type ctlRefusal string
+
+func (e ctlRefusal) Error() string { return string(e) }
+
+// ctlError turns rabbitmqctl's error report into one line. rabbitmqctl
+// prints
+//
+//	Error:
+//	Validation failed
+//
+//	<<"sideways">> is not a valid overflow value
+//
+// which becomes `Validation failed: <<"sideways">> is not a valid overflow
+// value`. An argument error (`Error (argument validation): TEXT` followed
+// by usage) keeps only TEXT.
+func ctlError(stderr, stdout string) error {
+	lines := strings.Split(stderr, "\n")
+	var parts []string
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if rest, ok := strings.CutPrefix(l, "Error ("); ok {
+			if _, text, ok := strings.Cut(rest, "): "); ok {
+				return ctlRefusal(text)
+			}
+		}
+		if l == "Error:" {
+			parts = nil
+			for _, m := range lines[i+1:] {
+				if m = strings.TrimSpace(m); m != "" {
+					parts = append(parts, m)
+				}
+			}
+			break
+		}
+		if l != "" {
+			parts = append(parts, l)
+		}
+	}
+	if len(parts) == 0 {
+		parts = []string{strings.TrimSpace(stdout)}
+	}
+	return ctlRefusal(strings.Join(parts, ": "))
+}

@@ -1,0 +1,19 @@
+package runner
+
+import (
+	"warren/engine"
+	"warren/engine/script"
+)
+
+// engineTarget runs a file on a fresh simulation.
+type engineTarget struct{ sim *engine.Sim }
+
+// OpenEngine is the Opener of the engine target: one fresh simulation per
+// file, with default options.
+func OpenEngine(string, []script.Command) (Target, error) {
+	return engineTarget{sim: engine.New(engine.Options{})}, nil
+}
+
+func (t engineTarget) Exec(cmd script.Command) []string { return t.sim.Exec(cmd) }
+
+func (t engineTarget) Close() error { return nil }

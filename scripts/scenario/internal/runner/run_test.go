@@ -1,0 +1,57 @@
+package runner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"warren/engine/script"
+	"warren/scripts/scenario/internal/casefile"
+)
+
+// echo is a target that prints each command's name, and remembers what it
+// was opened with.
+type echo struct {
+	opened []script.Command
+	closed bool
+}
+
+func (e *echo) Exec(cmd script.Command) []string { return []string{"ran " + cmd.Name} }
+func (e *echo) Close() error                     { e.closed = true; return nil }
+
+func TestRunFile(t *testing.T) {
+	src := `queue.declare queue=q
+basic.get queue=q
+----
+ran queue.declare
+ran basic.get
+
+basic.bogus queue=q
+----
+something else
+`
+	f, err := casefile.Parse("f.txt", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &echo{}
+	results, err := RunFile(f, func(file string, cmds []script.Command) (Target, error) {
+		e.opened = cmds
+		return e, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.opened) != 2 || !e.closed {
+		t.Errorf("target opened with %d commands (want the 2 that parse), closed=%v", len(e.opened), e.closed)
+	}
+	if !results[0].Pass {
+		t.Errorf("case 1 failed: %q", results[0].Actual)
+	}
+	if results[1].Pass || len(results[1].Actual) != 1 || !strings.HasPrefix(results[1].Actual[0], "error: line 7, column 1: ") {
+		t.Errorf("case 2 = %+v, want a parse error on line 7", results[1])
+	}
+	if got := Outputs(results); !slices.Equal(got[0], []string{"ran queue.declare", "ran basic.get"}) {
+		t.Errorf("Outputs = %q", got)
+	}
+}
