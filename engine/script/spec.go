@@ -150,10 +150,11 @@ var QueueColumns = []string{"name", "messages", "messages_ready", "messages_unac
 var ShowViews = []string{"rates", "schedulers", "processes", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
 
 var specByName = func() map[string]*Spec {
-	m := make(map[string]*Spec, len(specs))
+	m := make(map[string]*Spec, len(specs)+1)
 	for _, s := range specs {
 		m[s.Name] = s
 	}
+	m[submitSpec.Name] = submitSpec
 	return m
 }()
 
