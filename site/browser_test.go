@@ -445,7 +445,14 @@ func TestWidgetStepsAndShows(t *testing.T) {
 	ready, mailbox = want(t, s, 12)
 	sameCounts(t, "ready at event 12", got.Ready, ready)
 	sameCounts(t, "mailboxes at event 12", got.Mailbox, mailbox)
-	announced := evalJS[string](b, in("warren-scenario", "[data-role=announce]")+".textContent")
+	// the live region is filled on the next animation frame: wait for it
+	var announced string
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		announced = evalJS[string](b, in("warren-scenario", "[data-role=announce]")+".textContent")
+		if strings.Contains(announced, "Event 12 of") {
+			break
+		}
+	}
 	if !strings.Contains(announced, "Event 12 of") {
 		t.Errorf("the live region says %q", announced)
 	}

@@ -63,8 +63,7 @@ func highlightLine(b *strings.Builder, line string) {
 				span(b, classUnknown, tok)
 			}
 			// `submit basic.publish ...`: the wrapped command is a command too.
-			_, plain := script.Lookup(tok)
-			first = commands[tok] && !plain
+			first = tok == "submit"
 		} else if key, val, ok := strings.Cut(tok, "="); ok && key != "" {
 			span(b, classKey, key)
 			span(b, classEquals, "=")
