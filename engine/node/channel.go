@@ -162,6 +162,32 @@ func (ch *channel) flushConfirms(ctx *sim.Ctx) {
 	ch.confirmOut = ch.confirmOut[:0]
 }
 
+// resumeConsumerQueues tells the queues this channel consumes from that
+// its limit changed (deactivate_limit_all).
+func (ch *channel) resumeConsumerQueues(ctx *sim.Ctx) {
+	var seen []sim.PID
+	for _, tag := range sortedKeys(ch.consumers) {
+		q := ch.consumers[tag].qpid
+		dup := false
+		for _, p := range seen {
+			dup = dup || p == q
+		}
+		if !dup {
+			seen = append(seen, q)
+			ctx.Send(q, sim.Msg{Kind: kResume})
+		}
+	}
+}
+
+func sortedKeys(m map[string]*chConsumer) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 func (ch *channel) grant(ctx *sim.Ctx, to []sim.PID) {
 	for _, p := range to {
 		ctx.Send(p, sim.Msg{Kind: kBump, N: int64(ch.credit.spec.MoreAfter)})
@@ -298,11 +324,17 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		if m.PrefetchSize != 0 {
 			return amqp.Errorf(amqp.NotImplemented, fmt.Sprintf("prefetch_size!=0 (%d)", m.PrefetchSize))
 		}
-		if m.Global {
-			ch.limiter.Prefetch = m.PrefetchCount
-			ch.limiter.maybeResume(ctx)
-		} else {
+		switch {
+		case !m.Global:
+			// a per-consumer prefetch lifts any channel-wide one
 			ch.prefetch = m.PrefetchCount
+			ch.limiter.unlimit(ctx)
+			ch.resumeConsumerQueues(ctx)
+		case m.PrefetchCount == 0:
+			ch.limiter.unlimit(ctx)
+			ch.resumeConsumerQueues(ctx)
+		default:
+			ch.limiter.limit(ctx, m.PrefetchCount, ch.unacked.len())
 		}
 		ch.send(ctx, Ok{Method: "basic.qos-ok"})
 	case *BasicConsume:

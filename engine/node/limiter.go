@@ -7,50 +7,74 @@ package node
 
 import "warren/engine/sim"
 
-// Limiter is a channel's global prefetch: how many deliveries needing an
-// ack may be outstanding across all its consumers.
+// Limiter is a channel's global prefetch: how many deliveries to its
+// consumers that need an ack may be outstanding across all of them.
 type Limiter struct {
-	Prefetch int // 0 = unlimited
-	Volume   int // outstanding deliveries that need an ack
+	Prefetch int  // 0 = unlimited
+	Volume   int  // outstanding deliveries counted against the limit
+	active   bool // prefetch_limited: a global prefetch is in force
 	waiting  []sim.PID
 }
 
+func (l *Limiter) reached() bool { return l.active && l.Prefetch != 0 && l.Volume >= l.Prefetch }
+
+// limit is basic.qos global=true with a count: the volume starts at what
+// the channel has unacked (basic.get deliveries included, as RabbitMQ does).
+func (l *Limiter) limit(ctx *sim.Ctx, prefetch, unacked int) {
+	was := l.reached()
+	l.active, l.Prefetch, l.Volume = true, prefetch, unacked
+	if was && !l.reached() {
+		l.resume(ctx)
+	}
+}
+
+// unlimit is basic.qos global=false, or global=true with 0: the channel
+// limit goes, and queues it held back may deliver again.
+func (l *Limiter) unlimit(ctx *sim.Ctx) {
+	l.active, l.Prefetch, l.Volume = false, 0, 0
+	l.resume(ctx)
+}
+
 // canSend takes one unit of the limit for a delivery that needs an ack; if
-// there is no room it remembers the queue so it can be resumed later.
+// the limit is reached it remembers the queue so it can be resumed later.
 func (l *Limiter) canSend(q sim.PID, ackRequired bool) bool {
-	if !ackRequired {
+	if !l.active {
 		return true
 	}
-	if l.Prefetch == 0 || l.Volume < l.Prefetch {
-		l.Volume++
-		return true
-	}
-	for _, p := range l.waiting {
-		if p == q {
-			return false
+	if l.reached() {
+		for _, p := range l.waiting {
+			if p == q {
+				return false
+			}
 		}
+		l.waiting = append(l.waiting, q)
+		return false
 	}
-	l.waiting = append(l.waiting, q)
-	return false
+	if ackRequired {
+		l.Volume++
+	}
+	return true
 }
 
 // suspended reports whether the limit is reached.
-func (l *Limiter) suspended() bool { return l.Prefetch > 0 && l.Volume >= l.Prefetch }
+func (l *Limiter) suspended() bool { return l.reached() }
 
-// release gives back n units (acks, nacks, rejects) and resumes waiting
-// queues when there is room.
+// release gives back n units (consumer acks, nacks, rejects; not those of
+// basic.get) and resumes waiting queues when there is room again.
 func (l *Limiter) release(ctx *sim.Ctx, n int) {
-	l.Volume -= n
-	if l.Volume < 0 {
-		l.Volume = 0
-	}
-	l.maybeResume(ctx)
-}
-
-func (l *Limiter) maybeResume(ctx *sim.Ctx) {
-	if l.suspended() || len(l.waiting) == 0 {
+	if !l.active || n == 0 {
 		return
 	}
+	was := l.reached()
+	if l.Volume != 0 { // RabbitMQ's {ack, Count}: a zero volume stays zero
+		l.Volume -= n
+	}
+	if was && !l.reached() {
+		l.resume(ctx)
+	}
+}
+
+func (l *Limiter) resume(ctx *sim.Ctx) {
 	for _, q := range l.waiting {
 		ctx.Send(q, sim.Msg{Kind: kResume})
 	}
