@@ -111,6 +111,19 @@ func percent(part, whole int64) string {
 func (s *Sim) show(view string) []string {
 	var out []string
 	switch view {
+	case "throughput":
+		// what the last command that ran events moved, over its span
+		span := s.rt.LastEnd() - s.mark.time
+		st, m := s.node.Stats, s.mark.stats
+		rate := func(n int64) string {
+			if span <= 0 {
+				return "0"
+			}
+			return fmt.Sprintf("%.0f", float64(n)*1e6/float64(span))
+		}
+		out = append(out, fmt.Sprintf("throughput over %s: published=%d (%s/s) delivered=%d (%s/s) acked=%d (%s/s)",
+			formatTime(max(span, 0)), st.Published-m.Published, rate(st.Published-m.Published),
+			st.Delivered-m.Delivered, rate(st.Delivered-m.Delivered), st.Acked-m.Acked, rate(st.Acked-m.Acked)))
 	case "rates":
 		out = append(out, s.rates(60)...)
 	case "schedulers":

@@ -145,12 +145,14 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 // mark is where the last command that runs events started, for the
 // utilisation `show schedulers` reports.
 type mark struct {
-	time int64
-	busy []int64
+	time  int64
+	busy  []int64
+	stats node.Stats
 }
 
 func (s *Sim) markStart() {
 	s.mark.time = s.rt.Now()
+	s.mark.stats = s.node.Stats
 	s.mark.busy = s.mark.busy[:0]
 	for _, sc := range s.rt.Schedulers() {
 		s.mark.busy = append(s.mark.busy, sc.Busy)
