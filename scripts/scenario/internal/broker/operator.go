@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -130,7 +131,8 @@ func (t *Target) ctl(args ...string) (string, error) {
 	err := c.Run()
 	t.rec.touch()
 	if err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
 			return "", fmt.Errorf("%s %s: %w", t.cfg.Ctl, args[0], err)
 		}
 		return "", ctlError(stderr.String(), stdout.String())
