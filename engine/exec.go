@@ -9,6 +9,7 @@ import (
 	"warren/engine/amqp"
 	"warren/engine/node"
 	"warren/engine/script"
+	"warren/engine/trace"
 )
 
 // submit turns a client command into the frames a client library would
@@ -140,6 +141,12 @@ func (s *Sim) operator(cmd script.Command) []string {
 		if err := s.node.ClearPolicy(cmd.Str("name", "")); err != nil {
 			return []string{"error: " + err.Error()}
 		}
+	case "list_policies":
+		var out []string
+		for _, p := range s.node.Policies() {
+			out = append(out, trace.PolicyLine(p.Name, p.Pattern, p.ApplyTo, p.Priority, p.Definition))
+		}
+		return out
 	case "list_queues":
 		cols := cmd.Words()
 		if len(cols) == 0 {

@@ -124,7 +124,7 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	switch cmd.Name {
 	case "step", "run", "set", "alarm":
 		return s.control(cmd)
-	case "set_policy", "clear_policy", "list_queues":
+	case "set_policy", "clear_policy", "list_queues", "list_policies":
 		pre = s.apply(op{kind: opOperator, cmd: cmd})
 		s.apply(op{kind: opSettle, t: s.rt.Now()})
 	case "wait":

@@ -107,6 +107,13 @@ func (n *Node) SetPolicy(name, pattern, applyTo string, priority int, def amqp.T
 	return nil
 }
 
+// Policies lists the policies, sorted by name.
+func (n *Node) Policies() []*Policy {
+	out := append([]*Policy(nil), n.policies...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 // ClearPolicy removes a policy.
 func (n *Node) ClearPolicy(name string) error {
 	for i, p := range n.policies {

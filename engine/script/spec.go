@@ -131,6 +131,7 @@ var specs = []*Spec{
 		Extra: AnyArgs, Usage: "set_policy name=P pattern=REGEX [apply-to=queues|exchanges|all] [priority=N] KEY=V ..."},
 	{Name: "clear_policy", Params: []Param{req("name", Name)}, Usage: "clear_policy name=P"},
 	{Name: "list_queues", Extra: Words, WordSet: QueueColumns, Usage: "list_queues [COLUMN ...]"},
+	{Name: "list_policies", Usage: "list_policies"},
 
 	// Simulation control: the engine only.
 	{Name: "step", Params: []Param{num("n", 1, 1_000_000)}, Engine: true, Usage: "step [n=N]"},

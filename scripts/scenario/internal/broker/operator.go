@@ -15,6 +15,7 @@ import (
 
 	"warren/engine/amqp"
 	"warren/engine/script"
+	"warren/engine/trace"
 )
 
 // ctlTimeout bounds one rabbitmqctl run.
@@ -33,6 +34,8 @@ func (t *Target) operator(cmd *script.Command) []string {
 		_, err = t.ctl("clear_policy", cmd.Str("name", ""))
 	case "list_queues":
 		out, err = t.listQueues(cmd.Words())
+	case "list_policies":
+		out, err = t.listPolicies()
 	}
 	if err != nil {
 		return []string{"error: " + err.Error()}
@@ -115,6 +118,71 @@ func (t *Target) listQueues(words []string) ([]string, error) {
 		out[i] = line
 	}
 	return out, nil
+}
+
+// listPolicies prints a `policy ...` line for each policy the file sets,
+// sorted by name, its definition typed back into field-table values.
+func (t *Target) listPolicies() ([]string, error) {
+	stdout, err := t.ctl("list_policies", "--formatter", "json")
+	if err != nil {
+		return nil, err
+	}
+	var rows []struct {
+		Name       string          `json:"name"`
+		Pattern    string          `json:"pattern"`
+		ApplyTo    string          `json:"apply-to"`
+		Priority   int             `json:"priority"`
+		Definition json.RawMessage `json:"definition"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		return nil, fmt.Errorf("list_policies: unexpected output %q: %w", stdout, err)
+	}
+	mine := map[string]bool{}
+	for _, p := range t.names.policies {
+		mine[p] = true
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
+	var out []string
+	for _, r := range rows {
+		if !mine[r.Name] {
+			continue
+		}
+		// rabbitmqctl prints the definition as a JSON object, or as a
+		// string holding one
+		fields := map[string]json.RawMessage{}
+		var inner string
+		if json.Unmarshal(r.Definition, &inner) == nil {
+			err = json.Unmarshal([]byte(inner), &fields)
+		} else {
+			err = json.Unmarshal(r.Definition, &fields)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list_policies: definition of %s: %w", r.Name, err)
+		}
+		var def amqp.Table
+		for k, raw := range fields {
+			def = append(def, amqp.Field{Key: k, Val: jsonValue(raw)})
+		}
+		out = append(out, trace.PolicyLine(r.Name, r.Pattern, r.ApplyTo, r.Priority, def))
+	}
+	return out, nil
+}
+
+// jsonValue types a policy definition value the way the language types it.
+func jsonValue(raw json.RawMessage) amqp.Value {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return amqp.StrValue(s)
+	}
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		return amqp.BoolValue(b)
+	}
+	var n int64
+	if json.Unmarshal(raw, &n) == nil {
+		return amqp.IntValue(n)
+	}
+	return amqp.StrValue(string(raw))
 }
 
 // ctl runs `rabbitmqctl -q -n NODE ARGS...` and returns its standard output.
