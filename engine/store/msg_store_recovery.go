@@ -237,6 +237,8 @@ func (s *MsgStore) Terminate() (Ops, error) {
 	if err := s.writeBuffer(); err != nil {
 		return s.since(base), err
 	}
+	// Closing the current file fsyncs what was written since the last
+	// fsync (file_handle_cache in 3.10; 3.13 is given the same here).
 	if s.curDirty {
 		if err := s.fsyncCurrent(); err != nil {
 			return s.since(base), err

@@ -149,7 +149,13 @@ func (s *v1Segment) apply(rel uint16, act v1Action, pub *v1Pub) error {
 
 // String names the action.
 func (a v1Action) String() string {
-	return [...]string{"publish", "deliver", "ack"}[a]
+	switch a {
+	case v1Publish:
+		return "publish"
+	case v1Del:
+		return "deliver"
+	}
+	return "ack"
 }
 
 // String shows the entry as RabbitMQ writes it: {pub, del, no_ack}.
