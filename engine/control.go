@@ -111,6 +111,8 @@ func percent(part, whole int64) string {
 func (s *Sim) show(view string) []string {
 	var out []string
 	switch view {
+	case "files":
+		out = append(out, s.node.ShowFiles()...)
 	case "throughput":
 		// what the last command that ran events moved, over its span
 		span := s.rt.LastEnd() - s.mark.time

@@ -36,7 +36,10 @@ func buildWasm(out string, opts BuildOptions, logf func(string, ...any)) error {
 		return err
 	}
 	wasmPath := filepath.Join(absOut, "warren.wasm")
-	cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s", "-o", wasmPath, "./wasm")
+	// NB: the browser build is compiled without inlining, except in the
+	// scheduler's hot loop, to keep warren.wasm within its 1.2 MB gzip
+	// budget; wasm/size_test.go builds it the same way.
+	cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s", "-gcflags=all=-l", "-gcflags=warren/engine/sim=", "-o", wasmPath, "./wasm")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	var stderr bytes.Buffer

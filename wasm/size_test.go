@@ -35,7 +35,9 @@ func wasmEnv() []string { return append(os.Environ(), "GOOS=js", "GOARCH=wasm") 
 // size against the budget.
 func TestWasmSize(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "warren.wasm")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s", "-o", out, ".")
+	// the same flags as site.Build (site/wasm.go): no inlining outside the
+	// scheduler, to stay within the budget
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s", "-gcflags=all=-l", "-gcflags=warren/engine/sim=", "-o", out, ".")
 	cmd.Env = wasmEnv()
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("GOOS=js GOARCH=wasm go build: %v\n%s", err, msg)

@@ -74,6 +74,15 @@ func (c *creditFlow) isBlockedBy(peer sim.PID) bool {
 	return false
 }
 
+// sendSpec is send toward a peer whose credit has its own spec (the
+// msg_store's {4000, 800}).
+func (c *creditFlow) sendSpec(peer sim.PID, spec CreditSpec, now int64) bool {
+	if find(c.toPeer, peer) < 0 {
+		c.toPeer = append(c.toPeer, peerCount{peer, spec.Initial})
+	}
+	return c.send(peer, now)
+}
+
 // blocked reports whether any peer blocks this process.
 func (c *creditFlow) blocked() bool { return len(c.blockedBy) > 0 }
 

@@ -3,6 +3,9 @@ package node
 import (
 	"sort"
 
+	"warren/engine/store"
+	"warren/engine/vfs"
+
 	"warren/engine/amqp"
 	"warren/engine/sim"
 )
@@ -40,6 +43,10 @@ type Config struct {
 	PagingRatio float64
 	// PagedMessageMemory is what a paged-out message still costs in memory.
 	PagedMessageMemory int64
+	// Storage is the cost of file operations.
+	Storage StorageCosts
+	// FileSizeLimit is msg_store_file_size_limit (0: the default 16 MiB).
+	FileSizeLimit int64
 }
 
 // DefaultConfig is a 3.10 node with one scheduler.
@@ -54,6 +61,7 @@ func DefaultConfig() Config {
 		BaseMemory:         20 << 20,
 		PagingRatio:        0.5,
 		PagedMessageMemory: 100,
+		Storage:            DefaultStorageCosts,
 	}
 }
 
@@ -99,6 +107,14 @@ type Node struct {
 	nextCtag  int
 	nextGen   int
 
+	// Disk is the node's filesystem; vhost the RabbitMQ storage on it.
+	Disk         *vfs.MemFS
+	vhost        *store.VHost
+	stores       [2]sim.PID // msg_store_transient, msg_store_persistent
+	storeClients map[store.ClientRef]sim.PID
+	// StorageErrors are failed file operations (injected faults).
+	StorageErrors []string
+
 	// gen counts topology changes (queues, exchanges, bindings), so that a
 	// channel may cache a routing decision until the next change.
 	gen uint64
@@ -128,6 +144,9 @@ func New(cfg Config, client Client) *Node {
 		exchanges: map[string]*Exchange{},
 		queues:    map[string]*QueueRecord{},
 		conns:     map[int]*reader{},
+	}
+	if err := n.openDisk(); err != nil {
+		n.storageFault(err)
 	}
 	for _, x := range []struct{ name, typ string }{
 		{"", "direct"}, {"amq.direct", "direct"}, {"amq.fanout", "fanout"},
@@ -240,6 +259,10 @@ const (
 	kExclusiveDown                   // reader -> queue: owner connection closed
 	kPolicyChanged                   // operator -> queue: re-read settings
 	kPageOut                         // memory monitor -> queue (and queue -> itself): page a batch out
+	kStoreCall                       // queue -> msg_store: P = *store.StoreCall, N = 1 under flow control
+	kStoreConfirm                    // msg_store -> queue: P = *store.Confirm
+	kTimerSync                       // queue: sync timer
+	kTimerFlush                      // queue: idle flush
 )
 
 // KindName names a message kind for event views.
@@ -253,6 +276,6 @@ func KindName(k uint16) string {
 var kindNames = [...]string{"", "frame", "method", "bump_credit", "send", "deliver", "deliver_to_consumer",
 	"confirm", "reject_publish", "ack", "requeue", "reject", "notify_sent", "resume", "channel_down",
 	"call", "reply", "queue_down", "drop_expired", "maybe_expire", "conserve_resources", "shutdown",
-	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out"}
+	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out", "msg_store_call", "msg_store_confirm", "sync_timeout", "hibernate"}
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

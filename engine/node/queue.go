@@ -10,6 +10,7 @@ import (
 
 	"warren/engine/amqp"
 	"warren/engine/sim"
+	"warren/engine/store"
 )
 
 // A publish travels from a channel to a queue as kDeliver with P the
@@ -94,6 +95,7 @@ type queue struct {
 	expiryGen   int64
 	deleted     bool
 	oneTag      [1]uint64
+	disk        *queueDisk // files of a durable or lazy queue
 }
 
 // startQueue spawns a queue process for a new queue record.
@@ -117,6 +119,7 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	rec.Policy = n.policyFor(rec.Name)
 	n.queues[rec.Name] = rec
 	q.configure()
+	q.openFiles()
 	// the expiry timer starts with the queue (init → ensure_expiry_timer)
 	q.ensureExpiryTimer(ctx)
 }
@@ -181,6 +184,9 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 		return
 	}
 	defer q.checkInvariants()
+	if q.disk != nil {
+		defer q.afterEvent(ctx)
+	}
 	c := &q.n.Config.Costs
 	switch m.Kind {
 	case kDeliver:
@@ -240,6 +246,12 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 		}
 	case kPageOut:
 		q.pageOut(ctx)
+	case kStoreConfirm:
+		ctx.Charge(c.QueueAck)
+		q.storeConfirmed(ctx, m.P.(*store.Confirm))
+	case kTimerSync, kTimerFlush:
+		ctx.Charge(c.Timer)
+		q.diskTimer(ctx, m.Kind)
 	case kPolicyChanged:
 		ctx.Charge(c.QueueCall)
 		q.dropHead(ctx)
@@ -297,16 +309,30 @@ func (q *queue) publish(ctx *sim.Ctx, msg *Message, seq uint64, from sim.PID) {
 		}
 		return
 	}
-	if seq != 0 {
-		ctx.Send(from, sim.Msg{Kind: kConfirm, N: int64(seq)})
-	}
 	q.nextSeq++
 	e := entry{seq: q.nextSeq, msg: msg, expiry: q.expiryOf(ctx, msg)}
-	if q.ready.count == 0 && q.attemptDelivery(ctx, e) {
+	var c *consumer
+	if q.ready.count == 0 {
+		c = q.pickConsumer()
+	}
+	if c == nil && q.ttl == 0 && q.dlx == nil {
+		// undelivered with TTL 0 and no DLX: discarded at once, unwritten
+		if seq != 0 {
+			ctx.Send(from, sim.Msg{Kind: kConfirm, N: int64(seq)})
+		}
 		return
 	}
-	if q.ttl == 0 && q.dlx == nil {
-		return // undelivered with TTL 0 and no DLX: discarded at once
+	// send_or_record_confirm: confirmed now, or once on disk
+	waits := false
+	if q.disk != nil {
+		waits = q.store(ctx, &e, seq, from)
+	}
+	if seq != 0 && !waits {
+		ctx.Send(from, sim.Msg{Kind: kConfirm, N: int64(seq)})
+	}
+	if c != nil {
+		q.deliverTo(ctx, c, e)
+		return
 	}
 	if q.n.paging {
 		// under memory pressure a new message goes straight to disk
@@ -364,6 +390,7 @@ func (q *queue) dropHead(ctx *sim.Ctx) bool {
 		if !ok {
 			break
 		}
+		q.gone(&e)
 		dropped = true
 		q.deadLetter(ctx, []*Message{e.msg}, "maxlen")
 	}
@@ -404,7 +431,9 @@ func (q *queue) dropExpired(ctx *sim.Ctx) {
 				}
 				break
 			}
-			expired = append(expired, q.ready.popLevel(i).msg)
+			gone := q.ready.popLevel(i)
+			q.gone(&gone)
+			expired = append(expired, gone.msg)
 		}
 	}
 	if len(expired) > 0 {
@@ -430,16 +459,6 @@ func (q *queue) ensureTTLTimer(ctx *sim.Ctx, expiry int64) {
 	q.ttlGen++
 	q.ttlTimer = ctx.SendAfter(q.pid, after, sim.Msg{Kind: kTimerTTL, N: q.ttlGen})
 	q.ttlAt = expiry
-}
-
-// attemptDelivery hands a message straight to a consumer if one can take it.
-func (q *queue) attemptDelivery(ctx *sim.Ctx, e entry) bool {
-	c := q.pickConsumer()
-	if c == nil {
-		return false
-	}
-	q.deliverTo(ctx, c, e)
-	return true
 }
 
 // pickConsumer finds the consumer that gets the next message, blocking
@@ -501,6 +520,9 @@ func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
 	}
 	q.n.Stats.Delivered++
 	redelivered := e.delivered
+	if !c.ackRequired {
+		q.gone(&e)
+	}
 	if c.ackRequired {
 		e.delivered = true
 		q.pending.add(e)
@@ -602,7 +624,9 @@ func (q *queue) allConsumers() []*consumer {
 func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	q.n.Stats.Acked += int64(len(tags))
 	for _, t := range tags {
-		q.pending.take(t)
+		if e, ok := q.pending.take(t); ok {
+			q.gone(&e)
+		}
 	}
 	if q.subtractAcks(q.chRecord(from), tags) || q.sac {
 		q.run(ctx)
@@ -630,6 +654,7 @@ func (q *queue) rejectDrop(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	var msgs []*Message
 	for _, t := range tags {
 		if e, ok := q.pending.take(t); ok {
+			q.gone(&e)
 			msgs = append(msgs, e.msg)
 		}
 	}
@@ -734,6 +759,7 @@ func (q *queue) ensureExpiryTimer(ctx *sim.Ctx) {
 // delete removes the queue: bindings, record, consumers (their channels
 // are told), and the process.
 func (q *queue) delete(ctx *sim.Ctx) {
+	q.deleteFiles(ctx)
 	q.deleted = true
 	for _, x := range q.n.exchanges {
 		x.removeQueue(q.rec.Name)

@@ -15,6 +15,9 @@ func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
 		q.ensureExpiryTimer(ctx)
 		reply(&statReply{messages: q.ready.count, consumers: q.cons.count})
 	case *callPurge:
+		for i := range q.ready.levels {
+			q.ready.levels[i].each(func(e *entry) { q.gone(e) })
+		}
 		n := q.ready.purge()
 		reply(PurgeOk{Messages: n})
 	case *callDelete:
@@ -39,7 +42,9 @@ func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
 		ctx.Charge(q.n.Config.Costs.QueueDeliver)
 		q.n.Stats.Delivered++
 		g := &getReply{msg: e.msg, ackTag: e.seq, redelivered: e.delivered}
-		if !r.noAck {
+		if r.noAck {
+			q.gone(&e)
+		} else {
 			e.delivered = true
 			q.pending.add(e)
 			cr := q.ensureChRecord(m.From, nil)

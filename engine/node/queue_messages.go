@@ -9,9 +9,11 @@ package node
 type entry struct {
 	seq       uint64
 	msg       *Message
-	delivered bool  // fetched before: the next delivery is redelivered
-	expiry    int64 // virtual µs; 0 = never
-	paged     bool  // the body is on disk, only its index entry in memory
+	delivered bool   // fetched before: the next delivery is redelivered
+	expiry    int64  // virtual µs; 0 = never
+	paged     bool   // the body is on disk, only its index entry in memory
+	stored    bool   // written to the queue's files (durable or lazy queue)
+	dseq      uint64 // its seq id in its level's files
 }
 
 // level is one backing queue: entries in ascending seq order.

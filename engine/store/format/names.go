@@ -1,7 +1,6 @@
 package format
 
 import (
-	"crypto/md5"
 	"fmt"
 	"strconv"
 	"strings"
@@ -31,7 +30,7 @@ func PriorityQueueName(name string, priority uint8) string {
 // md5Base36 writes the 128-bit md5 of data as an integer in base 36, upper
 // case, without padding (Erlang's "~.36B").
 func md5Base36(data []byte) string {
-	sum := md5.Sum(data)
+	sum := md5Sum(data)
 	// Repeated division of the 16-byte big-endian number by 36.
 	num := sum[:]
 	var digits []byte

@@ -1,0 +1,253 @@
+package node
+
+// The node's disk: an in-memory filesystem holding RabbitMQ 3.10's vhost
+// layout, the shared message stores as processes, and the costs of file
+// operations. Models rabbit_msg_store's process side (the store itself is
+// engine/store).
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"warren/engine/amqp"
+	"warren/engine/sim"
+	"warren/engine/store"
+	"warren/engine/store/format"
+	"warren/engine/vfs"
+)
+
+// DataDir is where the node keeps its files on its filesystem.
+const DataDir = "mnesia/rabbit@localhost"
+
+// StorageCosts are virtual µs per file operation.
+type StorageCosts struct {
+	Call     int64 // one write, read or truncate call
+	PerKB    int64 // per KiB written or read
+	Fsync    int64 // fsync of a file (the process waits for the disk)
+	Metadata int64 // create, remove, rename, mkdir, directory sync
+}
+
+// DefaultStorageCosts are the 3.10 profile's storage costs.
+var DefaultStorageCosts = StorageCosts{Call: 3, PerKB: 1, Fsync: 250, Metadata: 20}
+
+func (n *Node) opsCost(o store.Ops) int64 {
+	c := &n.Config.Storage
+	return int64(o.Writes+o.Reads+o.Truncates)*c.Call +
+		(o.BytesWritten+o.BytesRead)/1024*c.PerKB +
+		int64(o.Syncs)*c.Fsync +
+		int64(o.Creates+o.Removes+o.Renames+o.Mkdirs+o.DirSyncs)*c.Metadata
+}
+
+// storeProfile is the store profile of a version profile.
+func storeProfile(version string, fileSizeLimit int64) store.Profile {
+	p := store.Profile310()
+	if version != "3.10" {
+		p = store.Profile313()
+	}
+	if fileSizeLimit > 0 {
+		p.FileSizeLimit = fileSizeLimit
+	}
+	return p
+}
+
+// openDisk lays out the vhost on a fresh in-memory filesystem and starts
+// the two shared stores as processes.
+func (n *Node) openDisk() error {
+	n.Disk = vfs.NewMemFS()
+	v, _, err := store.CreateVHost(n.Disk, DataDir, storeProfile(n.Config.Version, n.Config.FileSizeLimit))
+	if err != nil {
+		return err
+	}
+	n.vhost = v
+	n.storeClients = map[store.ClientRef]sim.PID{}
+	return nil
+}
+
+// startStores starts the two shared store processes, when the first queue
+// with files needs them.
+func (n *Node) startStores() {
+	if n.stores[0] != sim.None {
+		return
+	}
+	for i, persistent := range []bool{false, true} {
+		name := "msg_store_transient"
+		if persistent {
+			name = "msg_store_persistent"
+		}
+		h := &msgStoreProc{n: n, st: n.vhost.Store(persistent), credit: newCreditFlow(MsgStoreCredit)}
+		n.stores[i] = n.RT.Spawn(name, "msg_store", h).PID
+	}
+}
+
+// Files lists every file on the node's disk with its size, for `show files`
+// and the widget's file view.
+func (n *Node) Files() []FileInfo {
+	var out []FileInfo
+	var walk func(dir string)
+	walk = func(dir string) {
+		names, err := n.Disk.List(dir)
+		if err != nil {
+			return
+		}
+		for _, name := range names {
+			p := dir + "/" + name
+			if vfs.IsDir(n.Disk, p) {
+				walk(p)
+				continue
+			}
+			size, _ := n.Disk.Stat(p)
+			synced, _ := n.Disk.DurableSize(p)
+			out = append(out, FileInfo{Path: p, Size: size, Synced: synced})
+		}
+	}
+	walk(DataDir)
+	return out
+}
+
+// FileInfo is one file on the node's disk.
+type FileInfo struct {
+	Path   string
+	Size   int64
+	Synced int64 // bytes that would survive a power loss
+}
+
+// msgID turns a message's sequence number into the 16-byte id the stores
+// key it by (RabbitMQ uses a GUID; warren's are deterministic).
+func msgID(id uint64) format.MsgID {
+	var m format.MsgID
+	binary.BigEndian.PutUint64(m[:8], 0x77617272656e0000) // "warren"
+	binary.BigEndian.PutUint64(m[8:], id)
+	return m
+}
+
+// storedMessage encodes a message as the stores keep it.
+func storedMessage(m *Message, expiry int64, confirm bool) (store.PublishedMsg, error) {
+	props := format.Properties{}
+	if m.Props.DeliveryMode != 0 {
+		props = props.WithDeliveryMode(m.Props.DeliveryMode)
+	}
+	if m.Props.HasPriority || m.Props.Priority > 0 {
+		props.Priority, props.Present = m.Props.Priority, props.Present|format.FlagPriority
+	}
+	if m.Props.HasExpiration {
+		props.Expiration, props.Present = m.Props.Expiration, props.Present|format.FlagExpiration
+	}
+	if len(m.Props.Headers) > 0 {
+		props.Headers, props.Present = formatTable(m.Props.Headers), props.Present|format.FlagHeaders
+	}
+	fm := format.NewMessage(m.Exchange, m.Key, props, m.Body, msgID(m.ID), m.Props.Persistent())
+	var exp uint64
+	if expiry > 0 {
+		exp = uint64(expiry)
+	}
+	return store.NewPublishedMsg(fm, exp, confirm)
+}
+
+func formatTable(t amqp.Table) format.Table {
+	out := make(format.Table, 0, len(t))
+	for _, f := range t {
+		out = append(out, format.Field{Name: f.Key, Value: formatValue(f.Val)})
+	}
+	return out
+}
+
+func formatValue(v amqp.Value) format.FieldValue {
+	switch v.Kind {
+	case amqp.LongStr:
+		return format.LongString(v.Str)
+	case amqp.Bool:
+		return format.Bool(v.Int != 0)
+	case amqp.Long:
+		return format.Long(v.Int)
+	case amqp.Timestamp:
+		return format.Timestamp(uint64(v.Int))
+	case amqp.Array:
+		vs := make([]format.FieldValue, len(v.Arr))
+		for i, e := range v.Arr {
+			vs[i] = formatValue(e)
+		}
+		return format.ArrayOf(vs...)
+	case amqp.Table_:
+		return format.TableOf(formatTable(v.Tab))
+	}
+	if v.Kind.IsInt() {
+		return format.SignedInt(int32(v.Int))
+	}
+	return format.LongString(v.String())
+}
+
+// msgStoreProc is one shared store (msg_store_persistent or
+// msg_store_transient) as a process.
+type msgStoreProc struct {
+	n      *Node
+	st     *store.MsgStore
+	credit creditFlow
+	timer  bool
+}
+
+// syncInterval is the store's SYNC_INTERVAL in the 3.10 profile (µs).
+const syncInterval = 25_000
+
+func (h *msgStoreProc) Handle(ctx *sim.Ctx, m sim.Msg) {
+	n := h.n
+	switch m.Kind {
+	case kStoreCall:
+		if m.N == 1 {
+			if to := h.credit.ack(m.From); to != sim.None {
+				ctx.Send(to, sim.Msg{Kind: kBump, N: int64(h.credit.spec.MoreAfter)})
+			}
+		}
+		call := m.P.(*store.StoreCall)
+		ctx.Charge(n.Config.Costs.QueueAck)
+		res, err := h.st.Handle(*call)
+		ctx.Charge(n.opsCost(res.Ops))
+		n.storageFault(err)
+		h.route(ctx, res.Confirms)
+	case kTimerTTL: // the sync timer
+		h.timer = false
+	}
+	// Sync when clients wait for confirms: at once when nothing else is
+	// waiting in the mailbox, else on the sync timer.
+	if h.st.NeedsSync() {
+		if ctx.MailboxEmpty() || m.Kind == kTimerTTL {
+			res, err := h.st.Sync()
+			ctx.Charge(n.opsCost(res.Ops))
+			n.storageFault(err)
+			h.route(ctx, res.Confirms)
+		} else if !h.timer {
+			h.timer = true
+			ctx.SendAfter(ctx.Self, syncInterval, sim.Msg{Kind: kTimerTTL})
+		}
+	}
+}
+
+// route hands confirms to the queues that wait for them.
+func (h *msgStoreProc) route(ctx *sim.Ctx, confirms []store.Confirm) {
+	for i := range confirms {
+		if pid, ok := h.n.storeClients[confirms[i].Client]; ok {
+			c := confirms[i]
+			ctx.Send(pid, sim.Msg{Kind: kStoreConfirm, P: &c})
+		}
+	}
+}
+
+// storageFault records a failed file operation; the simulation goes on (a
+// fault injected on purpose shows in the file operation trace).
+func (n *Node) storageFault(err error) {
+	if err != nil {
+		n.StorageErrors = append(n.StorageErrors, err.Error())
+	}
+}
+
+// ShowFiles prints the files on the node's disk.
+func (n *Node) ShowFiles() []string {
+	var out []string
+	for _, f := range n.Files() {
+		line := fmt.Sprintf("file %s size=%d", f.Path[len(DataDir)+1:], f.Size)
+		if f.Synced != f.Size {
+			line += fmt.Sprintf(" synced=%d", f.Synced)
+		}
+		out = append(out, line)
+	}
+	return out
+}
