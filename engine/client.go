@@ -121,6 +121,11 @@ func (c *client) Frame(conn, ch int, method any, at int64) {
 			e.Kind = trace.ChannelClosed
 			delete(cc.chans, ch)
 		}
+	case node.Lost:
+		e.Kind = trace.ConnectionLost
+		cc := c.conn(conn)
+		cc.open = false
+		cc.chans = map[int]*clientChan{}
 	case node.Blocked:
 		e.Kind, e.Text = trace.Blocked, m.Reason
 	case node.Unblocked:

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,6 +36,9 @@ func TestConformance(t *testing.T) {
 func TestEngineOnly(t *testing.T) {
 	files, _ := filepath.Glob("testdata/engine/*.txt")
 	for _, f := range files {
+		if runtime.GOOS == "js" && strings.HasPrefix(filepath.Base(f), "native-") {
+			continue // restarts are left out of the browser build (node/restart_wasm.go)
+		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			s := New(Options{Record: true})
 			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {

@@ -49,8 +49,12 @@ func (s *Sim) control(cmd script.Command) ([]string, error) {
 		return out, nil
 	case "set":
 		s.apply(op{kind: opControl, cmd: cmd})
-	case "alarm":
+	case "alarm", "restart":
 		s.apply(op{kind: opControl, cmd: cmd})
+		if err := s.restartErr; err != nil {
+			s.restartErr = nil
+			return nil, err
+		}
 		s.apply(op{kind: opSettle, t: s.rt.Now()})
 	}
 	return append(out, s.clientLines()...), nil
@@ -75,6 +79,10 @@ func (s *Sim) controlChange(cmd script.Command) {
 		}
 		if cmd.Has("memory-per-message") {
 			s.node.Config.MemoryPerMessage = cmd.Int("memory-per-message", 0)
+		}
+	case "restart":
+		if err := s.node.Restart(cmd.Str("kind", "clean")); err != nil {
+			s.restartErr = err
 		}
 	case "alarm":
 		if r := cmd.Str("set", ""); r != "" {

@@ -40,6 +40,8 @@ type Sim struct {
 	// While replaying for Seek: run no event past stopAt; hitLimit says a
 	// step was refused because of it.
 	mark     mark
+	// restartErr is a storage failure while restarting, reported by show files.
+	restartErr error
 	metrics  metrics
 	summary  bool // set trace=summary: fold long runs of deliveries and confirms
 	limiting bool
@@ -122,7 +124,7 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	s.markStart()
 	var pre []string
 	switch cmd.Name {
-	case "step", "run", "set", "alarm":
+	case "step", "run", "set", "alarm", "restart":
 		return s.control(cmd)
 	case "set_policy", "clear_policy", "list_queues", "list_policies":
 		pre = s.apply(op{kind: opOperator, cmd: cmd})

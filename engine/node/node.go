@@ -124,6 +124,8 @@ type Node struct {
 
 	// paging is set while memory is above the paging threshold.
 	paging bool
+	// recovering is set while a durable queue restarts from its files.
+	recovering bool
 
 	memAlarm  bool
 	diskAlarm bool

@@ -119,9 +119,13 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	rec.Policy = n.policyFor(rec.Name)
 	n.queues[rec.Name] = rec
 	q.configure()
-	q.openFiles()
+	if !n.recovering {
+		q.openFiles()
+	}
 	// the expiry timer starts with the queue (init → ensure_expiry_timer)
-	q.ensureExpiryTimer(ctx)
+	if ctx != nil {
+		q.ensureExpiryTimer(ctx)
+	}
 }
 
 // queuePriority is rabbit_amqqueue_process's prioritise_call/cast/info:

@@ -139,6 +139,8 @@ var specs = []*Spec{
 	{Name: "show", Extra: Words, WordSet: ShowViews, Engine: true, Usage: "show [" + strings.Join(ShowViews, "|") + "]"},
 	{Name: "set", Params: []Param{num("schedulers", 1, 64), num("watermark", 1, 1<<50), num("memory-per-message", 0, 1<<30), enum("trace", "full", "summary"), enum("version", "3.10", "3.13", "4.0")},
 		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary]"},
+	{Name: "restart", Params: []Param{enum("kind", "clean", "crash", "power-loss")}, Engine: true,
+		Usage: "restart [kind=clean|crash|power-loss]"},
 	{Name: "alarm", Params: []Param{enum("set", "memory", "disk"), enum("clear", "memory", "disk")}, Engine: true,
 		Usage: "alarm set=memory|disk | alarm clear=memory|disk"},
 }

@@ -84,6 +84,23 @@ func (c *Ctx) MailboxEmpty() bool {
 // Runtime gives access to the runtime (for reads only).
 func (c *Ctx) Runtime() *Runtime { return c.rt }
 
+// KillAll ends every process and drops every pending timer and runnable
+// entry (the node's VM stops); the clock and the event count go on.
+func (rt *Runtime) KillAll() {
+	for _, p := range rt.procs[1:] {
+		p.state = Exited
+		p.clear()
+		p.sched = -1
+	}
+	for i := range rt.scheds {
+		rt.scheds[i].cur = nil
+	}
+	rt.runq = rt.runq[:0]
+	rt.timers = rt.timers[:0]
+	rt.timerIndex = nil
+	rt.out = rt.out[:0]
+}
+
 // Kill ends a process from outside (a crash injected by a scenario).
 func (rt *Runtime) Kill(pid PID) {
 	p := rt.Process(pid)

@@ -28,6 +28,9 @@ const (
 	ConnectionClosed
 	Blocked
 	Unblocked
+	// ConnectionLost is the engine's: the broker died under the client and
+	// the socket closed with no AMQP close.
+	ConnectionLost
 )
 
 // Event is one thing a client saw on a connection or channel.
@@ -103,6 +106,8 @@ func (e *Event) String() string {
 		b.WriteString("blocked reason=" + strconv.Quote(e.Text))
 	case Unblocked:
 		b.WriteString("unblocked")
+	case ConnectionLost:
+		b.WriteString("connection-lost")
 	}
 	return b.String()
 }

@@ -1,0 +1,278 @@
+//go:build !(js && wasm)
+
+package node
+
+// Stopping and starting the node: a clean restart (rabbitmqctl stop_app /
+// start_app: queues terminate and leave recovery terms), a crash of the VM
+// (what reached the OS survives) and a power loss (only what was fsynced
+// survives). On the way back up durable exchanges, queues, bindings and
+// policies come back (they are in mnesia on disk), the message stores and
+// queue indexes recover as rabbit_msg_store and the queue indexes do, and
+// each durable queue is refilled with its persistent messages. Transient
+// messages and non-durable entities are gone.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+
+	"warren/engine/amqp"
+	"warren/engine/sim"
+	"warren/engine/store"
+	"warren/engine/store/format"
+)
+
+// RestartKinds are the ways the node can go down and come back.
+var RestartKinds = []string{"clean", "crash", "power-loss"}
+
+// forcedClose is what a client hears when the broker shuts down cleanly.
+const forcedClose = "CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'"
+
+// durableQueue is what survives of a durable queue across a restart.
+type durableQueue struct {
+	rec       QueueRecord
+	delivered map[levelSeq]bool // messages delivered before a clean stop
+}
+
+type levelSeq struct {
+	level int
+	seq   uint64
+}
+
+// Restart stops the node the given way and starts it again.
+func (n *Node) Restart(kind string) error {
+	if n.vhost == nil {
+		return fmt.Errorf("restart: the node has no disk")
+	}
+	// what mnesia keeps: durable queues (and their exchanges and bindings)
+	var keep []durableQueue
+	for _, name := range n.QueueNames() {
+		rec := n.queues[name]
+		if !rec.Durable || rec.Exclusive {
+			continue
+		}
+		dq := durableQueue{rec: *rec, delivered: map[levelSeq]bool{}}
+		if q := rec.proc; q != nil && q.disk != nil {
+			q.pending.each(func(e *entry) { dq.delivered[levelSeq{q.ready.levelOf(e.msg), e.dseq}] = true })
+			for lvl := range q.ready.levels {
+				q.ready.levels[lvl].each(func(e *entry) {
+					if e.delivered {
+						dq.delivered[levelSeq{lvl, e.dseq}] = true
+					}
+				})
+			}
+		}
+		keep = append(keep, dq)
+	}
+	// the clients see their connections go
+	for _, c := range n.connNumbers() {
+		if r := n.conns[c]; !r.closed {
+			if kind == "clean" {
+				n.client.Frame(c, 0, Closed{Code: 320, Text: forcedClose}, n.RT.Now())
+			} else {
+				n.client.Frame(c, 0, Lost{}, n.RT.Now())
+			}
+		}
+	}
+	terms := map[string]*store.QueueTerms{}
+	switch kind {
+	case "clean":
+		t, _, err := n.vhost.Shutdown()
+		if err != nil {
+			return fmt.Errorf("restart: %w", err)
+		}
+		for name, qt := range t {
+			qt := qt
+			terms[name] = &qt
+		}
+	case "crash":
+		n.Disk.CrashProcess()
+	case "power-loss":
+		n.Disk.PowerLoss()
+	default:
+		return fmt.Errorf("restart: kind must be one of clean, crash, power-loss, got %q", kind)
+	}
+	n.RT.KillAll()
+	n.conns = map[int]*reader{}
+	n.stores = [2]sim.PID{}
+	n.memAlarm, n.diskAlarm, n.paging = false, false, false
+	n.deliveryPool, n.ackPool = nil, nil
+	// durable exchanges and the bindings between durable things stay
+	for name, x := range n.exchanges {
+		if !x.Durable {
+			delete(n.exchanges, name)
+		}
+	}
+	durable := map[string]bool{}
+	for _, dq := range keep {
+		durable[dq.rec.Name] = true
+	}
+	for _, x := range n.exchanges {
+		kept := x.Bindings[:0]
+		for _, b := range x.Bindings {
+			if durable[b.Queue] {
+				kept = append(kept, b)
+			}
+		}
+		x.Bindings = kept
+	}
+	n.queues = map[string]*QueueRecord{}
+	n.changed()
+	// the vhost recovers, then each durable queue
+	var refs []store.QueueRef
+	for _, dq := range keep {
+		for _, name := range levelNames(&dq.rec) {
+			refs = append(refs, store.QueueRef{Name: name, Options: n.queueOptions(&dq.rec), Terms: terms[name]})
+		}
+	}
+	v, _, err := store.OpenVHost(n.Disk, DataDir, storeProfile(n.Config.Version, n.Config.FileSizeLimit), refs)
+	if err != nil {
+		return fmt.Errorf("restart: %w", err)
+	}
+	n.vhost = v
+	n.storeClients = map[store.ClientRef]sim.PID{}
+	for _, dq := range keep {
+		rec := dq.rec
+		rec.proc, rec.PID = nil, 0
+		n.recoverQueue(&rec, dq.delivered, kind == "clean")
+	}
+	if n.Config.Watermark > 0 {
+		n.StartMemoryMonitor()
+	}
+	return nil
+}
+
+// levelNames are the names a queue's files go by: one per priority level.
+func levelNames(rec *QueueRecord) []string {
+	v, ok := rec.Args.Get("x-max-priority")
+	if !ok {
+		return []string{rec.Name}
+	}
+	out := make([]string, v.Int+1)
+	for lvl := range out {
+		out[lvl] = format.PriorityQueueName(rec.Name, uint8(lvl))
+	}
+	return out
+}
+
+func (n *Node) queueOptions(rec *QueueRecord) store.QueueOptions {
+	lazy := false
+	if v, ok := effective(rec.Args, rec.Policy, "queue-mode"); ok && v.Kind == amqp.LongStr && v.Str == "lazy" {
+		lazy = true
+	}
+	return store.QueueOptions{Durable: rec.Durable, Version: n.queueVersion(rec), Lazy: lazy}
+}
+
+// recoverQueue starts a durable queue again and refills it from its files.
+func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean bool) {
+	n.recovering = true
+	n.startQueue(nil, rec)
+	n.recovering = false
+	q := rec.proc
+	d := &queueDisk{confirmWait: map[format.MsgID][]pubRef{}}
+	n.startStores()
+	var all []entry
+	for lvl, name := range levelNames(rec) {
+		files, r, err := n.vhost.RecoverQueue(name)
+		if err != nil {
+			n.storageFault(err)
+			continue
+		}
+		n.storeClients[files.ClientRef()] = q.pid
+		d.levels = append(d.levels, files)
+		d.next = append(d.next, r.NextSeq)
+		d.acks = append(d.acks, nil)
+		for _, m := range r.Messages {
+			term := m.Term
+			if term == nil {
+				term, _, err = files.Read(m.Seq)
+				if err != nil {
+					n.storageFault(err)
+					continue
+				}
+			}
+			msg, err := n.decodeStored(name, term)
+			if err != nil {
+				n.storageFault(err)
+				continue
+			}
+			e := entry{msg: msg, stored: true, dseq: m.Seq, expiry: int64(m.Expiry)}
+			// redelivered: what was delivered before a clean stop, and
+			// everything after a crash
+			e.delivered = !clean || delivered[levelSeq{lvl, m.Seq}]
+			all = append(all, e)
+		}
+	}
+	q.disk = d
+	// requeue in publish order across levels
+	sort.SliceStable(all, func(i, j int) bool { return all[i].msg.ID < all[j].msg.ID })
+	for _, e := range all {
+		q.nextSeq++
+		e.seq = q.nextSeq
+		q.ready.push(e)
+	}
+}
+
+// decodeStored turns a stored term back into a message.
+func (n *Node) decodeStored(file string, term []byte) (*Message, error) {
+	fm, err := format.DecodeMessage(file, 0, term)
+	if err != nil {
+		return nil, err
+	}
+	m := &Message{Exchange: fm.Exchange, Body: fm.Payload()}
+	if len(fm.RoutingKeys) > 0 {
+		m.Key = fm.RoutingKeys[0]
+	}
+	m.ID = binary.BigEndian.Uint64(fm.ID[8:])
+	if m.ID > n.nextMsgID {
+		n.nextMsgID = m.ID
+	}
+	p := fm.Properties
+	if p.Has(format.FlagDeliveryMode) {
+		m.Props.DeliveryMode = p.DeliveryMode
+	}
+	if p.Has(format.FlagPriority) {
+		m.Props.Priority, m.Props.HasPriority = p.Priority, true
+	}
+	if p.Has(format.FlagExpiration) {
+		m.Props.Expiration, m.Props.HasExpiration = p.Expiration, true
+	}
+	if p.Has(format.FlagHeaders) {
+		m.Props.Headers = amqpTable(p.Headers)
+	}
+	return m, nil
+}
+
+func amqpTable(t format.Table) amqp.Table {
+	out := make(amqp.Table, 0, len(t))
+	for _, f := range t {
+		out = append(out, amqp.Field{Key: f.Name, Val: amqpValue(f.Value)})
+	}
+	return out
+}
+
+func amqpValue(v format.FieldValue) amqp.Value {
+	switch v.Type {
+	case format.TypeLongString:
+		return amqp.StrValue(string(v.Bytes))
+	case format.TypeBool:
+		return amqp.BoolValue(v.Bool)
+	case format.TypeLong, format.TypeLongL:
+		return amqp.LongValue(v.Int)
+	case format.TypeTimestamp:
+		return amqp.Value{Kind: amqp.Timestamp, Int: v.Int}
+	case format.TypeArray:
+		vs := make([]amqp.Value, len(v.Array))
+		for i, e := range v.Array {
+			vs[i] = amqpValue(e)
+		}
+		return amqp.ArrayValue(vs...)
+	case format.TypeTable:
+		return amqp.TableValue(amqpTable(v.Table))
+	}
+	return amqp.IntValue(v.Int)
+}
+
+// Lost is what a client sees when the broker dies under it: the socket
+// closes with no AMQP close.
+type Lost struct{}

@@ -1,0 +1,19 @@
+//go:build js && wasm
+
+package node
+
+import "fmt"
+
+// RestartKinds are the ways the node can go down and come back.
+var RestartKinds = []string{"clean", "crash", "power-loss"}
+
+// Restart is not in the browser build: recovery links the stores' whole
+// recovery code (index scans, the message decoder, the store's rebuild),
+// about 100 kB more than warren.wasm's 1.2 MB gzip budget leaves room for.
+func (n *Node) Restart(kind string) error {
+	return fmt.Errorf("restart: restarting the node is not in the browser build (its recovery code does not fit the download budget); run the scenario with go run ./scripts/scenario")
+}
+
+// Lost is what a client sees when the broker dies under it: the socket
+// closes with no AMQP close.
+type Lost struct{}
