@@ -39,14 +39,14 @@ type Sim struct {
 	furthest int64 // the most events any replay of ops has reached
 	// While replaying for Seek: run no event past stopAt; hitLimit says a
 	// step was refused because of it.
-	mark     mark
+	mark mark
 	// restartErr is a storage failure while restarting, reported by show files.
 	restartErr error
-	metrics  metrics
-	summary  bool // set trace=summary: fold long runs of deliveries and confirms
-	limiting bool
-	stopAt   int64
-	hitLimit bool
+	metrics    metrics
+	summary    bool // set trace=summary: fold long runs of deliveries and confirms
+	limiting   bool
+	stopAt     int64
+	hitLimit   bool
 }
 
 // New returns a fresh simulation.
