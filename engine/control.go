@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"warren/engine/script"
@@ -37,7 +38,7 @@ func (s *Sim) control(cmd script.Command) ([]string, error) {
 		default:
 			s.apply(op{kind: opSettle, t: s.rt.Now()})
 		}
-		out = append(out, fmt.Sprintf("t=%s events=%d", formatTime(s.rt.Now()), s.rt.Events()))
+		out = append(out, "t="+formatTime(s.rt.Now())+" events="+i64(s.rt.Events()))
 	case "show":
 		views := cmd.Words()
 		if len(views) == 0 {
@@ -66,6 +67,12 @@ func (s *Sim) controlChange(cmd script.Command) {
 	case "set":
 		if cmd.Has("version") {
 			s.node.Config.Version = cmd.Str("version", "3.10")
+		}
+		if cmd.Has("file-size-limit") {
+			s.node.Config.FileSizeLimit = cmd.Int("file-size-limit", 0)
+		}
+		if cmd.Has("version") || cmd.Has("file-size-limit") {
+			s.node.ReopenDisk()
 		}
 		if cmd.Has("schedulers") {
 			s.rt.SetSchedulers(int(cmd.Int("schedulers", 1)))
@@ -108,6 +115,8 @@ func (s *Sim) lines() []string {
 	return trace.Lines(ev)
 }
 
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
+
 func percent(part, whole int64) string {
 	if whole <= 0 {
 		return "0.0%"
@@ -121,6 +130,10 @@ func (s *Sim) show(view string) []string {
 	switch view {
 	case "files":
 		out = append(out, s.node.ShowFiles()...)
+	case "gc":
+		for _, l := range s.node.GCLog {
+			out = append(out, "gc "+l)
+		}
 	case "throughput":
 		// what the last command that ran events moved, over its span
 		span := s.rt.LastEnd() - s.mark.time
@@ -129,11 +142,11 @@ func (s *Sim) show(view string) []string {
 			if span <= 0 {
 				return "0"
 			}
-			return fmt.Sprintf("%.0f", float64(n)*1e6/float64(span))
+			return strconv.FormatFloat(float64(n)*1e6/float64(span), 'f', 0, 64)
 		}
-		out = append(out, fmt.Sprintf("throughput over %s: published=%d (%s/s) delivered=%d (%s/s) acked=%d (%s/s)",
-			formatTime(max(span, 0)), st.Published-m.Published, rate(st.Published-m.Published),
-			st.Delivered-m.Delivered, rate(st.Delivered-m.Delivered), st.Acked-m.Acked, rate(st.Acked-m.Acked)))
+		count := func(name string, n int64) string { return " " + name + "=" + i64(n) + " (" + rate(n) + "/s)" }
+		out = append(out, "throughput over "+formatTime(max(span, 0))+":"+count("published", st.Published-m.Published)+
+			count("delivered", st.Delivered-m.Delivered)+count("acked", st.Acked-m.Acked))
 	case "rates":
 		out = append(out, s.rates(60)...)
 	case "schedulers":
@@ -146,18 +159,19 @@ func (s *Sim) show(view string) []string {
 				busy -= s.mark.busy[i]
 			}
 			total += busy
-			out = append(out, fmt.Sprintf("scheduler %d busy=%s utilisation=%s", i+1, formatTime(busy), percent(busy, span)))
+			out = append(out, "scheduler "+strconv.Itoa(i+1)+" busy="+formatTime(busy)+" utilisation="+percent(busy, span))
 		}
 		n := int64(len(s.rt.Schedulers()))
-		out = append(out, fmt.Sprintf("node cpu=%s of %d schedulers over %s", percent(total, span*n), n, formatTime(max(span, 0))))
+		out = append(out, "node cpu="+percent(total, span*n)+" of "+i64(n)+" schedulers over "+formatTime(max(span, 0)))
 	case "clock":
-		out = append(out, fmt.Sprintf("t=%s events=%d", formatTime(s.rt.Now()), s.rt.Events()))
+		out = append(out, "t="+formatTime(s.rt.Now())+" events="+i64(s.rt.Events()))
 	case "processes":
 		for _, p := range s.rt.Processes() {
 			if p.State().String() == "exited" {
 				continue
 			}
-			line := fmt.Sprintf("%s pid=%d state=%s mailbox=%d socket=%d reductions=%d", p.Name, p.PID, p.State(), p.MailboxLen(), p.InputLen(), p.Reductions)
+			line := p.Name + " pid=" + i64(int64(p.PID)) + " state=" + p.State().String() + " mailbox=" + strconv.Itoa(p.MailboxLen()) +
+				" socket=" + strconv.Itoa(p.InputLen()) + " reductions=" + i64(p.Reductions)
 			if p.Kind == "reader" && !p.InputOpen {
 				line += " not-reading-socket"
 			}
@@ -165,7 +179,8 @@ func (s *Sim) show(view string) []string {
 		}
 	case "queues":
 		for _, q := range s.node.ListQueues() {
-			out = append(out, fmt.Sprintf("queue %s ready=%d unacked=%d consumers=%d bytes=%d", q.Name, q.Ready, q.Unack, q.Consumers, q.Bytes))
+			out = append(out, "queue "+q.Name+" ready="+strconv.Itoa(q.Ready)+" unacked="+strconv.Itoa(q.Unack)+
+				" consumers="+strconv.Itoa(q.Consumers)+" bytes="+i64(q.Bytes))
 		}
 	case "exchanges":
 		for _, name := range s.node.ExchangeNames() {
@@ -174,13 +189,13 @@ func (s *Sim) show(view string) []string {
 			if label == "" {
 				label = "(default)"
 			}
-			out = append(out, fmt.Sprintf("exchange %s type=%s bindings=%d", label, x.Type, len(x.Bindings)))
+			out = append(out, "exchange "+label+" type="+x.Type+" bindings="+strconv.Itoa(len(x.Bindings)))
 		}
 	case "bindings":
 		for _, name := range s.node.ExchangeNames() {
 			x, _ := s.node.Exchange(name)
 			for _, b := range x.Bindings {
-				out = append(out, fmt.Sprintf("binding exchange=%s queue=%s key=%s", name, b.Queue, b.Key))
+				out = append(out, "binding exchange="+name+" queue="+b.Queue+" key="+b.Key)
 			}
 		}
 	case "credit":
@@ -191,7 +206,8 @@ func (s *Sim) show(view string) []string {
 			if l.Blocked {
 				state = " blocked"
 			}
-			out = append(out, fmt.Sprintf("credit %s -> %s %d/%d%s", s.rt.Process(l.From).Name, s.rt.Process(l.To).Name, l.Credit, l.Initial, state))
+			out = append(out, "credit "+s.rt.Process(l.From).Name+" -> "+s.rt.Process(l.To).Name+" "+
+				strconv.Itoa(l.Credit)+"/"+strconv.Itoa(l.Initial)+state)
 		}
 	case "memory":
 		m := s.node.Memory()
@@ -199,7 +215,7 @@ func (s *Sim) show(view string) []string {
 		if len(s.node.Alarms()) > 0 {
 			alarm = strings.Join(s.node.Alarms(), ",")
 		}
-		out = append(out, fmt.Sprintf("memory used=%d watermark=%d alarm=%s", m, s.node.Config.Watermark, alarm))
+		out = append(out, "memory used="+i64(m)+" watermark="+i64(s.node.Config.Watermark)+" alarm="+alarm)
 	case "consumers":
 		out = append(out, s.node.ConsumerLines()...)
 	}

@@ -47,6 +47,7 @@ func (s *Sim) run(o op) (out []string, done bool) {
 					return nil, false
 				}
 				s.rt.AdvanceTo(max(s.rt.Now(), last+QuietWindow))
+				s.sample()
 				break
 			}
 		}
@@ -57,6 +58,7 @@ func (s *Sim) run(o op) (out []string, done bool) {
 			return nil, false
 		}
 		s.rt.AdvanceTo(o.t)
+		s.sample()
 	case opSteps:
 		for i := int64(0); i < o.n; i++ {
 			if !s.step(-1) {

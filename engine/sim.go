@@ -166,6 +166,9 @@ func (s *Sim) check(cmd script.Command) error {
 	if cmd.Name == "set" && cmd.Has("version") && (s.rt.Events() > 0 || len(s.node.QueueNames()) > 0) {
 		return fmt.Errorf("set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", cmd.Str("version", ""))
 	}
+	if cmd.Name == "set" && (cmd.Has("file-size-limit") || cmd.Has("version")) && s.node.HasFiles() {
+		return fmt.Errorf("set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first")
+	}
 	if cmd.Name == "set" && cmd.Has("schedulers") && s.busyOnScheduler() {
 		return fmt.Errorf("set: schedulers can only change while no process is running; run until quiet first")
 	}

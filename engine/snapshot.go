@@ -20,7 +20,11 @@ type Snapshot struct {
 	Memory     int64           `json:"memory"`
 	Watermark  int64           `json:"watermark"`
 	Alarms     []string        `json:"alarms"`
+	Files      []FileView      `json:"files"`
 }
+
+// FileView is one file on the node's disk.
+type FileView = node.FileView
 
 // SchedulerView is one scheduler: how busy it has been and what it runs.
 type SchedulerView struct {
@@ -114,5 +118,6 @@ func (s *Sim) Snapshot() Snapshot {
 		snap.Queues = append(snap.Queues, QueueView{Name: q.Name, PID: int32(q.PID), Ready: q.Ready, Unacked: q.Unack, Bytes: q.Bytes,
 			Levels: q.Levels, Heads: q.Heads, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy})
 	}
+	snap.Files = s.node.FileViews()
 	return snap
 }

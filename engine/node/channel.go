@@ -411,7 +411,9 @@ func (ch *channel) queueDeclare(ctx *sim.Ctx, m *QueueDeclare) *amqp.Error {
 		if q.Exclusive && q.Owner != ch.conn {
 			return resourceLocked(name)
 		}
-		if !q.Exclusive && m.Exclusive {
+		if q.Exclusive != m.Exclusive {
+			// check_exclusive_access(strict): the declare must name the
+			// same owner, none for a shared queue
 			return resourceLocked(name)
 		}
 		what := rs(name)
@@ -487,12 +489,14 @@ func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Tab
 		}
 		if !x.hasBinding(b) {
 			x.Bindings = append(x.Bindings, b)
+			x.hadBindings = true
 			n.changed()
 		}
 		ch.send(ctx, Ok{Method: "queue.bind-ok"})
 		return nil
 	}
 	x.removeBinding(b)
+	n.unbound(x)
 	n.changed()
 	ch.send(ctx, Ok{Method: "queue.unbind-ok"})
 	return nil

@@ -20,6 +20,9 @@ type Exchange struct {
 	AutoDelete bool
 	Args       amqp.Table
 	Bindings   []*Binding
+	// hadBindings: an auto-delete exchange is deleted when its last binding
+	// goes, not before it ever had one.
+	hadBindings bool
 }
 
 // Binding routes from an exchange to a queue.
@@ -78,6 +81,15 @@ func (x *Exchange) removeBinding(b *Binding) bool {
 	return false
 }
 
+// unbound is called after bindings were removed: an auto-delete exchange
+// goes once its last binding is gone.
+func (n *Node) unbound(x *Exchange) {
+	if x.AutoDelete && len(x.Bindings) == 0 && x.hadBindings {
+		delete(n.exchanges, x.Name)
+		n.changed()
+	}
+}
+
 // removeQueue drops every binding to a deleted queue.
 func (x *Exchange) removeQueue(q string) {
 	out := x.Bindings[:0]
@@ -92,6 +104,37 @@ func (x *Exchange) removeQueue(q string) {
 // route returns the names of the queues a message goes to, each once, in
 // binding order. The default exchange routes to the queue named by the key.
 func (n *Node) route(x *Exchange, key string, headers amqp.Table, dst []string) []string {
+	// an unroutable message goes on to the alternate exchange, if the
+	// exchange has one that exists (each exchange visited once)
+	before := len(dst)
+	dst = n.routeOne(x, key, headers, dst)
+	for seen := []string{x.Name}; len(dst) == before; {
+		ae, ok := x.Args.Get("alternate-exchange")
+		if !ok || ae.Kind != amqp.LongStr {
+			break
+		}
+		next, ok := n.exchanges[ae.Str]
+		if !ok || containsName(seen, next.Name) {
+			break
+		}
+		seen = append(seen, next.Name)
+		x = next
+		dst = n.routeOne(x, key, headers, dst)
+	}
+	return dst
+}
+
+func containsName(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// routeOne routes through one exchange's bindings.
+func (n *Node) routeOne(x *Exchange, key string, headers amqp.Table, dst []string) []string {
 	if x.Name == "" {
 		if _, ok := n.queues[key]; ok {
 			dst = append(dst, key)

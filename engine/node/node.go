@@ -114,6 +114,8 @@ type Node struct {
 	storeClients map[store.ClientRef]sim.PID
 	// StorageErrors are failed file operations (injected faults).
 	StorageErrors []string
+	// GCLog is the message stores' latest GC steps.
+	GCLog []string
 
 	// gen counts topology changes (queues, exchanges, bindings), so that a
 	// channel may cache a routing decision until the next change.
@@ -265,6 +267,7 @@ const (
 	kStoreConfirm                    // msg_store -> queue: P = *store.Confirm
 	kTimerSync                       // queue: sync timer
 	kTimerFlush                      // queue: idle flush
+	kGCStep                          // msg_store -> msg_store_gc: run a step
 )
 
 // KindName names a message kind for event views.
@@ -278,6 +281,6 @@ func KindName(k uint16) string {
 var kindNames = [...]string{"", "frame", "method", "bump_credit", "send", "deliver", "deliver_to_consumer",
 	"confirm", "reject_publish", "ack", "requeue", "reject", "notify_sent", "resume", "channel_down",
 	"call", "reply", "queue_down", "drop_expired", "maybe_expire", "conserve_resources", "shutdown",
-	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out", "msg_store_call", "msg_store_confirm", "sync_timeout", "hibernate"}
+	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out", "msg_store_call", "msg_store_confirm", "sync_timeout", "hibernate", "gc_step"}
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

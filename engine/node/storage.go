@@ -8,6 +8,7 @@ package node
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"warren/engine/amqp"
 	"warren/engine/sim"
@@ -63,6 +64,20 @@ func (n *Node) openDisk() error {
 	return nil
 }
 
+// HasFiles reports whether any queue has opened files on the disk.
+func (n *Node) HasFiles() bool { return n.stores[0] != sim.None }
+
+// ReopenDisk lays the disk out again for a changed version profile or file
+// size limit; only before any queue has files (see HasFiles).
+func (n *Node) ReopenDisk() {
+	if n.HasFiles() {
+		return
+	}
+	if err := n.openDisk(); err != nil {
+		n.storageFault(err)
+	}
+}
+
 // startStores starts the two shared store processes, when the first queue
 // with files needs them.
 func (n *Node) startStores() {
@@ -74,7 +89,9 @@ func (n *Node) startStores() {
 		if persistent {
 			name = "msg_store_persistent"
 		}
-		h := &msgStoreProc{n: n, st: n.vhost.Store(persistent), credit: newCreditFlow(MsgStoreCredit)}
+		st := n.vhost.Store(persistent)
+		gc := n.RT.Spawn(name+"_gc", "msg_store_gc", &msgStoreGC{n: n, st: st}).PID
+		h := &msgStoreProc{n: n, st: st, credit: newCreditFlow(MsgStoreCredit), gc: gc}
 		n.stores[i] = n.RT.Spawn(name, "msg_store", h).PID
 	}
 }
@@ -179,10 +196,52 @@ func formatValue(v amqp.Value) format.FieldValue {
 // msgStoreProc is one shared store (msg_store_persistent or
 // msg_store_transient) as a process.
 type msgStoreProc struct {
-	n      *Node
-	st     *store.MsgStore
-	credit creditFlow
-	timer  bool
+	n       *Node
+	st      *store.MsgStore
+	credit  creditFlow
+	timer   bool
+	gc      sim.PID
+	compact bool // the 3.13 compaction timer is armed
+}
+
+// compactionDelay is how long 3.13 waits before it compacts the files that
+// saw removes (15 s).
+const compactionDelay = 15_000_000
+
+// msgStoreGC is rabbit_msg_store_gc: it runs the store's GC jobs (file
+// deletion, merging, compaction) one file operation per event.
+type msgStoreGC struct {
+	n       *Node
+	st      *store.MsgStore
+	running bool
+}
+
+func (g *msgStoreGC) Handle(ctx *sim.Ctx, m sim.Msg) {
+	rep, err := g.st.GCStep()
+	g.n.storageFault(err)
+	ctx.Charge(g.n.Config.Costs.Timer + g.n.opsCost(rep.Ops))
+	if rep.Op == "idle" {
+		g.running = false
+		return
+	}
+	g.n.logGC(rep)
+	ctx.Send(ctx.Self, sim.Msg{Kind: kGCStep})
+}
+
+// logGC keeps the latest GC steps for show gc and the widget.
+func (n *Node) logGC(r store.GCReport) {
+	file := r.File
+	if i := strings.Index(file, "/msg_store_"); i >= 0 {
+		file = file[i+1:]
+	}
+	line := r.Job + ": " + r.Op + " " + file
+	if r.Detail != "" {
+		line += " (" + r.Detail + ")"
+	}
+	n.GCLog = append(n.GCLog, line)
+	if len(n.GCLog) > 200 {
+		n.GCLog = n.GCLog[len(n.GCLog)-200:]
+	}
 }
 
 // syncInterval is the store's SYNC_INTERVAL in the 3.10 profile (µs).
@@ -205,6 +264,19 @@ func (h *msgStoreProc) Handle(ctx *sim.Ctx, m sim.Msg) {
 		h.route(ctx, res.Confirms)
 	case kTimerTTL: // the sync timer
 		h.timer = false
+	case kTimerFlush: // the 3.13 compaction timer
+		h.compact = false
+		h.st.ScheduleCompaction()
+	}
+	if h.st.GCPending() {
+		if g := h.n.RT.Process(h.gc).Handler.(*msgStoreGC); !g.running {
+			g.running = true
+			ctx.Send(h.gc, sim.Msg{Kind: kGCStep})
+		}
+	}
+	if h.n.Config.Version != "3.10" && !h.compact && m.Kind == kStoreCall {
+		h.compact = true
+		ctx.SendAfter(ctx.Self, compactionDelay, sim.Msg{Kind: kTimerFlush})
 	}
 	// Sync when clients wait for confirms: at once when nothing else is
 	// waiting in the mailbox, else on the sync timer.
