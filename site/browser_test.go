@@ -85,6 +85,16 @@ basic.publish key=q body=low count=2`
 const scenarioTwo = `queue.declare queue=jobs
 basic.publish key=jobs body=j{i} count=4`
 
+// scenarioRates moves messages for long enough to fill the charts: a slow
+// consumer, and a watermark the queue stays over until the memory monitor
+// (which looks once a second) raises the alarm.
+const scenarioRates = `set schedulers=2
+set watermark=21500000
+queue.declare queue=q
+basic.qos prefetch=100 on=c2.1
+basic.consume queue=q tag=c on=c2.1 ack-every=1 work-us=500
+basic.publish key=q size=4000 count=3000`
+
 // testPages are plain HTML pages, as anyone embedding the widget writes
 // them: one script tag, one style sheet, elements.
 var testPages = map[string]string{
@@ -116,6 +126,11 @@ basic.publsh key=q body=x</warren-scenario>
 <html lang="en"><head><meta charset="utf-8"><title>autoplay</title>
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
 <body><warren-scenario autoplay speed="5"><pre>` + scenarioTwo + `</pre></warren-scenario></body></html>`,
+	"test-rates.html": `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>rates</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario title="Rates"><pre>` + scenarioRates + `</pre></warren-scenario></body></html>`,
 	"test-bench.html": `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
@@ -465,7 +480,7 @@ func TestWidgetStepsAndShows(t *testing.T) {
 	// The table view says the same as text.
 	evalJS[bool](b, in("warren-scenario", "button.view")+".click(), true")
 	rows := evalJS[[]string](b, `[...`+in("warren-scenario", ".tables")+`.querySelectorAll("caption")].map((c) => c.textContent)`)
-	if strings.Join(rows, ",") != "Node,Processes,Credit,Queues,Consumers" {
+	if strings.Join(rows, ",") != "Node,Processes,Credit,Queues,Consumers,Rates" {
 		t.Errorf("table view captions: %q", rows)
 	}
 	b.shot("widget-table-view")

@@ -15,7 +15,9 @@ import (
 )
 
 // static holds the assets copied as they are to the root of the site:
-// site.css and embed.js, and the widget's widget.js and widget.css.
+// site.css and embed.js, and the widget: widget.js (the script pages
+// include), widget.css, and the modules widget.js loads from widget/.
+// Folders are copied whole, and compressAll gzips what is in them too.
 //
 //go:embed static
 var static embed.FS

@@ -3,8 +3,10 @@ package site
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -27,7 +29,7 @@ func compressAll(dir string) (int, error) {
 		if err != nil {
 			return err
 		}
-		gz, err := gzipBytes(b)
+		gz, err := gzipFile(p, b)
 		if err != nil {
 			return err
 		}
@@ -35,6 +37,35 @@ func compressAll(dir string) (int, error) {
 		return os.WriteFile(p+".gz", gz, 0o644)
 	})
 	return n, err
+}
+
+// gzipFile compresses one file. warren.wasm, the one large download, goes
+// through zopfli when it is installed: the same gzip format, about 5%
+// smaller than the best compress/gzip does (apt-get install zopfli).
+func gzipFile(p string, b []byte) ([]byte, error) {
+	if strings.HasSuffix(p, ".wasm") {
+		if gz, err := Zopfli(p); err == nil {
+			return gz, nil
+		}
+	}
+	return gzipBytes(b)
+}
+
+// Zopfli gzips a file with the zopfli tool; it fails when zopfli is not
+// installed.
+func Zopfli(p string) ([]byte, error) {
+	bin, err := exec.LookPath("zopfli")
+	if err != nil {
+		return nil, err
+	}
+	out, err := exec.Command(bin, "--i1", "-c", p).Output()
+	if err != nil {
+		return nil, fmt.Errorf("zopfli %s: %w", p, err)
+	}
+	if len(out) < 18 || out[0] != 0x1f || out[1] != 0x8b {
+		return nil, fmt.Errorf("zopfli %s: output is not gzip", p)
+	}
+	return out, nil
 }
 
 func gzipBytes(b []byte) ([]byte, error) {

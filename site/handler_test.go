@@ -24,6 +24,7 @@ func fakeSite(t *testing.T) (dir string, wasm []byte) {
 		"lessons/a/index.html": "<!doctype html><title>a</title>",
 		"404.html":             "<!doctype html><title>not found</title>",
 		"widget.js":            "console.log('widget')",
+		"widget/element.js":    "export function define() {}",
 		"plain.txt":            "plain",
 	}
 	for name, body := range files {
@@ -102,11 +103,12 @@ func TestHandlerTypesAndCaching(t *testing.T) {
 	dir, _ := fakeSite(t)
 	h := Handler(dir)
 	for target, want := range map[string]string{
-		"/":            "text/html; charset=utf-8",
-		"/lessons/a/":  "text/html; charset=utf-8",
-		"/widget.js":   "text/javascript; charset=utf-8",
-		"/warren.wasm": "application/wasm",
-		"/plain.txt":   "text/plain; charset=utf-8",
+		"/":                  "text/html; charset=utf-8",
+		"/lessons/a/":        "text/html; charset=utf-8",
+		"/widget.js":         "text/javascript; charset=utf-8",
+		"/widget/element.js": "text/javascript; charset=utf-8",
+		"/warren.wasm":       "application/wasm",
+		"/plain.txt":         "text/plain; charset=utf-8",
 	} {
 		res := get(t, h, "GET", target, "Accept-Encoding", "gzip")
 		if res.StatusCode != 200 || res.Header.Get("Content-Type") != want {
@@ -115,6 +117,9 @@ func TestHandlerTypesAndCaching(t *testing.T) {
 		if res.Header.Get("Cache-Control") != "no-cache" {
 			t.Errorf("%s: Cache-Control %q", target, res.Header.Get("Cache-Control"))
 		}
+	}
+	if res := get(t, h, "GET", "/widget/element.js", "Accept-Encoding", "gzip"); res.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("a module in a folder was not served from its .gz copy")
 	}
 	if res := get(t, h, "GET", "/plain.txt", "Accept-Encoding", "gzip"); res.Header.Get("Content-Encoding") != "" {
 		t.Errorf(".txt has no .gz copy, but was served encoded")

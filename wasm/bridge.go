@@ -158,6 +158,20 @@ func (b *bridge) transcript(id int, from int) (string, error) {
 	}), nil
 }
 
+// samples returns the node's metrics samples (one per 100 ms of virtual
+// time) from index from on (0 for all): a page that keeps what it has read
+// asks only for the new ones. After a seek back the series is the one the
+// replay took, up to the current time.
+func (b *bridge) samples(id int, from int) (string, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return "", err
+	}
+	all := s.Samples()
+	from = min(max(from, 0), len(all))
+	return samplesJSON(all[from:]), nil
+}
+
 // maxEventsPerCall bounds one events() answer; a page pages through more.
 const maxEventsPerCall = 10_000
 

@@ -111,6 +111,52 @@ func TestBridgeRunsAScenario(t *testing.T) {
 	}
 }
 
+// TestBridgeSamples: samples(id, from) gives the series from index from
+// on, and after a seek back only what the replay took.
+func TestBridgeSamples(t *testing.T) {
+	id := num(t, call(t, "create"))
+	defer call(t, "destroy", id)
+	for _, l := range []string{"queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1 work-us=200",
+		"basic.publish key=q count=2000"} {
+		str(t, call(t, "exec", id, l))
+	}
+	var all []engine.Sample
+	if err := json.Unmarshal([]byte(str(t, call(t, "samples", id))), &all); err != nil {
+		t.Fatal(err)
+	}
+	delivered := 0.0
+	for _, s := range all {
+		delivered += s.Deliver * engine.SampleInterval / 1e6
+	}
+	if len(all) < 4 || delivered < 1000 {
+		t.Fatalf("%d samples, %.0f deliveries in them: %+v", len(all), delivered, all)
+	}
+	var tail []engine.Sample
+	json.Unmarshal([]byte(str(t, call(t, "samples", id, len(all)-2))), &tail)
+	if len(tail) != 2 || tail[1].Time != all[len(all)-1].Time {
+		t.Errorf("samples from %d: %+v", len(all)-2, tail)
+	}
+	if got := str(t, call(t, "samples", id, len(all)+5)); got != "[]" {
+		t.Errorf("samples past the end: %s", got)
+	}
+	var snap engine.Snapshot
+	call(t, "seek", id, 40)
+	json.Unmarshal([]byte(str(t, call(t, "snapshot", id))), &snap)
+	var back []engine.Sample
+	json.Unmarshal([]byte(str(t, call(t, "samples", id, 0))), &back)
+	if len(back) >= len(all) {
+		t.Errorf("after a seek back to event 40 (t=%dµs) there are %d samples, as many as at the end", snap.Time, len(back))
+	}
+	for _, s := range back {
+		if s.Time > snap.Time {
+			t.Errorf("after a seek back to t=%dµs, a sample of t=%dµs", snap.Time, s.Time)
+		}
+	}
+	if e := errorOf(call(t, "samples", id, "x")); !strings.Contains(e, "must be a number") {
+		t.Errorf("samples with a bad from: %q", e)
+	}
+}
+
 func TestBridgeSubmitThenStep(t *testing.T) {
 	id := num(t, call(t, "create"))
 	str(t, call(t, "exec", id, "queue.declare queue=q"))
@@ -225,6 +271,24 @@ func TestJSONMatchesEncodingJSON(t *testing.T) {
 		if got := string(appendString(nil, str)); got != string(want) {
 			t.Errorf("string %q: got %s want %s", str, got, want)
 		}
+	}
+	moved := engine.New(engine.Options{Record: true, Schedulers: 2})
+	for _, l := range []string{"set watermark=30000000", "queue.declare queue=q", "basic.qos prefetch=20 on=c2.1",
+		"basic.consume queue=q tag=c on=c2.1 ack-every=1 work-us=150", "basic.publish key=q size=5000 count=3000"} {
+		moved.ExecLine(l)
+	}
+	series := append(moved.Samples(), engine.Sample{Time: 1, Publish: 1e-7, Deliver: 1.0 / 3, Ack: 1e21}, engine.Sample{})
+	if len(series) < 10 {
+		t.Fatalf("only %d samples: the run is too short to test with", len(series))
+	}
+	for _, v := range [][]engine.Sample{series, {}} {
+		want, _ := json.Marshal(v)
+		if got := samplesJSON(v); got != string(want) {
+			t.Errorf("samples JSON differs:\n got %.500s\nwant %.500s", got, want)
+		}
+	}
+	if got := samplesJSON(nil); got != "[]" {
+		t.Errorf("no samples: got %s, want []", got)
 	}
 	u := usageView{Name: "n", Usage: "u", Params: []paramView{{Key: "k", Kind: "int", Required: true}, {Key: "e", Kind: "enum", Values: []string{"a"}}},
 		Extra: "x-args", Words: []string{"w"}, Engine: true}

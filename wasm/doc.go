@@ -24,6 +24,11 @@
 //	events(id, from?, to?)   → JSON [{"n": event, "text": description}, ...]
 //	                                          events from..to (1-based, inclusive,
 //	                                          at most 10,000 a call)
+//	samples(id, from?)       → JSON [{"time": µs, "publish": /s, "deliver": /s,
+//	                                          "ack": /s, "confirm": /s, "depth": N,
+//	                                          "memory": bytes, "scheduler": [0..1, ...]}, ...]
+//	                                          metrics, one per 100 ms of virtual time,
+//	                                          from index from on
 //	names()                  → JSON ["alarm", "basic.ack", ...]
 //	usage(name)              → JSON {"name", "usage", "params": [{"key", "kind",
 //	                                          "required"?, "values"?}], "extra"?,

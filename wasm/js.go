@@ -127,6 +127,13 @@ func (b *bridge) exports() []export {
 			}
 			return b.transcript(id, int(from))
 		}),
+		withID("samples", func(id int, args []safejs.Value) (any, error) {
+			from, err := optIntArg(args, 1, "from", 0)
+			if err != nil {
+				return nil, err
+			}
+			return b.samples(id, int(from))
+		}),
 		withID("events", func(id int, args []safejs.Value) (any, error) {
 			from, err := optIntArg(args, 1, "from", 1)
 			if err != nil {

@@ -4,7 +4,7 @@ package main
 
 // JSON by hand. NB: encoding/json costs about 80 kB of the gzipped binary,
 // and a reflection-based encoder about 11 kB, which the size budget
-// (size_test.go) cannot spare. json_test.go checks every encoder here
+// (size_test.go) cannot spare. bridge_test.go checks every encoder here
 // against encoding/json, so a field added to engine.Snapshot that is
 // missing here fails a test.
 
@@ -106,6 +106,19 @@ func (e *enc) ints(k string, v []int) {
 	e.open(k, '[')
 	for _, n := range v {
 		e.int("", int64(n))
+	}
+	e.close(']')
+}
+
+// floats writes a number list; nil is null, as in encoding/json.
+func (e *enc) floats(k string, v []float64) {
+	if v == nil {
+		e.null(k)
+		return
+	}
+	e.open(k, '[')
+	for _, f := range v {
+		e.float("", f)
 	}
 	e.close(']')
 }
@@ -217,6 +230,22 @@ func snapshotJSON(s *engine.Snapshot) string {
 	e.int("memory", s.Memory)
 	e.int("watermark", s.Watermark)
 	e.strs("alarms", s.Alarms)
+	if s.Files == nil {
+		e.null("files")
+	} else {
+		e.open("files", '[')
+		for _, f := range s.Files {
+			e.open("", '{')
+			e.str("path", f.Path)
+			e.str("kind", f.Kind)
+			e.int("size", f.Size)
+			e.int("synced", f.Synced)
+			e.int("entries", int64(f.Entries))
+			e.int("live", int64(f.Live))
+			e.close('}')
+		}
+		e.close(']')
+	}
 	e.close('}')
 	return string(e.b)
 }
@@ -251,6 +280,28 @@ func queueJSON(e *enc, q *engine.QueueView) {
 	e.bool("exclusive", q.Exclusive)
 	e.str("policy", q.Policy)
 	e.close('}')
+}
+
+// samplesJSON encodes metrics samples with their JSON tags; no samples
+// is [], never null.
+func samplesJSON(v []engine.Sample) string {
+	e := &enc{}
+	e.open("", '[')
+	for i := range v {
+		x := &v[i]
+		e.open("", '{')
+		e.int("time", x.Time)
+		e.float("publish", x.Publish)
+		e.float("deliver", x.Deliver)
+		e.float("ack", x.Ack)
+		e.float("confirm", x.Confirm)
+		e.int("depth", int64(x.Depth))
+		e.int("memory", x.Memory)
+		e.floats("scheduler", x.Scheduler)
+		e.close('}')
+	}
+	e.close(']')
+	return string(e.b)
 }
 
 // linesJSON encodes {"lines": [...]}, what exec, submit and runQuiet return.

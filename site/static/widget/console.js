@@ -1,0 +1,218 @@
+// console.js: the widget's console: a log of every command with its
+// output (a command is a button that goes to where it ended on the
+// timeline), a prompt with history and Tab completion from the engine's
+// command signatures, and the switch that hands client commands to the
+// node without running it.
+
+import { h, setText } from "./dom.js";
+
+const MAX_OUTPUT_LINES = 200; // of one command
+const MAX_CONSOLE_ENTRIES = 400;
+const HINT = "Enter runs the command. Tab completes, ↑ and ↓ go through history.";
+
+/** Console is the console of one widget. Its host is the element:
+ * host.engine completes, host.typed(line) runs what the reader typed,
+ * host.pause() and host.seekTo(n, speak) go to where a command ended. */
+export class Console {
+  constructor(uid, host) {
+    this.host = host;
+    this.entries = [];
+    this.history = [];
+    this.historyAt = 0;
+    this.log = h("div.log", { role: "log", "aria-label": "Console output", "data-role": "console", "data-keys": "native", tabindex: "0" });
+    this.input = h("input.cmd", {
+      type: "text",
+      id: `c-${uid}`,
+      autocomplete: "off",
+      autocapitalize: "off",
+      spellcheck: "false",
+      "aria-describedby": `ch-${uid}`,
+      placeholder: "queue.declare queue=q",
+      onkeydown: (e) => this.key(e),
+    });
+    this.hint = h("p.hint", { id: `ch-${uid}`, text: HINT });
+    this.mode = h("input", { type: "checkbox", id: `m-${uid}` });
+    this.el = h(
+      "section.console",
+      { "aria-label": "Console" },
+      this.log,
+      h(
+        "form.prompt",
+        { onsubmit: (e) => (e.preventDefault(), this.submit()) },
+        h("label.sr-only", { for: `c-${uid}`, text: "Command" }),
+        h("span.ps", { "aria-hidden": "true", text: "›" }),
+        this.input,
+        h("button.run", { type: "submit" }, "Run"),
+      ),
+      this.hint,
+      h("p.mode", null, this.mode, h("label", { for: `m-${uid}`, text: " Hand client commands to the node without running them (then step)" })),
+    );
+  }
+
+  /** stepMode: client commands are handed to the node, not run. */
+  get stepMode() {
+    return this.mode.checked;
+  }
+
+  setEnabled(on) {
+    this.input.disabled = !on;
+  }
+
+  submit() {
+    this.host.typed(this.input.value);
+    this.input.value = "";
+    this.clearCompletion();
+  }
+
+  /** remember puts a command the reader ran in the history. */
+  remember(line) {
+    if (this.history[this.history.length - 1] !== line) {
+      this.history.push(line);
+    }
+    this.historyAt = this.history.length;
+  }
+
+  /** add shows a command ({cmd, lines, at, to, note}) and its output. */
+  add(entry) {
+    const e = h("div.entry");
+    const cmd = h("button.cmdline", { type: "button", title: "Go to the end of this command on the timeline" }, h("span.ps", { "aria-hidden": "true", text: "› " }), entry.cmd);
+    if (entry.to !== undefined) {
+      cmd.addEventListener("click", () => {
+        this.host.pause();
+        this.host.seekTo(entry.to, true);
+      });
+    } else {
+      cmd.disabled = true;
+    }
+    entry.cmdEl = cmd;
+    e.append(cmd);
+    const shown = entry.lines.slice(0, MAX_OUTPUT_LINES);
+    for (const l of shown) {
+      e.append(h(l.startsWith("error: ") ? "div.out.err" : entry.note ? "div.out.note" : "div.out", { text: l }));
+    }
+    if (entry.lines.length > shown.length) {
+      e.append(h("div.out.more", { text: `… ${entry.lines.length - shown.length} more lines` }));
+    }
+    this.entries.push(entry);
+    this.log.append(e);
+    while (this.log.childElementCount > MAX_CONSOLE_ENTRIES) {
+      this.log.firstElementChild.remove();
+      this.entries.shift();
+    }
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  clear() {
+    this.entries = [];
+    this.log.replaceChildren();
+  }
+
+  /** markFuture dims the commands that ran after event pos of end. */
+  markFuture(pos, end) {
+    for (const e of this.entries) {
+      if (e.cmdEl) {
+        e.cmdEl.parentElement.classList.toggle("future", e.at >= pos && pos < end);
+      }
+    }
+  }
+
+  /** markDropped strikes out the commands after event pos: new history
+   * replaces them. */
+  markDropped(pos) {
+    for (const e of this.entries) {
+      if (e.at >= pos && e.cmdEl) {
+        e.cmdEl.parentElement.classList.add("dropped");
+        e.cmdEl.parentElement.title = "undone: a later command replaced this part of the timeline";
+      }
+    }
+  }
+
+  key(e) {
+    const input = this.input;
+    if (e.key === "ArrowUp" && this.history.length) {
+      e.preventDefault();
+      this.historyAt = Math.max(0, this.historyAt - 1);
+      input.value = this.history[this.historyAt];
+    } else if (e.key === "ArrowDown" && this.history.length) {
+      e.preventDefault();
+      this.historyAt = Math.min(this.history.length, this.historyAt + 1);
+      input.value = this.historyAt < this.history.length ? this.history[this.historyAt] : "";
+    } else if (e.key === "Tab" && !e.shiftKey && input.value.trim() !== "") {
+      if (this.complete()) {
+        e.preventDefault();
+      }
+    } else if (e.key === "Escape") {
+      this.clearCompletion();
+    }
+  }
+
+  clearCompletion() {
+    setText(this.hint, HINT);
+  }
+
+  /** complete extends the word before the cursor; true if it did anything. */
+  complete() {
+    const engine = this.host.engine;
+    const input = this.input;
+    const cur = input.selectionStart ?? input.value.length;
+    const before = input.value.slice(0, cur);
+    const wordStart = before.search(/\S*$/);
+    const word = before.slice(wordStart);
+    const words = before.trimStart().split(/\s+/);
+    if (words[0] === "submit" && words.length > 1) {
+      words.shift(); // complete the command it hands over
+    }
+    let options;
+    if (words.length <= 1) {
+      options = engine.names;
+    } else {
+      const u = engine.usage(words[0]);
+      if (!u) {
+        setText(this.hint, `Unknown command ${words[0]}: Tab completes command names first.`);
+        return true;
+      }
+      const key = word.split("=")[0];
+      if (word.includes("=")) {
+        const p = u.params.find((p) => p.key === key);
+        const values = p && p.values ? p.values : p && p.kind === "bool" ? ["true", "false"] : [];
+        options = values.map((v) => `${key}=${v}`);
+        if (!options.length) {
+          setText(this.hint, p ? `${key}: ${p.kind}. ${u.usage}` : u.usage);
+          return true;
+        }
+      } else {
+        const used = new Set(words.slice(1, -1).map((w) => w.split("=")[0]));
+        options = u.params.filter((p) => !used.has(p.key)).map((p) => (p.kind === "flag" ? p.key : `${p.key}=`));
+        if (u.words) {
+          options.push(...u.words.filter((w) => !used.has(w)));
+        }
+      }
+    }
+    const matches = options.filter((o) => o.startsWith(word));
+    if (!matches.length) {
+      const u = words.length > 1 ? engine.usage(words[0]) : null;
+      setText(this.hint, u ? `No match. ${u.usage}` : "No command starts like that.");
+      return true;
+    }
+    let common = matches[0];
+    for (const m of matches) {
+      while (!m.startsWith(common)) {
+        common = common.slice(0, -1);
+      }
+    }
+    let insert = common;
+    if (matches.length === 1 && !insert.endsWith("=")) {
+      insert += " ";
+    }
+    input.value = before.slice(0, wordStart) + insert + input.value.slice(cur);
+    const at = wordStart + insert.length;
+    input.setSelectionRange(at, at);
+    if (matches.length > 1) {
+      setText(this.hint, matches.slice(0, 12).join("  ") + (matches.length > 12 ? "  …" : ""));
+    } else {
+      const u = engine.usage(words.length <= 1 ? matches[0] : words[0]);
+      setText(this.hint, u ? u.usage : "");
+    }
+    return true;
+  }
+}

@@ -1,0 +1,246 @@
+// diagram.js: the node drawn: its schedulers and memory, and every process
+// as a box in a column by kind, with its mailbox, a queue's priority lanes
+// and consumers, and the credit it holds.
+
+import { h, setText, syncChips, syncChildren } from "./dom.js";
+import { formatBytes, kindHue, pct, procName } from "./format.js";
+
+const COLUMNS = [
+  { kind: "reader", title: "Readers", help: "one per connection: reads frames from the socket" },
+  { kind: "channel", title: "Channels", help: "one per channel: routes publishes, tracks unacked deliveries" },
+  { kind: "queue", title: "Queues", help: "one process per queue, one message at a time" },
+  { kind: "writer", title: "Writers", help: "one per channel: frames for the client" },
+];
+
+/** Diagram is the drawing of the node; el is its element. A process keeps
+ * its box from one render to the next, so that what changes can move. */
+export class Diagram {
+  constructor() {
+    this.boxes = new Map();
+    this.chipBoxes = new Map();
+    this.snap = null;
+    this.sched = h("div.sched", { "data-role": "schedulers" });
+    this.memory = h("div.memory", { "data-role": "memory" });
+    this.columns = COLUMNS.map((c) =>
+      h(`section.col.col-${c.kind}`, { "aria-label": c.title }, h("h3", { text: c.title, title: c.help }), h("div.boxes", { "data-kind": c.kind })),
+    );
+    this.other = h("section.col.col-other", { "aria-label": "Other processes", hidden: true }, h("h3", { text: "Other" }), h("div.boxes"));
+    this.empty = h("p.empty", { text: "No processes yet: type a command below." });
+    this.el = h(
+      "div.diagram",
+      { "data-role": "diagram", role: "group", "aria-label": "Node diagram (the table view has the same as text)" },
+      h("div.nodebar", null, this.sched, this.memory),
+      this.empty,
+      h("div.flow", null, this.columns, this.other),
+    );
+  }
+
+  render(s) {
+    this.snap = s;
+    // The node: schedulers and memory.
+    this.sched.replaceChildren(
+      h("h3", { text: `Schedulers (${s.schedulers.length})` }),
+      ...s.schedulers.map((sc, i) => {
+        const p = pct(sc.util, 1);
+        const running = sc.running ? procName(s, sc.running) : "idle";
+        return h(
+          "div.meter-row",
+          null,
+          h("span.k", { text: `S${i + 1}` }),
+          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p.toFixed(0), "aria-label": `scheduler ${i + 1} utilisation` }, h("div.fill", { style: `width:${p}%` })),
+          h("span.v", { text: `${p.toFixed(1)}% · ${running}` }),
+        );
+      }),
+    );
+    const alarm = s.alarms && s.alarms.length;
+    const memBits = [h("h3", { text: "Memory" })];
+    if (s.watermark > 0) {
+      const p = pct(s.memory, s.watermark);
+      memBits.push(
+        h(
+          "div.meter-row",
+          null,
+          h("div.gauge" + (alarm ? ".alarm" : p > 80 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": s.watermark, "aria-valuenow": s.memory, "aria-label": "memory used against the high watermark" }, h("div.fill", { style: `width:${p}%` })),
+          h("span.v", { text: `${formatBytes(s.memory)} of ${formatBytes(s.watermark)} watermark` }),
+        ),
+      );
+    } else {
+      memBits.push(h("p.v", { text: `${formatBytes(s.memory)} used · no watermark set` }));
+    }
+    memBits.push(alarm ? h("p.badge.alarm", { text: `Alarm: ${s.alarms.join(", ")} (publishers blocked)` }) : h("p.badge.ok", { text: "No alarm" }));
+    this.memory.replaceChildren(...memBits);
+
+    // The processes, in columns.
+    const queues = new Map(s.queues.map((q) => [q.pid, q]));
+    const creditFrom = new Map();
+    for (const c of s.credit || []) {
+      if (!creditFrom.has(c.from)) {
+        creditFrom.set(c.from, []);
+      }
+      creditFrom.get(c.from).push(c);
+    }
+    const seen = new Set();
+    const byColumn = new Map(COLUMNS.map((c) => [c.kind, []]));
+    const other = [];
+    for (const p of s.processes) {
+      seen.add(p.pid);
+      const box = this.box(p, queues.get(p.pid), creditFrom.get(p.pid) || []);
+      (byColumn.get(p.kind) || other).push(box);
+    }
+    for (const [pid, box] of this.boxes) {
+      if (!seen.has(pid)) {
+        box.remove();
+        this.boxes.delete(pid);
+      }
+    }
+    for (const k of this.chipBoxes.keys()) {
+      if (!seen.has(Number(k.split("/")[0]))) {
+        this.chipBoxes.delete(k);
+      }
+    }
+    this.columns.forEach((col, i) => {
+      const list = byColumn.get(COLUMNS[i].kind);
+      syncChildren(col.querySelector(".boxes"), list);
+      col.hidden = list.length === 0;
+    });
+    syncChildren(this.other.querySelector(".boxes"), other);
+    this.other.hidden = other.length === 0;
+    this.empty.hidden = s.processes.length > 0;
+  }
+
+  /** laneChips keeps one chip container per queue lane (or consumer)
+   * across renders. */
+  laneChips(pid, key) {
+    const k = `${pid}/${key}`;
+    let box = this.chipBoxes.get(k);
+    if (!box) {
+      box = h("div.msgs");
+      this.chipBoxes.set(k, box);
+    }
+    return box;
+  }
+
+  /** box updates (or makes) the drawing of one process. */
+  box(p, q, credits) {
+    let b = this.boxes.get(p.pid);
+    if (!b) {
+      b = h(
+        `article.proc.kind-${p.kind}`,
+        { "data-pid": p.pid, "data-name": p.name },
+        h("header", null, h("h4.name"), h("span.state")),
+        h("div.mailbox", null, h("span.k", { text: "mailbox" }), h("span.len"), h("div.chips")),
+        h("div.socket", { hidden: true }),
+        h("div.queue-body"),
+        h("div.credits"),
+      );
+      this.boxes.set(p.pid, b);
+    }
+    b.className = `proc kind-${p.kind} state-${p.state}${p.blocked ? " blocked" : ""}`;
+    setText(b.querySelector(".name"), p.name);
+    setText(b.querySelector(".state"), p.blocked ? `${p.state} · flow` : p.state);
+    b.querySelector(".state").title = p.blocked ? "flow: the reader is not reading its socket (credit ran out)" : `state: ${p.state}`;
+    setText(b.querySelector(".len"), String(p.mailbox));
+    b.querySelector(".mailbox").setAttribute("data-len", p.mailbox);
+    const chips = (p.head || []).map((k) => ({ cls: "chip", text: k, style: `--h:${kindHue(k)}` }));
+    if (p.mailbox > chips.length) {
+      chips.push({ cls: "chip more", text: `+${p.mailbox - chips.length}` });
+    }
+    if (!chips.length) {
+      chips.push({ cls: "empty-chips", text: "empty" });
+    }
+    syncChips(b.querySelector(".chips"), chips);
+    const sock = b.querySelector(".socket");
+    sock.hidden = !(p.kind === "reader");
+    if (p.kind === "reader") {
+      setText(sock, p.socket ? `socket: ${p.socket} frames unread${p.blocked ? " (not reading: flow)" : ""}` : "socket: nothing unread");
+    }
+    const qb = b.querySelector(".queue-body");
+    qb.replaceChildren(...(q ? this.queueParts(q) : []));
+    qb.hidden = !q;
+    const cr = b.querySelector(".credits");
+    cr.replaceChildren(
+      ...credits.map((c) => {
+        const pc = pct(c.credit, c.initial);
+        const to = procName(this.snap, c.to);
+        return h(
+          "div.credit" + (c.blocked ? ".blocked" : ""),
+          { "data-to": to },
+          h("span.k", { text: `credit → ${to}` }),
+          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": c.initial, "aria-valuenow": c.credit, "aria-label": `credit towards ${to}` }, h("div.fill", { style: `width:${pc}%` })),
+          h("span.v", { text: `${c.credit}/${c.initial}${c.blocked ? " blocked" : ""}` }),
+        );
+      }),
+    );
+    cr.hidden = credits.length === 0;
+    return b;
+  }
+
+  /** queueParts draws a queue's priority lanes and consumers. */
+  queueParts(q) {
+    const parts = [];
+    parts.push(
+      h(
+        "p.counts",
+        null,
+        h("span.ready", { "data-count": q.ready, text: `${q.ready} ready` }),
+        " · ",
+        h("span.unacked", { text: `${q.unacked} unacked` }),
+        " · ",
+        h("span", { text: formatBytes(q.bytes) }),
+        q.policy ? h("span.policy", { text: ` · policy ${q.policy}` }) : null,
+      ),
+    );
+    // Heads come next-first: the highest non-empty level first, FIFO
+    // within a level; give each lane its share.
+    const levels = q.levels && q.levels.length ? q.levels : [q.ready];
+    const heads = (q.heads || []).slice();
+    const lanes = [];
+    for (let lvl = levels.length - 1; lvl >= 0; lvl--) {
+      const n = levels[lvl];
+      const mine = heads.splice(0, Math.min(n, heads.length));
+      const label = levels.length > 1 ? `priority ${lvl}` : "messages";
+      const chips = mine.map((body) => ({ cls: "msg", text: body.length > 10 ? body.slice(0, 9) + "…" : body, title: body }));
+      if (n > mine.length) {
+        chips.push({ cls: "msg more", text: `+${n - mine.length}` });
+      }
+      lanes.push(
+        h(
+          "div.lane" + (n ? "" : ".empty"),
+          { "data-level": lvl },
+          h("span.k", { text: label }),
+          h("span.n", { text: String(n) }),
+          syncChips(this.laneChips(q.pid, lvl), chips),
+        ),
+      );
+    }
+    parts.push(h("div.lanes", { "aria-label": "ready messages by priority, next to go first" }, lanes));
+    if (q.consumers && q.consumers.length) {
+      parts.push(h("div.consumers", null, q.consumers.map((c) => this.consumer(q, c))));
+    }
+    return parts;
+  }
+
+  consumer(q, c) {
+    const limit = c.prefetch > 0 ? c.prefetch : null;
+    const shown = Math.min(c.unacked, 20);
+    const dots = Array.from({ length: shown }, () => ({ cls: "dot", text: "" }));
+    if (c.unacked > shown) {
+      dots.push({ cls: "dot-more", text: `+${c.unacked - shown}` });
+    }
+    return h(
+      "div.consumer.state-" + c.state,
+      { "data-tag": c.tag },
+      h("span.k", { text: `consumer ${c.tag}` }),
+      h("span.v", { text: `${c.unacked}/${limit ?? "∞"} unacked${c.noAck ? " (no-ack)" : ""} · ${c.state}` }),
+      limit
+        ? h(
+            "div.gauge.prefetch",
+            { role: "meter", "aria-valuemin": 0, "aria-valuemax": limit, "aria-valuenow": c.unacked, "aria-label": `unacked of prefetch for ${c.tag}` },
+            h("div.fill", { style: `width:${pct(c.unacked, limit)}%` }),
+          )
+        : null,
+      syncChips(this.laneChips(q.pid, "c:" + c.tag), dots, "dots"),
+      h("span.via", { text: c.channel }),
+    );
+  }
+}

@@ -1,0 +1,593 @@
+// element.js: <warren-scenario>, a live view of a simulated RabbitMQ node
+// running a scenario script, with step, play, a timeline to scrub, a
+// console in the command language and a link that reproduces the exact
+// state. widget.js (the page's one script tag) imports this module and
+// calls define with the base address of the widget's files.
+//
+// The element owns the history: the scenario as given (source), the lines
+// the reader added since (extra, which a share link carries) and where on
+// the timeline it is. Its parts draw and take input: Diagram, Rates and
+// the tables show the node, Player and EventList the timeline, Console
+// the commands, ShareBox the link.
+//
+// A line "#@seek N" in a share script is the widget's own: the next
+// command ran after seeking back to event N. To the engine it is a comment.
+
+import { loadEngine } from "./bridge-loader.js";
+import { Console } from "./console.js";
+import { Diagram } from "./diagram.js";
+import { h, setText } from "./dom.js";
+import { formatTime } from "./format.js";
+import { Rates } from "./rates.js";
+import { SampleSeries } from "./samples.js";
+import { LinkError, ShareBox, ShareState, VIEWS } from "./share.js";
+import { loadSheets } from "./sheet.js";
+import { readSource } from "./source.js";
+import { renderTables } from "./tables.js";
+import { EventList, Player } from "./timeline.js";
+
+/** base is where the widget's files are (warren.wasm, widget.css, the
+ * scenarios, the playground), ending in "/". */
+let base = "/";
+
+/** define registers <warren-scenario>; files come from base. */
+export function define(from) {
+  base = from;
+  if (!customElements.get("warren-scenario")) {
+    customElements.define("warren-scenario", WarrenScenario);
+  }
+}
+
+class WarrenScenario extends HTMLElement {
+  constructor() {
+    super();
+    this.root = this.attachShadow({ mode: "open" });
+    this.started = false;
+    this.id_ = 0; // the simulation's handle
+    this.engine = null;
+    this.source = ""; // the scenario as given
+    this.extra = []; // lines added by what the reader did since
+    this.snap = null;
+    this.pos = 0;
+    this.end = 0;
+    this.view = "diagram";
+    this.graphic = "diagram"; // the drawn view the table view returns to
+    this.samples = new SampleSeries();
+    this.busy = false;
+    let resolve;
+    /** ready settles when the scenario has run (or failed to). */
+    this.ready = new Promise((r) => (resolve = r));
+    this.resolveReady = resolve;
+  }
+
+  connectedCallback() {
+    if (this.id_ && this.engine) {
+      return; // moved within the page
+    }
+    if (this.started && this.engine && !this.busy) {
+      this.reset(); // removed, then put back
+      return;
+    }
+    if (!this.started) {
+      this.started = true;
+      this.start().catch((e) => this.fail("The widget could not start", e));
+    }
+  }
+
+  disconnectedCallback() {
+    queueMicrotask(() => {
+      if (!this.isConnected) {
+        this.pause();
+        if (this.engine && this.id_) {
+          this.engine.destroy(this.id_);
+          this.id_ = 0;
+        }
+      }
+    });
+  }
+
+  /** fromURL: this widget reads its scenario from the page address. */
+  get fromURL() {
+    return this.hasAttribute("from-url") || this.getAttribute("layout") === "full";
+  }
+
+  get label() {
+    return this.titleText || "RabbitMQ scenario";
+  }
+
+  async start() {
+    // A title attribute would be a tooltip over the whole widget: keep
+    // its text for the heading instead.
+    this.titleText = this.getAttribute("title") || "";
+    if (this.titleText) {
+      this.removeAttribute("title");
+      this.setAttribute("aria-label", this.titleText);
+    }
+    this.root.adoptedStyleSheets = await loadSheets(base);
+    this.build();
+    this.status("Loading the simulation…");
+    if (this.fromURL) {
+      addEventListener("hashchange", () => this.onHashChange());
+    }
+    let share = null;
+    let source;
+    try {
+      ({ share, source } = await readSource(this, base));
+    } catch (e) {
+      this.engine = await loadEngine(base).catch(() => null);
+      if (this.engine) {
+        this.id_ = this.engine.create(this.options());
+      }
+      this.showProblem(e instanceof LinkError ? "This link is damaged" : "The scenario could not be loaded", e.message || String(e));
+      this.source = "";
+      this.refresh();
+      this.setControlsEnabled(!!this.engine);
+      this.status("");
+      this.resolveReady();
+      return;
+    }
+    this.engine = await loadEngine(base);
+    this.source = source;
+    if (share && share.view) {
+      this.setView(share.view);
+    } else if (VIEWS.includes(this.getAttribute("view"))) {
+      this.setView(this.getAttribute("view"));
+    }
+    await this.runSource(source);
+    const at = share && share.event !== null ? share.event : this.attrEvent();
+    if (at !== null) {
+      this.seekTo(Math.min(at, this.end), false);
+      if (at > this.end) {
+        this.showProblem("This link points past the end", `event ${at} is past the end of the timeline (${this.end}); showing the end`);
+      }
+    } else if (this.hasAttribute("autoplay") && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      this.seekTo(0, false);
+      this.play();
+    }
+    this.status("");
+    this.resolveReady();
+  }
+
+  /** onHashChange loads a share link pasted into the address bar. */
+  async onHashChange() {
+    if (location.hash === this.writtenHash || this.busy) {
+      return;
+    }
+    let share;
+    try {
+      share = await ShareState.decode(location.hash);
+    } catch (e) {
+      this.showProblem("This link is damaged", e.message);
+      return;
+    }
+    if (!share) {
+      return;
+    }
+    this.source = share.script;
+    await this.reset();
+    this.setView(share.view || "diagram");
+    if (share.event !== null) {
+      this.seekTo(Math.min(share.event, this.end), true);
+    }
+  }
+
+  attrEvent() {
+    const e = this.getAttribute("event");
+    return e !== null && /^\d+$/.test(e) ? Number(e) : null;
+  }
+
+  options() {
+    return {};
+  }
+
+  /** runSource runs a script line by line, as share links replay. */
+  async runSource(text) {
+    this.busy = true;
+    this.setControlsEnabled(false);
+    if (!this.id_) {
+      this.id_ = this.engine.create(this.options());
+    }
+    try {
+      this.engine.parse(text.split("\n").filter((l) => !l.trimStart().startsWith("#@")).join("\n"));
+    } catch (e) {
+      this.showProblem("The scenario has a mistake", `${e.message.replace(/^parse: /, "")}. The other lines ran.`);
+    }
+    const lines = text.split("\n");
+    let refused = 0;
+    const parseFailed = !this.el.problem.hidden;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i].trim();
+      if (!line || (line.startsWith("#") && !line.startsWith("#@"))) {
+        continue;
+      }
+      if (lines.length > 20 && i % 5 === 0) {
+        this.status(`Running line ${i + 1} of ${lines.length}…`);
+        await new Promise((r) => setTimeout(r, 0));
+        if (!this.id_) {
+          return; // removed meanwhile
+        }
+      }
+      const ok = this.runLine(line, i + 1);
+      if (!ok) {
+        refused++;
+        if (refused === 1 && !parseFailed && !this.hasAttribute("error-ok")) {
+          this.showProblem("A command was refused", `line ${i + 1}: ${line}: see the console`);
+        }
+      }
+    }
+    this.busy = false;
+    this.setControlsEnabled(true);
+    this.refresh();
+  }
+
+  /** runLine runs one line of a script; false when it was refused. */
+  runLine(line, lineNo) {
+    if (line.startsWith("#@seek ")) {
+      const n = Number(line.slice(7).trim());
+      try {
+        this.engine.seek(this.id_, n);
+      } catch (e) {
+        this.console.add({ cmd: line, lines: ["error: " + e.message], at: this.pos });
+        return false;
+      }
+      this.afterRun();
+      return true;
+    }
+    if (line.startsWith("#@")) {
+      this.console.add({ cmd: line, lines: [`error: unknown widget directive ${line.split(" ")[0]}`], at: this.pos });
+      return false;
+    }
+    return this.execLine(line, false, lineNo);
+  }
+
+  /** execLine runs one command until quiet and shows its lines. */
+  execLine(line, typed, lineNo) {
+    const from = this.pos;
+    let lines;
+    try {
+      lines = this.engine.exec(this.id_, line);
+    } catch (e) {
+      lines = ["error: " + e.message];
+    }
+    const refused = lines.length > 0 && lines[0].startsWith("error: ");
+    if (refused && lineNo && !/^error: line \d+/.test(lines[0])) {
+      lines[0] = lines[0].replace(/^error: /, `error: line ${lineNo}, `);
+    }
+    this.afterRun();
+    const held = !refused && !lines.length && /^submit\s/.test(line);
+    this.console.add({ cmd: line, lines: held ? ["(handed to the node: step to see it run)"] : lines, at: from, to: this.end, typed, note: held });
+    return !refused;
+  }
+
+  afterRun() {
+    try {
+      this.snap = this.engine.snapshot(this.id_);
+    } catch (e) {
+      this.showProblem("The simulation stopped", e.message);
+      return;
+    }
+    this.pos = this.snap.events;
+    this.end = this.snap.furthest;
+  }
+
+  // -------------------------------------------------------------------
+  // What the reader does.
+
+  /** branchPoint prepares a change that makes new history: after a seek
+   * back, the share script must say where the change happened. */
+  branchPoint() {
+    if (this.pos < this.end) {
+      this.extra.push(`#@seek ${this.pos}`);
+      this.console.markDropped(this.pos);
+    }
+  }
+
+  /** typed runs a command as if typed in the console. */
+  typed(line) {
+    line = line.trim();
+    if (!line) {
+      return;
+    }
+    this.console.remember(line);
+    this.lastStepWasButton = false;
+    this.pause();
+    this.branchPoint();
+    if (this.console.stepMode && /^[a-z]+\.[a-z]+(\s|$)/.test(line)) {
+      line = `submit ${line}`; // a client command: its frames wait in the socket
+    }
+    const ok = this.execLine(line, true);
+    this.extra.push(line);
+    this.refresh();
+    this.announce(ok ? `Ran ${line}. ${this.positionText()}` : `Refused: ${line}`);
+    this.updateURL();
+  }
+
+  stepForward() {
+    if (this.busy || !this.id_) {
+      return;
+    }
+    if (this.pos < this.end) {
+      this.seekTo(this.pos + 1, true);
+      return;
+    }
+    let ran = 0;
+    try {
+      ran = this.engine.step(this.id_, 1);
+    } catch (e) {
+      this.showProblem("Step failed", e.message);
+      return;
+    }
+    if (ran === 0) {
+      this.pause();
+      this.announce("The node is idle: nothing left to run.");
+      setText(this.el.idle, "Idle: nothing left to run. Type a command to go on.");
+      return;
+    }
+    const last = this.extra[this.extra.length - 1];
+    const m = last && /^step n=(\d+)$/.exec(last);
+    if (m && this.lastStepWasButton) {
+      this.extra[this.extra.length - 1] = `step n=${Number(m[1]) + ran}`;
+    } else {
+      this.extra.push(`step n=${ran}`);
+    }
+    this.lastStepWasButton = true;
+    this.afterRun();
+    this.refresh();
+    this.announceEvent();
+    this.updateURL();
+  }
+
+  stepBack() {
+    if (this.pos > 0) {
+      this.seekTo(this.pos - 1, true);
+    }
+  }
+
+  /** seekTo shows the state right after event n. */
+  seekTo(n, speak) {
+    if (!this.id_ || this.busy) {
+      return;
+    }
+    n = Math.max(0, Math.min(n, this.end));
+    try {
+      this.engine.seek(this.id_, n);
+    } catch (e) {
+      this.showProblem("Cannot go there", e.message);
+      return;
+    }
+    this.afterRun();
+    this.lastStepWasButton = false;
+    this.refresh();
+    if (speak) {
+      this.announceEvent();
+    }
+    this.updateURL();
+  }
+
+  play() {
+    this.player.play();
+  }
+
+  pause() {
+    if (this.player) {
+      this.player.pause();
+    }
+  }
+
+  async reset() {
+    this.pause();
+    if (this.busy) {
+      return;
+    }
+    if (this.engine && this.id_) {
+      this.engine.destroy(this.id_);
+    }
+    this.id_ = 0;
+    this.extra = [];
+    this.console.clear();
+    this.hideProblem();
+    this.snap = null;
+    await this.runSource(this.source);
+    this.announce(`Reset. ${this.positionText()}`);
+    this.updateURL();
+  }
+
+  /** setView shows the diagram, the rates or the tables. */
+  setView(v) {
+    this.view = v;
+    if (v !== "table") {
+      this.graphic = v;
+    }
+    this.diagram.el.hidden = v !== "diagram";
+    this.rates.el.hidden = v !== "rates";
+    this.el.tables.hidden = v !== "table";
+    this.el.viewBtn.setAttribute("aria-pressed", String(v === "table"));
+    this.el.ratesBtn.setAttribute("aria-pressed", String(v === "rates"));
+    if (this.snap) {
+      this.render();
+    }
+  }
+
+  /** shareScript is every line that made the current state. */
+  shareScript() {
+    const src = this.source.replace(/\n+$/, "");
+    return this.extra.length ? `${src}\n${this.extra.join("\n")}` : src;
+  }
+
+  async shareURL() {
+    const hash = await new ShareState(this.shareScript(), this.pos, this.view === "diagram" ? null : this.view).encode();
+    const target = this.fromURL ? new URL(location.href) : new URL(this.getAttribute("share-to") || "playground/", base);
+    target.hash = hash;
+    return target.href;
+  }
+
+  /** updateURL keeps the page address in step with a full-page widget. */
+  updateURL() {
+    if (!this.fromURL || this.busy) {
+      return;
+    }
+    clearTimeout(this.urlTimer);
+    this.urlTimer = setTimeout(async () => {
+      try {
+        const url = await this.shareURL();
+        this.writtenHash = new URL(url).hash;
+        history.replaceState(history.state, "", url);
+      } catch {
+        // the address stays as it was; the share button still works
+      }
+    }, 300);
+  }
+
+  share() {
+    return this.shareBox.share();
+  }
+
+  // -------------------------------------------------------------------
+  // Building the shadow DOM.
+
+  build() {
+    const el = (this.el = {});
+    const uid = Math.random().toString(36).slice(2, 8);
+    el.title = h("h2.title", { id: `t-${uid}`, text: this.titleText || "Scenario" });
+    el.problem = h("div.problem", { role: "alert", hidden: true }, h("strong"), h("span"));
+    el.status = h("p.status", { role: "status" });
+
+    // The node, drawn, charted and as text.
+    this.diagram = new Diagram();
+    this.rates = new Rates();
+    this.rates.el.hidden = true;
+    el.tables = h("div.tables", { "data-role": "tables", hidden: true });
+
+    // Controls.
+    this.player = new Player(uid, this, this.getAttribute("speed"));
+    el.ratesBtn = h("button.view-rates", { type: "button", "aria-pressed": "false", title: "Message rates, queued messages, memory and schedulers over virtual time", onclick: () => this.setView(this.view === "rates" ? "diagram" : "rates") }, "Rates");
+    el.viewBtn = h("button.view", { type: "button", "aria-pressed": "false", onclick: () => this.setView(this.view === "table" ? this.graphic : "table") }, "Table view");
+    this.shareBox = new ShareBox(uid, () => this.shareURL(), (text) => this.announce(text));
+    el.controls = h(
+      "div.controls",
+      { role: "toolbar", "aria-label": "Simulation controls" },
+      this.player.buttons,
+      this.player.scrubber,
+      h("div.views", null, el.ratesBtn, el.viewBtn, this.shareBox.button),
+    );
+
+    // What just happened.
+    this.events = new EventList();
+    el.idle = h("p.idle");
+
+    this.console = new Console(uid, this);
+
+    el.live = h("div.sr-only", { "aria-live": "polite", "aria-atomic": "true", "data-role": "announce" });
+    el.section = h(
+      "section.w",
+      { "aria-labelledby": `t-${uid}`, onkeydown: (e) => this.player.shortcut(e) },
+      h("header.head", null, el.title, h("span.keys", { text: "Space plays, ← → step" })),
+      el.problem,
+      el.status,
+      h(
+        "div.main",
+        null,
+        h("div.stage", { tabindex: "0", role: "group", "aria-label": "Simulation: Space plays or pauses, arrows step" }, this.diagram.el, this.rates.el, el.tables),
+        h("aside.side", null, h("h3", { text: "Events" }), this.events.el, el.idle),
+      ),
+      el.controls,
+      this.shareBox.box,
+      this.console.el,
+      el.live,
+    );
+    if (!this.titleText) {
+      el.title.classList.add("sr-only");
+    }
+    this.root.replaceChildren(el.section);
+    this.setControlsEnabled(false);
+  }
+
+  setControlsEnabled(on) {
+    this.player.setEnabled(on);
+    this.console.setEnabled(on);
+    this.shareBox.button.disabled = !on;
+  }
+
+  status(text) {
+    setText(this.el.status, text);
+    this.el.status.hidden = !text;
+  }
+
+  showProblem(title, detail) {
+    this.el.problem.hidden = false;
+    setText(this.el.problem.firstChild, title + ": ");
+    setText(this.el.problem.lastChild, detail);
+  }
+
+  hideProblem() {
+    this.el.problem.hidden = true;
+  }
+
+  fail(what, e) {
+    const msg = e && e.message ? e.message : String(e);
+    if (this.el) {
+      this.showProblem(what, msg);
+      this.status("");
+    } else {
+      this.root.textContent = `${what}: ${msg}`;
+    }
+    this.resolveReady();
+  }
+
+  // -------------------------------------------------------------------
+  // Drawing.
+
+  refresh() {
+    if (!this.id_) {
+      return;
+    }
+    try {
+      this.snap = this.engine.snapshot(this.id_);
+    } catch (e) {
+      this.showProblem("The simulation stopped", e.message);
+      return;
+    }
+    this.pos = this.snap.events;
+    this.end = this.snap.furthest;
+    this.render();
+  }
+
+  positionText() {
+    return `Event ${this.pos} of ${this.end}, t=${formatTime(this.snap ? this.snap.time : 0)}.`;
+  }
+
+  render() {
+    const s = this.snap;
+    this.player.show(this.pos, this.end, s.time, this.busy);
+    if (this.pos < this.end || this.player.playing) {
+      setText(this.el.idle, "");
+    }
+    this.console.markFuture(this.pos, this.end);
+    this.events.render(this.engine, this.id_, this.pos);
+    if (this.view === "table") {
+      renderTables(this.el.tables, s, this.pos, this.end, this.samplesNow());
+    } else if (this.view === "rates") {
+      this.rates.render(s, this.samplesNow());
+    } else {
+      this.diagram.render(s);
+    }
+  }
+
+  /** samplesNow is the metrics series up to the current virtual time:
+   * after a seek back, none from later. */
+  samplesNow() {
+    this.samples.update(this.engine, this.id_);
+    return this.samples.upTo(this.snap.time);
+  }
+
+  announceEvent() {
+    const last = this.events.last;
+    this.announce(`${this.positionText()} ${last ? last.replace(/^#\d+ t=\S+ /, "") : ""}`);
+  }
+
+  announce(text) {
+    // Re-setting the same text is not announced again: clear it first.
+    this.el.live.textContent = "";
+    requestAnimationFrame(() => (this.el.live.textContent = text));
+  }
+}

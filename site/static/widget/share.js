@@ -1,0 +1,120 @@
+// share.js: share links, #w=<script>&e=<event>&v=<view>, the script being
+// every command that made the state (deflate-raw, then base64url), and the
+// widget's share button with the box that shows the link.
+
+import { h, setText } from "./dom.js";
+
+/** VIEWS are the views a link (v=) or the view attribute can name. */
+export const VIEWS = ["diagram", "rates", "table"];
+
+/** LinkError says a share link cannot be read. */
+export class LinkError extends Error {}
+
+async function deflate(text) {
+  const stream = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return base64url(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+async function inflate(data) {
+  const bytes = unbase64url(data);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  const buf = await new Response(stream).arrayBuffer();
+  return new TextDecoder("utf-8", { fatal: true }).decode(buf);
+}
+
+function base64url(bytes) {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function unbase64url(s) {
+  if (!/^[A-Za-z0-9_-]*$/.test(s)) {
+    throw new Error("it has characters a link's data never has");
+  }
+  const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+/** ShareState is what a share link holds. */
+export class ShareState {
+  constructor(script, event, view) {
+    this.script = script;
+    this.event = event;
+    this.view = view;
+  }
+  async encode() {
+    const p = [`w=${await deflate(this.script)}`];
+    if (this.event !== null && this.event !== undefined) {
+      p.push(`e=${this.event}`);
+    }
+    if (this.view) {
+      p.push(`v=${encodeURIComponent(this.view)}`);
+    }
+    return "#" + p.join("&");
+  }
+  /** decode reads a hash; null when it is not a share link at all. */
+  static async decode(hash) {
+    const params = new URLSearchParams(hash.replace(/^#/, ""));
+    if (!params.has("w")) {
+      return null;
+    }
+    let script;
+    try {
+      script = await inflate(params.get("w"));
+    } catch (e) {
+      throw new LinkError(`the scenario data in the link cannot be read (${e.message || e}); the link may have been cut short when it was copied`);
+    }
+    let event = null;
+    if (params.has("e")) {
+      const e = params.get("e");
+      if (!/^\d{1,15}$/.test(e)) {
+        throw new LinkError(`e=${e} is not an event number`);
+      }
+      event = Number(e);
+    }
+    const view = params.get("v");
+    if (view !== null && !VIEWS.includes(view)) {
+      throw new LinkError(`v=${view} is not a view (${VIEWS.join(", ")})`);
+    }
+    return new ShareState(script, event, view);
+  }
+}
+
+/** ShareBox is the share button and the box that shows the link made:
+ * link() makes it, announce(text) tells a screen reader. */
+export class ShareBox {
+  constructor(uid, link, announce) {
+    this.link = link;
+    this.announce = announce;
+    this.button = h("button.share", { type: "button", onclick: () => this.share() }, "Share link");
+    this.url = h("input.share-url", { type: "text", readonly: true, "aria-label": "Share link", id: `u-${uid}` });
+    this.note = h("span.share-note", { "aria-live": "polite" });
+    this.box = h("div.sharebox", { hidden: true }, this.url, this.note);
+  }
+
+  async share() {
+    let url;
+    try {
+      url = await this.link();
+    } catch (e) {
+      setText(this.note, `Cannot make a link: ${e.message}`);
+      return;
+    }
+    this.box.hidden = false;
+    this.url.value = url;
+    this.url.select();
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      copied = false;
+    }
+    const msg = copied ? `Link copied (${url.length} characters).` : "Copy the link from the box.";
+    setText(this.note, msg);
+    this.announce(msg);
+  }
+}

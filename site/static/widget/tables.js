@@ -1,0 +1,103 @@
+// tables.js: the table view, the node as text: what the diagram draws and
+// the rates the charts draw, in tables a screen reader can walk.
+
+import { h } from "./dom.js";
+import { formatBytes, formatTime, procName } from "./format.js";
+
+/** MAX_SAMPLE_ROWS bounds the rates table to the latest samples. */
+const MAX_SAMPLE_ROWS = 100;
+
+/** table makes a scrolling table: the first cell of a row is its header. */
+function table(caption, head, rows, note) {
+  const noteEl = note ? h("p.table-note", { text: note }) : null;
+  if (noteEl) {
+    noteEl.id = `n-${Math.random().toString(36).slice(2, 8)}`;
+  }
+  return h(
+    "div.table-scroll",
+    { tabindex: "0", role: "region", "aria-label": caption, "data-keys": "native" },
+    h(
+      "table",
+      { "aria-describedby": noteEl ? noteEl.id : null },
+      h("caption", { text: caption }),
+      h("thead", null, h("tr", null, head.map((c) => h("th", { scope: "col", text: c })))),
+      h(
+        "tbody",
+        null,
+        rows.length
+          ? rows.map((r) => h("tr", null, r.map((c, i) => (i === 0 ? h("th", { scope: "row", text: String(c) }) : h("td", { text: String(c) })))))
+          : h("tr", null, h("td", { colspan: head.length, text: "none" })),
+      ),
+    ),
+    noteEl,
+  );
+}
+
+function rate(v) {
+  return v < 10 ? `${Math.round(v * 10) / 10}/s` : `${Math.round(v)}/s`;
+}
+
+/** renderTables fills box with the tables of snapshot s at event pos of
+ * end, and the rates of samples (those up to the snapshot's time). */
+export function renderTables(box, s, pos, end, samples) {
+  const name = (pid) => procName(s, pid);
+  const consumers = [];
+  for (const q of s.queues) {
+    for (const c of q.consumers || []) {
+      consumers.push([c.tag, q.name, c.channel, `${c.unacked}/${c.prefetch > 0 ? c.prefetch : "unlimited"}`, c.state, c.noAck ? "yes" : "no"]);
+    }
+  }
+  const recent = samples.slice(-MAX_SAMPLE_ROWS);
+  box.replaceChildren(
+    table(
+      "Node",
+      ["What", "Value"],
+      [
+        ["Time", formatTime(s.time)],
+        ["Event", `${pos} of ${end}`],
+        ...s.schedulers.map((sc, i) => [`Scheduler ${i + 1}`, `${(sc.util * 100).toFixed(1)}% busy, running ${sc.running ? name(sc.running) : "nothing"}`]),
+        ["Memory", s.watermark > 0 ? `${formatBytes(s.memory)} of ${formatBytes(s.watermark)} watermark` : `${formatBytes(s.memory)}, no watermark`],
+        ["Alarms", s.alarms && s.alarms.length ? s.alarms.join(", ") : "none"],
+      ],
+    ),
+    table(
+      "Processes",
+      ["Process", "Kind", "State", "Mailbox", "Next in mailbox", "Socket", "Reductions"],
+      s.processes.map((p) => [p.name, p.kind, p.blocked ? `${p.state}, flow (not reading)` : p.state, p.mailbox, (p.head || []).join(", ") || "empty", p.socket, p.reductions]),
+    ),
+    table(
+      "Credit",
+      ["From", "To", "Credit", "Blocked"],
+      (s.credit || []).map((c) => [name(c.from), name(c.to), `${c.credit} of ${c.initial}`, c.blocked ? "yes" : "no"]),
+    ),
+    table(
+      "Queues",
+      ["Queue", "Ready", "Unacked", "By priority (highest first)", "Next messages", "Consumers"],
+      s.queues.map((q) => [
+        q.name,
+        q.ready,
+        q.unacked,
+        q.levels && q.levels.length > 1 ? q.levels.map((n, l) => `${l}: ${n}`).reverse().join(", ") : "one level",
+        (q.heads || []).join(", ") || "none",
+        (q.consumers || []).length,
+      ]),
+    ),
+    table("Consumers", ["Tag", "Queue", "Channel", "Unacked / prefetch", "State", "No-ack"], consumers),
+    table(
+      "Rates",
+      ["Time", "Publish", "Deliver", "Ack", "Confirm", "Queued", "Memory", "Schedulers busy"],
+      recent.map((x) => [
+        formatTime(x.time),
+        rate(x.publish),
+        rate(x.deliver),
+        rate(x.ack),
+        rate(x.confirm),
+        x.depth,
+        formatBytes(x.memory),
+        x.scheduler.map((u, i) => `S${i + 1} ${Math.round(u * 100)}%`).join(", "),
+      ]),
+      `One row per 100 ms of virtual time, ending at the time shown; rates are per second. ` +
+        (samples.length > recent.length ? `The last ${recent.length} of ${samples.length} samples.` : `${samples.length} samples.`),
+    ),
+  );
+}

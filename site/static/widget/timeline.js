@@ -1,0 +1,196 @@
+// timeline.js: moving through the timeline: the Reset, Back, Play and Step
+// buttons, the speed, the slider with the clock beside it, the keyboard
+// (Space plays, arrows step, Home and End), and the list of the latest
+// events.
+
+import { h, setText } from "./dom.js";
+import { formatTime } from "./format.js";
+
+const SPEEDS = [1, 2, 5, 10, 50, 200, 1000, 10000];
+const EVENT_LIST = 8;
+
+/** Player is the timeline controls of one widget. The host is the
+ * element: pos and end (events), busy, seekTo(n, speak), stepForward(),
+ * stepBack(), reset() and announceEvent(). */
+export class Player {
+  constructor(uid, host, speed) {
+    this.host = host;
+    this.playing = false;
+    this.timer = 0;
+    this.scrubFrame = 0;
+    this.announceTimer = 0;
+    const btn = (cls, icon, label, key, on) =>
+      h(`button.${cls}`, { type: "button", "aria-keyshortcuts": key || null, title: key ? `${label} (${key})` : label, onclick: on }, h("span.icon", { "aria-hidden": "true", text: icon }), h("span.label", { text: label }));
+    this.resetBtn = btn("reset", "⟲", "Reset", "", () => host.reset());
+    this.back = btn("back", "◀", "Back", "ArrowLeft", () => host.stepBack());
+    this.playBtn = btn("play", "▶", "Play", "Space", () => (this.playing ? this.pause() : this.play()));
+    this.playBtn.setAttribute("aria-pressed", "false");
+    this.playLabel = this.playBtn.querySelector(".label");
+    this.step = btn("step", "▶|", "Step", "ArrowRight", () => host.stepForward());
+    this.speed = h(
+      "select.speed",
+      { id: `s-${uid}`, onchange: () => this.playing && (this.pause(), this.play()) },
+      SPEEDS.map((s) => h("option", { value: s, text: `${s} events/s`, selected: s === 10 })),
+    );
+    if (speed && /^\d+$/.test(speed)) {
+      const v = Number(speed);
+      if (!SPEEDS.includes(v)) {
+        this.speed.append(h("option", { value: v, text: `${v} events/s` }));
+      }
+      this.speed.value = String(v);
+    }
+    this.slider = h("input.timeline", {
+      type: "range",
+      min: 0,
+      max: 0,
+      value: 0,
+      step: 1,
+      id: `r-${uid}`,
+      "aria-label": "Timeline: event number",
+      oninput: () => this.scrub(),
+      onchange: () => this.scrub(),
+    });
+    this.clock = h("span.clock", { "data-role": "clock" });
+    this.buttons = h("div.buttons", null, this.resetBtn, this.back, this.playBtn, this.step, h("label.speed-label", { for: `s-${uid}` }, h("span.sr-only", { text: "Speed" }), this.speed));
+    this.scrubber = h("div.scrub", null, this.slider, this.clock);
+  }
+
+  setEnabled(on) {
+    for (const b of [this.resetBtn, this.back, this.playBtn, this.step, this.slider]) {
+      b.disabled = !on;
+    }
+  }
+
+  /** show puts the slider and the clock at event pos of end, time µs. */
+  show(pos, end, time, busy) {
+    this.slider.max = String(end);
+    this.slider.value = String(pos);
+    this.slider.setAttribute("aria-valuetext", `event ${pos} of ${end}`);
+    setText(this.clock, `event ${pos} / ${end} · t=${formatTime(time)}`);
+    this.back.disabled = busy || pos === 0;
+  }
+
+  play() {
+    const host = this.host;
+    if (this.playing || !host.id_) {
+      return;
+    }
+    if (host.pos >= host.end) {
+      host.seekTo(0, false);
+    }
+    this.playing = true;
+    this.playBtn.setAttribute("aria-pressed", "true");
+    setText(this.playLabel, "Pause");
+    this.playBtn.querySelector(".icon").textContent = "❚❚";
+    let last = performance.now();
+    const tick = () => {
+      if (!this.playing) {
+        return;
+      }
+      const now = performance.now();
+      const speed = Number(this.speed.value);
+      const n = Math.max(1, Math.round(((now - last) / 1000) * speed));
+      last = now;
+      if (host.pos >= host.end) {
+        this.pause();
+        host.announce(`End of the timeline. ${host.positionText()}`);
+        return;
+      }
+      const t0 = performance.now();
+      host.seekTo(Math.min(host.pos + n, host.end), false);
+      const cost = performance.now() - t0;
+      const interval = Math.max(1000 / Math.min(speed, 30), cost * 1.5);
+      this.timer = setTimeout(tick, interval);
+    };
+    this.timer = setTimeout(tick, 1000 / Math.min(Number(this.speed.value), 30));
+  }
+
+  pause() {
+    if (!this.playing) {
+      return;
+    }
+    this.playing = false;
+    clearTimeout(this.timer);
+    this.playBtn.setAttribute("aria-pressed", "false");
+    setText(this.playLabel, "Play");
+    this.playBtn.querySelector(".icon").textContent = "▶";
+    this.host.announceEvent();
+  }
+
+  /** scrub follows the slider: one seek a frame at most, to where the
+   * slider is by then (a seek in a long run takes a while). */
+  scrub() {
+    this.pause();
+    if (this.scrubFrame) {
+      return;
+    }
+    this.scrubFrame = requestAnimationFrame(() => {
+      this.scrubFrame = 0;
+      const n = Number(this.slider.value);
+      if (n !== this.host.pos) {
+        this.host.seekTo(n, false);
+      }
+      clearTimeout(this.announceTimer);
+      this.announceTimer = setTimeout(() => this.host.announceEvent(), 400);
+    });
+  }
+
+  /** shortcut handles a key pressed anywhere in the widget. */
+  shortcut(e) {
+    const host = this.host;
+    const t = e.composedPath()[0];
+    const tag = t && t.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.altKey || e.ctrlKey || e.metaKey) {
+      return;
+    }
+    if (t.closest && t.closest("[data-keys=native]") && e.key !== " ") {
+      return; // a scrolling region keeps its arrows, Home and End
+    }
+    if (e.key === " " && tag !== "BUTTON") {
+      e.preventDefault();
+      this.playing ? this.pause() : this.play();
+    } else if (e.key === "ArrowRight") {
+      e.preventDefault();
+      this.pause();
+      host.stepForward();
+    } else if (e.key === "ArrowLeft") {
+      e.preventDefault();
+      this.pause();
+      host.stepBack();
+    } else if (e.key === "Home") {
+      e.preventDefault();
+      this.pause();
+      host.seekTo(0, true);
+    } else if (e.key === "End") {
+      e.preventDefault();
+      this.pause();
+      host.seekTo(host.end, true);
+    }
+  }
+}
+
+/** EventList is the list of the latest events, the current one last. */
+export class EventList {
+  constructor() {
+    this.el = h("ol.events", { "data-role": "events", "aria-label": "Latest events" });
+    this.last = "";
+  }
+
+  /** render lists the events up to pos; engine.events describes them. */
+  render(engine, id, pos) {
+    let evs = [];
+    if (pos > 0) {
+      try {
+        evs = engine.events(id, Math.max(1, pos - EVENT_LIST + 1), pos);
+      } catch {
+        evs = [];
+      }
+    }
+    this.last = evs.length ? evs[evs.length - 1].text : "";
+    const items = evs.map((e, i) => h(i === evs.length - 1 ? "li.now" : "li", { text: e.text, "aria-current": i === evs.length - 1 ? "step" : null }));
+    if (!items.length) {
+      items.push(h("li.none", { text: "No events yet." }));
+    }
+    this.el.replaceChildren(...items);
+  }
+}
