@@ -163,6 +163,8 @@ func (s *Sim) show(view string) []string {
 		}
 		n := int64(len(s.rt.Schedulers()))
 		out = append(out, "node cpu="+percent(total, span*n)+" of "+i64(n)+" schedulers over "+formatTime(max(span, 0)))
+	case "cpu":
+		out = append(out, s.cpuLines()...)
 	case "clock":
 		out = append(out, "t="+formatTime(s.rt.Now())+" events="+i64(s.rt.Events()))
 	case "processes":

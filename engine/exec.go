@@ -116,12 +116,17 @@ func (s *Sim) publish(cmd script.Command, send func(any)) {
 	count := cmd.Int("count", 1)
 	tmpl := node.BasicPublish{Exchange: cmd.Str("exchange", ""), Key: cmd.Str("key", ""), Mandatory: cmd.Has("mandatory"),
 		Immediate: cmd.Has("immediate"), Props: props, Body: body}
+	perKey := strings.Contains(tmpl.Key, "{i}")
 	// NB: frames are immutable once sent, so identical publishes share one.
 	shared := &tmpl
 	for i := int64(0); i < count; i++ {
-		if perMessage {
+		if perMessage || perKey {
 			f := tmpl
-			f.Body = []byte(strings.ReplaceAll(text, "{i}", strconv.FormatInt(i, 10)))
+			n := strconv.FormatInt(i, 10)
+			if perMessage {
+				f.Body = []byte(strings.ReplaceAll(text, "{i}", n))
+			}
+			f.Key = strings.ReplaceAll(tmpl.Key, "{i}", n)
 			send(&f)
 			continue
 		}

@@ -147,9 +147,10 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 // mark is where the last command that runs events started, for the
 // utilisation `show schedulers` reports.
 type mark struct {
-	time  int64
-	busy  []int64
-	stats node.Stats
+	time     int64
+	busy     []int64
+	procBusy map[sim.PID]int64
+	stats    node.Stats
 }
 
 func (s *Sim) markStart() {
@@ -158,6 +159,15 @@ func (s *Sim) markStart() {
 	s.mark.busy = s.mark.busy[:0]
 	for _, sc := range s.rt.Schedulers() {
 		s.mark.busy = append(s.mark.busy, sc.Busy)
+	}
+	clear(s.mark.procBusy)
+	if s.mark.procBusy == nil {
+		s.mark.procBusy = map[sim.PID]int64{}
+	}
+	for _, p := range s.rt.Processes() {
+		if p.Busy > 0 {
+			s.mark.procBusy[p.PID] = p.Busy
+		}
 	}
 }
 

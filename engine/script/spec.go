@@ -150,7 +150,7 @@ var QueueColumns = []string{"name", "messages", "messages_ready", "messages_unac
 	"durable", "auto_delete", "exclusive", "policy", "arguments", "memory", "state", "message_bytes"}
 
 // ShowViews are the views `show` can print.
-var ShowViews = []string{"files", "gc", "throughput", "rates", "schedulers", "processes", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
+var ShowViews = []string{"files", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
 
 var specByName = func() map[string]*Spec {
 	m := make(map[string]*Spec, len(specs)+1)

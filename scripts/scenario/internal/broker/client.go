@@ -156,8 +156,8 @@ func (t *Target) method(ch *channel, cmd *script.Command) error {
 	return nil
 }
 
-// publish sends count messages (1 by default); `{i}` in the body becomes
-// the message's index. It stops at the first failure: once the broker has
+// publish sends count messages (1 by default); `{i}` in the body or the
+// routing key becomes the message's index. It stops at the first failure: once the broker has
 // closed the channel the rest could not be sent anyway.
 func (t *Target) publish(c *amqp091.Channel, cmd *script.Command) error {
 	body := cmd.Str("body", "")
@@ -180,7 +180,8 @@ func (t *Target) publish(c *amqp091.Channel, cmd *script.Command) error {
 		if templated {
 			msg.Body = []byte(strings.ReplaceAll(body, "{i}", strconv.Itoa(i)))
 		}
-		if err := c.Publish(exchange, key, mandatory, immediate, msg); err != nil {
+		k := strings.ReplaceAll(key, "{i}", strconv.Itoa(i))
+		if err := c.Publish(exchange, k, mandatory, immediate, msg); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,37 @@
+package engine
+
+import (
+	"sort"
+
+	"warren/engine/sim"
+)
+
+// cpuLines is the `show cpu` view: the processes that ran during the last
+// command that ran events, busiest first, each with the share of one
+// scheduler it used and its share of the whole node. A process runs on
+// one scheduler at a time, so no process can pass 100% of one scheduler,
+// and on a node with N schedulers none can pass 1/N of the node.
+func (s *Sim) cpuLines() []string {
+	span := s.rt.LastEnd() - s.mark.time
+	n := int64(len(s.rt.Schedulers()))
+	type used struct {
+		p    *sim.Process
+		busy int64
+	}
+	var list []used
+	for _, p := range s.rt.Processes() {
+		if b := p.Busy - s.mark.procBusy[p.PID]; b > 0 {
+			list = append(list, used{p, b})
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].busy > list[j].busy })
+	out := make([]string, 0, len(list))
+	for _, u := range list {
+		out = append(out, u.p.Name+" busy="+formatTime(u.busy)+" one-scheduler="+percent(u.busy, span)+
+			" node="+percent(u.busy, span*n))
+	}
+	if len(out) == 0 {
+		out = append(out, "no process ran during the last command")
+	}
+	return out
+}
