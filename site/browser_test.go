@@ -95,6 +95,18 @@ basic.qos prefetch=100 on=c2.1
 basic.consume queue=q tag=c on=c2.1 ack-every=1 work-us=500
 basic.publish key=q size=4000 count=3000`
 
+// scenarioFiles writes files: a durable version-2 queue whose large
+// messages go to the shared message store (rolled every 16 KiB) and small
+// ones to the queue's own store; three are then fetched and acked.
+const scenarioFiles = `set file-size-limit=16384
+queue.declare queue=orders durable x-queue-version=2
+confirm.select
+basic.publish key=orders size=5000 count=6 persistent
+basic.publish key=orders size=100 count=4 persistent
+basic.get queue=orders no-ack
+basic.get queue=orders no-ack
+basic.get queue=orders no-ack`
+
 // testPages are plain HTML pages, as anyone embedding the widget writes
 // them: one script tag, one style sheet, elements.
 var testPages = map[string]string{
@@ -131,6 +143,11 @@ basic.publsh key=q body=x</warren-scenario>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
 <body><warren-scenario title="Rates"><pre>` + scenarioRates + `</pre></warren-scenario></body></html>`,
+	"test-files.html": `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>files</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario title="Files"><pre>` + scenarioFiles + `</pre></warren-scenario></body></html>`,
 	"test-bench.html": `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
@@ -480,7 +497,7 @@ func TestWidgetStepsAndShows(t *testing.T) {
 	// The table view says the same as text.
 	evalJS[bool](b, in("warren-scenario", "button.view")+".click(), true")
 	rows := evalJS[[]string](b, `[...`+in("warren-scenario", ".tables")+`.querySelectorAll("caption")].map((c) => c.textContent)`)
-	if strings.Join(rows, ",") != "Node,Processes,Credit,Queues,Consumers,Rates" {
+	if strings.Join(rows, ",") != "Node,Processes,Credit,Queues,Consumers,Files,Rates" {
 		t.Errorf("table view captions: %q", rows)
 	}
 	b.shot("widget-table-view")

@@ -242,6 +242,7 @@ func snapshotJSON(s *engine.Snapshot) string {
 			e.int("synced", f.Synced)
 			e.int("entries", int64(f.Entries))
 			e.int("live", int64(f.Live))
+			e.str("marks", f.Marks)
 			e.close('}')
 		}
 		e.close(']')

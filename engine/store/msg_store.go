@@ -549,3 +549,11 @@ func (s *MsgStore) Refs(id format.MsgID) int {
 	}
 	return 0
 }
+
+// Live reports whether the entry for id at offset in file is the copy the
+// index points to and some queue still references it: what the garbage
+// collector would keep.
+func (s *MsgStore) Live(id format.MsgID, file uint64, offset int64) bool {
+	loc, ok := s.index[id]
+	return ok && loc.placed && loc.refs > 0 && loc.file == file && loc.offset == offset
+}

@@ -33,6 +33,7 @@
     "console.js",
     "diagram.js",
     "dom.js",
+    "files.js",
     "format.js",
     "rates.js",
     "samples.js",

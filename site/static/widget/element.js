@@ -22,6 +22,7 @@ import { Rates } from "./rates.js";
 import { SampleSeries } from "./samples.js";
 import { LinkError, ShareBox, ShareState, VIEWS } from "./share.js";
 import { loadSheets } from "./sheet.js";
+import { FilesView } from "./files.js";
 import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
 import { EventList, Player } from "./timeline.js";
@@ -392,7 +393,7 @@ class WarrenScenario extends HTMLElement {
     this.updateURL();
   }
 
-  /** setView shows the diagram, the rates or the tables. */
+  /** setView shows the diagram, the rates, the files or the tables. */
   setView(v) {
     this.view = v;
     if (v !== "table") {
@@ -400,9 +401,11 @@ class WarrenScenario extends HTMLElement {
     }
     this.diagram.el.hidden = v !== "diagram";
     this.rates.el.hidden = v !== "rates";
+    this.files.el.hidden = v !== "files";
     this.el.tables.hidden = v !== "table";
     this.el.viewBtn.setAttribute("aria-pressed", String(v === "table"));
     this.el.ratesBtn.setAttribute("aria-pressed", String(v === "rates"));
+    this.el.filesBtn.setAttribute("aria-pressed", String(v === "files"));
     if (this.snap) {
       this.render();
     }
@@ -456,11 +459,13 @@ class WarrenScenario extends HTMLElement {
     this.diagram = new Diagram();
     this.rates = new Rates();
     this.rates.el.hidden = true;
+    this.files = new FilesView();
     el.tables = h("div.tables", { "data-role": "tables", hidden: true });
 
     // Controls.
     this.player = new Player(uid, this, this.getAttribute("speed"));
     el.ratesBtn = h("button.view-rates", { type: "button", "aria-pressed": "false", title: "Message rates, queued messages, memory and schedulers over virtual time", onclick: () => this.setView(this.view === "rates" ? "diagram" : "rates") }, "Rates");
+    el.filesBtn = h("button.view-files", { type: "button", "aria-pressed": "false", title: "The queue index, queue store and message store files, entry by entry", onclick: () => this.setView(this.view === "files" ? "diagram" : "files") }, "Files");
     el.viewBtn = h("button.view", { type: "button", "aria-pressed": "false", onclick: () => this.setView(this.view === "table" ? this.graphic : "table") }, "Table view");
     this.shareBox = new ShareBox(uid, () => this.shareURL(), (text) => this.announce(text));
     el.controls = h(
@@ -468,7 +473,7 @@ class WarrenScenario extends HTMLElement {
       { role: "toolbar", "aria-label": "Simulation controls" },
       this.player.buttons,
       this.player.scrubber,
-      h("div.views", null, el.ratesBtn, el.viewBtn, this.shareBox.button),
+      h("div.views", null, el.ratesBtn, el.filesBtn, el.viewBtn, this.shareBox.button),
     );
 
     // What just happened.
@@ -487,7 +492,7 @@ class WarrenScenario extends HTMLElement {
       h(
         "div.main",
         null,
-        h("div.stage", { tabindex: "0", role: "group", "aria-label": "Simulation: Space plays or pauses, arrows step" }, this.diagram.el, this.rates.el, el.tables),
+        h("div.stage", { tabindex: "0", role: "group", "aria-label": "Simulation: Space plays or pauses, arrows step" }, this.diagram.el, this.rates.el, this.files.el, el.tables),
         h("aside.side", null, h("h3", { text: "Events" }), this.events.el, el.idle),
       ),
       el.controls,
@@ -568,6 +573,8 @@ class WarrenScenario extends HTMLElement {
       renderTables(this.el.tables, s, this.pos, this.end, this.samplesNow());
     } else if (this.view === "rates") {
       this.rates.render(s, this.samplesNow());
+    } else if (this.view === "files") {
+      this.files.render(s);
     } else {
       this.diagram.render(s);
     }

@@ -5,7 +5,7 @@
 import { h, setText } from "./dom.js";
 
 /** VIEWS are the views a link (v=) or the view attribute can name. */
-export const VIEWS = ["diagram", "rates", "table"];
+export const VIEWS = ["diagram", "rates", "files", "table"];
 
 /** LinkError says a share link cannot be read. */
 export class LinkError extends Error {}

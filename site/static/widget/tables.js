@@ -84,6 +84,12 @@ export function renderTables(box, s, pos, end, samples) {
     ),
     table("Consumers", ["Tag", "Queue", "Channel", "Unacked / prefetch", "State", "No-ack"], consumers),
     table(
+      "Files",
+      ["File", "Kind", "Size", "Not synced", "Entries", "Live"],
+      (s.files || []).map((f) => [f.path, f.kind, formatBytes(f.size), formatBytes(f.size - f.synced), f.entries, f.live]),
+      "Entries are index slots (.qi) or stored messages (.qs, .rdq); live slots are not acked, live messages are still referenced by a queue.",
+    ),
+    table(
       "Rates",
       ["Time", "Publish", "Deliver", "Ack", "Confirm", "Queued", "Memory", "Schedulers busy"],
       recent.map((x) => [
