@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -18,11 +19,17 @@ type Info struct {
 	Title string
 	// ErrorOK marks a block that shows a refused command on purpose.
 	ErrorOK bool
+	// View is the widget's first view: diagram (the default), rates,
+	// files or table.
+	View string
 }
 
+// Views are the values the view= attribute takes.
+var Views = []string{"diagram", "rates", "files", "table"}
+
 // ParseInfo reads an info string such as `warren title="Two consumers"
-// error-ok`. Attributes other than title and error-ok are an error, so
-// that a typo does not pass silently.
+// error-ok view=files`. Other attributes are an error, so that a typo does
+// not pass silently.
 func ParseInfo(s string) (Info, error) {
 	toks, err := splitInfo(s)
 	if err != nil {
@@ -42,8 +49,13 @@ func ParseInfo(s string) (Info, error) {
 			in.Title = t.val
 		case t.key == "error-ok" && !t.hasVal:
 			in.ErrorOK = true
+		case t.key == "view" && t.hasVal:
+			if !slices.Contains(Views, t.val) {
+				return Info{}, fmt.Errorf("scenario block view=%q: want one of %s", t.val, strings.Join(Views, ", "))
+			}
+			in.View = t.val
 		default:
-			return Info{}, fmt.Errorf("unknown scenario block attribute %q (want title=\"...\" or error-ok)", t.key)
+			return Info{}, fmt.Errorf("unknown scenario block attribute %q (want title=\"...\", view=... or error-ok)", t.key)
 		}
 	}
 	return in, nil

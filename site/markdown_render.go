@@ -72,6 +72,7 @@ func (r *lessonRenderer) fencedCode(w util.BufWriter, src []byte, n ast.Node, en
 			Title:   in.Title,
 			Version: r.lesson.Version,
 			ErrorOK: in.ErrorOK,
+			View:    in.View,
 			Script:  strings.TrimSuffix(code, "\n"),
 		}
 		if err := scenarioElement(s).Render(context.Background(), w); err != nil {

@@ -16,6 +16,8 @@ type scenarioView struct {
 	Layout string
 	// ErrorOK marks a script that shows a refused command on purpose.
 	ErrorOK bool
+	// View is the view the widget opens on; empty for the diagram.
+	View string
 	// Script is the scenario, lines joined by "\n".
 	Script string
 }
