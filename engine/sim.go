@@ -173,6 +173,17 @@ func (s *Sim) markStart() {
 
 // check refuses what cannot be done, before anything changes.
 func (s *Sim) check(cmd script.Command) error {
+	// rabbitmqctl's own refusals: the node is not touched
+	switch cmd.Name {
+	case "set_policy":
+		if err := node.CheckPolicy(cmd.Str("pattern", ""), cmd.Table()); err != nil {
+			return err
+		}
+	case "clear_policy":
+		if !s.node.HasPolicy(cmd.Str("name", "")) {
+			return &node.OperatorError{Text: "Parameter does not exist"}
+		}
+	}
 	if cmd.Name == "set" && cmd.Has("version") && (s.rt.Events() > 0 || len(s.node.QueueNames()) > 0) {
 		return fmt.Errorf("set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", cmd.Str("version", ""))
 	}

@@ -64,10 +64,11 @@ type OperatorError struct{ Text string }
 
 func (e *OperatorError) Error() string { return e.Text }
 
-// SetPolicy adds or replaces a policy and reapplies policies to queues.
-func (n *Node) SetPolicy(name, pattern, applyTo string, priority int, def amqp.Table) error {
-	re, err := compilePattern(pattern)
-	if err != nil {
+// CheckPolicy validates a policy as rabbitmqctl set_policy does, before
+// anything changes: the pattern must compile and every key must be a known
+// policy setting with a valid value.
+func CheckPolicy(pattern string, def amqp.Table) error {
+	if _, err := compilePattern(pattern); err != nil {
 		return &OperatorError{Text: fmt.Sprintf("Validation failed: %s is not a valid regular expression", strconv.Quote(pattern))}
 	}
 	var unknown []amqp.Field
@@ -92,6 +93,25 @@ func (n *Node) SetPolicy(name, pattern, applyTo string, priority int, def amqp.T
 		}
 		return &OperatorError{Text: fmt.Sprintf("Validation failed: [%s] are not recognised policy settings", list)}
 	}
+	return nil
+}
+
+// HasPolicy says whether a policy of that name is set.
+func (n *Node) HasPolicy(name string) bool {
+	for _, p := range n.policies {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// SetPolicy adds or replaces a policy and reapplies policies to queues.
+func (n *Node) SetPolicy(name, pattern, applyTo string, priority int, def amqp.Table) error {
+	if err := CheckPolicy(pattern, def); err != nil {
+		return err
+	}
+	re, _ := compilePattern(pattern)
 	p := &Policy{Name: name, Pattern: pattern, ApplyTo: applyTo, Priority: priority, Definition: def, re: re}
 	replaced := false
 	for i, old := range n.policies {
