@@ -554,6 +554,14 @@ func (s *MsgStore) Refs(id format.MsgID) int {
 // index points to and some queue still references it: what the garbage
 // collector would keep.
 func (s *MsgStore) Live(id format.MsgID, file uint64, offset int64) bool {
-	loc, ok := s.index[id]
-	return ok && loc.placed && loc.refs > 0 && loc.file == file && loc.offset == offset
+	loc := s.placedAt(id, file, offset)
+	return loc != nil && loc.refs > 0
+}
+
+// placedAt is id's index entry when the index places it at offset in file.
+func (s *MsgStore) placedAt(id format.MsgID, file uint64, offset int64) *msgLocation {
+	if loc, ok := s.index[id]; ok && loc.placed && loc.file == file && loc.offset == offset {
+		return loc
+	}
+	return nil
 }

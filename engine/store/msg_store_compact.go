@@ -67,18 +67,7 @@ func (s *MsgStore) compactScan(j *gcJob) (GCReport, error) {
 	if err != nil {
 		return GCReport{}, err
 	}
-	var live []workMsg
-	for _, m := range scanned {
-		loc, ok := s.index[m.id]
-		if !ok || !loc.placed || loc.file != n || loc.offset != m.offset || loc.total != m.total {
-			continue
-		}
-		if loc.refs == 0 {
-			delete(s.index, m.id)
-			continue
-		}
-		live = append(live, m)
-	}
+	live, _ := s.vacuum(n, scanned)
 	var steps []gcStep
 	// Blank the holes between live messages (and before the first one).
 	prevEnd := int64(0)

@@ -258,8 +258,8 @@ func (s *MsgStore) vacuum(n uint64, msgs []workMsg) ([]workMsg, int64) {
 	var live []workMsg
 	var valid int64
 	for _, m := range msgs {
-		loc, ok := s.index[m.id]
-		if !ok || !loc.placed || loc.file != n || loc.offset != m.offset || loc.total != m.total {
+		loc := s.placedAt(m.id, n, m.offset)
+		if loc == nil || loc.total != m.total {
 			continue
 		}
 		if loc.refs == 0 {

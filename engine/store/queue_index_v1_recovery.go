@@ -49,9 +49,8 @@ func (x *indexV1) loadSegment(seg uint64, keepAcked bool) (map[uint16]*v1Entry, 
 	return entries, unacked, nil
 }
 
-// loadJournal replays journal.jif into the in-memory journal. It stops at
-// an all-zero publish record or a torn record; a record the journal cannot
-// apply is skipped.
+// loadJournal opens journal.jif for writing and replays what it holds into
+// the in-memory journal.
 func (x *indexV1) loadJournal() error {
 	data, ok, err := x.d.readFile(x.journalFile())
 	if err != nil || !ok {
@@ -60,6 +59,14 @@ func (x *indexV1) loadJournal() error {
 	if err := x.openJournal(); err != nil {
 		return err
 	}
+	x.replayJournal(data)
+	return nil
+}
+
+// replayJournal adds journal.jif's records (data) to the in-memory
+// journal. Decoding stops at an all-zero publish record or a torn record;
+// a record the journal cannot apply is skipped.
+func (x *indexV1) replayJournal(data []byte) {
 	j, _ := format.DecodeJournal(x.journalFile(), data)
 	for _, r := range j.Records {
 		switch r.Kind {
@@ -72,7 +79,6 @@ func (x *indexV1) loadJournal() error {
 			_ = x.addToJournal(r.SeqID, v1Publish, pub)
 		}
 	}
-	return nil
 }
 
 // recoverJournal loads the journal and removes from it what its segments
@@ -334,17 +340,7 @@ func walkV1(d *disk, dir string, n int, counts map[format.MsgID]int) error {
 		return err
 	}
 	if ok {
-		j, _ := format.DecodeJournal(x.journalFile(), data)
-		for _, r := range j.Records {
-			switch r.Kind {
-			case format.JournalDeliver:
-				_ = x.addToJournal(r.SeqID, v1Del, nil)
-			case format.JournalAck:
-				_ = x.addToJournal(r.SeqID, v1Ack, nil)
-			default:
-				_ = x.addToJournal(r.SeqID, v1Publish, &v1Pub{rec: r.Pub, persistent: r.Kind == format.JournalPublishPersistent})
-			}
-		}
+		x.replayJournal(data)
 		for _, seg := range sortedKeys(x.segments) {
 			segEntries, _, err := x.readOnlySegment(seg, true)
 			if err != nil {
