@@ -107,7 +107,7 @@ func (s *Sim) publish(cmd script.Command, send func(any)) {
 	}
 	var body []byte
 	text := cmd.Str("body", "")
-	perMessage := strings.Contains(text, "{i}")
+	perMessage := strings.Contains(text, script.IndexMark)
 	if cmd.Has("size") {
 		body = bytes.Repeat([]byte{'x'}, int(cmd.Int("size", 0)))
 	} else if !perMessage {
@@ -116,17 +116,16 @@ func (s *Sim) publish(cmd script.Command, send func(any)) {
 	count := cmd.Int("count", 1)
 	tmpl := node.BasicPublish{Exchange: cmd.Str("exchange", ""), Key: cmd.Str("key", ""), Mandatory: cmd.Has("mandatory"),
 		Immediate: cmd.Has("immediate"), Props: props, Body: body}
-	perKey := strings.Contains(tmpl.Key, "{i}")
+	perKey := strings.Contains(tmpl.Key, script.IndexMark)
 	// NB: frames are immutable once sent, so identical publishes share one.
 	shared := &tmpl
 	for i := int64(0); i < count; i++ {
 		if perMessage || perKey {
 			f := tmpl
-			n := strconv.FormatInt(i, 10)
 			if perMessage {
-				f.Body = []byte(strings.ReplaceAll(text, "{i}", n))
+				f.Body = []byte(script.Indexed(text, i))
 			}
-			f.Key = strings.ReplaceAll(tmpl.Key, "{i}", n)
+			f.Key = script.Indexed(tmpl.Key, i)
 			send(&f)
 			continue
 		}

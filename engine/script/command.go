@@ -169,3 +169,15 @@ func looksNumber(s string) bool {
 
 // Itoa formats an integer argument value.
 func Itoa(n int) string { return strconv.Itoa(n) }
+
+// IndexMark is the placeholder that a publish with count=N replaces, in its
+// body and routing key, by the message's index 0..N-1.
+const IndexMark = "{i}"
+
+// Indexed is s with each IndexMark replaced by i.
+func Indexed(s string, i int64) string {
+	if !strings.Contains(s, IndexMark) {
+		return s
+	}
+	return strings.ReplaceAll(s, IndexMark, strconv.FormatInt(i, 10))
+}

@@ -157,8 +157,8 @@ func (t *Target) method(ch *channel, cmd *script.Command) error {
 }
 
 // publish sends count messages (1 by default); `{i}` in the body or the
-// routing key becomes the message's index. It stops at the first failure: once the broker has
-// closed the channel the rest could not be sent anyway.
+// routing key becomes the message's index. It stops at the first failure:
+// once the broker has closed the channel the rest could not be sent anyway.
 func (t *Target) publish(c *amqp091.Channel, cmd *script.Command) error {
 	body := cmd.Str("body", "")
 	if cmd.Has("size") {
@@ -174,14 +174,9 @@ func (t *Target) publish(c *amqp091.Channel, cmd *script.Command) error {
 	}
 	exchange, key := cmd.Str("exchange", ""), cmd.Str("key", "")
 	mandatory, immediate := cmd.Has("mandatory"), cmd.Has("immediate")
-	templated := strings.Contains(body, "{i}")
-	for i := range int(cmd.Int("count", 1)) {
-		msg.Body = []byte(body)
-		if templated {
-			msg.Body = []byte(strings.ReplaceAll(body, "{i}", strconv.Itoa(i)))
-		}
-		k := strings.ReplaceAll(key, "{i}", strconv.Itoa(i))
-		if err := c.Publish(exchange, k, mandatory, immediate, msg); err != nil {
+	for i := range cmd.Int("count", 1) {
+		msg.Body = []byte(script.Indexed(body, i))
+		if err := c.Publish(exchange, script.Indexed(key, i), mandatory, immediate, msg); err != nil {
 			return err
 		}
 	}
