@@ -181,7 +181,7 @@ func (s *Sim) check(cmd script.Command) error {
 		}
 	case "clear_policy":
 		if !s.node.HasPolicy(cmd.Str("name", "")) {
-			return &node.OperatorError{Text: "Parameter does not exist"}
+			return node.ErrNoPolicy
 		}
 	}
 	if cmd.Name == "set" && cmd.Has("version") && (s.rt.Events() > 0 || len(s.node.QueueNames()) > 0) {

@@ -44,7 +44,11 @@ func (n *Node) FileViews() []FileView {
 		case "qi", "qs", "rdq":
 			data, err := readAll(n, f.Path, f.Size)
 			if err == nil {
-				v.Entries, v.Live, v.Marks = countEntries(v.Kind, data, f.Synced, n.rdqLiveness(rel))
+				var live func(format.MsgID, int64) bool
+				if v.Kind == "rdq" {
+					live = n.rdqLiveness(rel)
+				}
+				v.Entries, v.Live, v.Marks = countEntries(v.Kind, data, f.Synced, live)
 			}
 		case "idx", "jif":
 		default:
@@ -70,11 +74,12 @@ func readAll(n *Node, p string, size int64) ([]byte, error) {
 }
 
 // rdqLiveness returns, for a message store file (msg_store_persistent/3.rdq),
-// whether the entry for an id at an offset is live; nil for other files.
+// whether the entry for an id at an offset is live; nil when the file is
+// not one of the stores' numbered files.
 func (n *Node) rdqLiveness(rel string) func(id format.MsgID, off int64) bool {
 	dir, file := path.Split(rel)
 	num, err := strconv.ParseUint(strings.TrimSuffix(file, ".rdq"), 10, 64)
-	if err != nil || !strings.HasSuffix(file, ".rdq") || n.vhost == nil {
+	if err != nil || n.vhost == nil {
 		return nil
 	}
 	var st *store.MsgStore
@@ -96,7 +101,7 @@ func (n *Node) rdqLiveness(rel string) func(id format.MsgID, off int64) bool {
 func countEntries(kind string, data []byte, synced int64, live func(format.MsgID, int64) bool) (entries, nlive int, marks string) {
 	const header = 64
 	var m []byte
-	mark := func(off, end int, ok bool) {
+	mark := func(end int, ok bool) {
 		entries++
 		if ok {
 			nlive++
@@ -116,7 +121,7 @@ func countEntries(kind string, data []byte, synced int64, live func(format.MsgID
 	switch kind {
 	case "qi": // 32-byte slots after the header; status 1 = present
 		for off := header; off+32 <= len(data); off += 32 {
-			mark(off, off+32, data[off] == 1) // acked slots are zeroes
+			mark(off+32, data[off] == 1) // acked slots are zeroes
 		}
 	case "qs": // u32 size, flags, crc16, pad, then the payload
 		for off := header; off+8 <= len(data); {
@@ -124,7 +129,7 @@ func countEntries(kind string, data []byte, synced int64, live func(format.MsgID
 			if size == 0 || off+8+size > len(data) {
 				break
 			}
-			mark(off, off+8+size, true)
+			mark(off+8+size, true)
 			off += 8 + size
 		}
 	case "rdq": // u64 size, then the 16-byte id and the term, then 0xFF
@@ -139,7 +144,7 @@ func countEntries(kind string, data []byte, synced int64, live func(format.MsgID
 				copy(id[:], data[off+8:off+24])
 				ok = live(id, int64(off))
 			}
-			mark(off, off+8+size+1, ok)
+			mark(off+8+size+1, ok)
 			off += 8 + size + 1
 		}
 	}

@@ -64,6 +64,9 @@ type OperatorError struct{ Text string }
 
 func (e *OperatorError) Error() string { return e.Text }
 
+// ErrNoPolicy is rabbitmqctl clear_policy's answer for a name not set.
+var ErrNoPolicy = &OperatorError{Text: "Parameter does not exist"}
+
 // CheckPolicy validates a policy as rabbitmqctl set_policy does, before
 // anything changes: the pattern must compile and every key must be a known
 // policy setting with a valid value.
@@ -143,7 +146,7 @@ func (n *Node) ClearPolicy(name string) error {
 			return nil
 		}
 	}
-	return &OperatorError{Text: fmt.Sprintf("Parameter does not exist")}
+	return ErrNoPolicy
 }
 
 // reapplyPolicies recomputes each queue's policy; a queue whose settings

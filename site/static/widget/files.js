@@ -4,7 +4,7 @@
 // drawn from the snapshot, so stepping and scrubbing show files growing,
 // acks zeroing slots, segments disappearing, rolling and compaction.
 
-import { h, setText } from "./dom.js";
+import { h } from "./dom.js";
 import { formatBytes } from "./format.js";
 
 const KINDS = {
