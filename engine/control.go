@@ -179,6 +179,8 @@ func (s *Sim) show(view string) []string {
 			}
 			out = append(out, line)
 		}
+	case "supervisors":
+		out = append(out, s.node.Supervision().Lines()...)
 	case "queues":
 		for _, q := range s.node.ListQueues() {
 			out = append(out, "queue "+q.Name+" ready="+strconv.Itoa(q.Ready)+" unacked="+strconv.Itoa(q.Unack)+

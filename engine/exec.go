@@ -145,6 +145,10 @@ func (s *Sim) operator(cmd script.Command) []string {
 		if err := s.node.ClearPolicy(cmd.Str("name", "")); err != nil {
 			return []string{"error: " + err.Error()}
 		}
+	case "crash":
+		if err := s.node.CrashQueue(cmd.Str("queue", "")); err != nil {
+			return []string{"error: " + err.Error()}
+		}
 	case "list_policies":
 		var out []string
 		for _, p := range s.node.Policies() {

@@ -42,7 +42,11 @@ func (s *Sim) run(o op) (out []string, done bool) {
 	case opSettle:
 		for {
 			last := max(o.t, s.client.lastFrame)
-			if !s.stepQuiet(last + QuietWindow) {
+			limit := last + QuietWindow
+			if until, held := s.node.ClientHeldUntil(); held {
+				limit = max(limit, until)
+			}
+			if !s.stepQuiet(limit) {
 				if s.hitLimit {
 					return nil, false
 				}

@@ -126,7 +126,7 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	switch cmd.Name {
 	case "step", "run", "set", "alarm", "restart":
 		return s.control(cmd)
-	case "set_policy", "clear_policy", "list_queues", "list_policies":
+	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash":
 		pre = s.apply(op{kind: opOperator, cmd: cmd})
 		s.apply(op{kind: opSettle, t: s.rt.Now()})
 	case "wait":
@@ -182,6 +182,10 @@ func (s *Sim) check(cmd script.Command) error {
 	case "clear_policy":
 		if !s.node.HasPolicy(cmd.Str("name", "")) {
 			return node.ErrNoPolicy
+		}
+	case "crash":
+		if err := s.node.CheckCrash(cmd.Str("queue", "")); err != nil {
+			return err
 		}
 	}
 	if cmd.Name == "set" && cmd.Has("version") && (s.rt.Events() > 0 || len(s.node.QueueNames()) > 0) {

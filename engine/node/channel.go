@@ -24,6 +24,10 @@ type unacked struct {
 type chConsumer struct {
 	queue string
 	qpid  sim.PID
+	// what basic.consume asked, to consume again after a queue crash
+	noAck, exclusive bool
+	args             amqp.Table
+	prefetch         int
 }
 
 type confirmRec struct {
@@ -57,6 +61,8 @@ type channel struct {
 	dying       bool
 	routeBuf    []string
 	routes      routeCache
+	moved       map[sim.PID]sim.PID // crashed queue process -> its restarted one
+	waiting     *deadWait           // sleeping in with/4 for a dead queue
 }
 
 // routeCache keeps the last routing decision until the topology changes.
@@ -68,7 +74,11 @@ type routeCache struct {
 }
 
 type pendingCall struct {
-	done func(ctx *sim.Ctx, reply any)
+	done  func(ctx *sim.Ctx, reply any)
+	to    sim.PID
+	ref   uint32
+	queue string
+	req   any
 }
 
 func newChannel(n *Node, conn, num int, reader sim.PID) *channel {
@@ -110,6 +120,15 @@ func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
 		ctx.Charge(c.ChannelMethod)
 		call := ch.call
 		ch.call = nil
+		if _, failed := m.P.(*callFailed); failed && call != nil {
+			// with/4: the queue died under the call; look it up again
+			if q, ok := ch.n.queues[call.queue]; ok {
+				ch.callQueue(ctx, q, call.req, call.done)
+			} else {
+				ch.fail(ctx, notFoundQueue(call.queue))
+			}
+			return
+		}
 		if e, ok := m.P.(*amqp.Error); ok {
 			ch.fail(ctx, e)
 			return
@@ -142,6 +161,12 @@ func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
 			}
 		}
 		ch.queueDown(ctx, m.From)
+	case kQueueDown:
+		ctx.Charge(c.ChannelMethod)
+		ch.queueCrashed(ctx, m.P.(*queueDown))
+	case kWaitDone:
+		ctx.Charge(c.ChannelMethod)
+		ch.endWait(ctx, m.Ref)
 	case kShutdown:
 		ctx.Charge(c.ChannelMethod)
 		ch.terminate(ctx)
@@ -233,10 +258,30 @@ func (ch *channel) touch(q sim.PID) {
 }
 
 // callQueue makes a synchronous call to a queue process.
+// A queue whose supervisor gave up keeps the channel waiting (with/4).
 func (ch *channel) callQueue(ctx *sim.Ctx, q *QueueRecord, req any, done func(ctx *sim.Ctx, reply any)) {
+	if q.dead {
+		name := q.Name
+		ch.waitForQueue(ctx, name, true, func(ctx *sim.Ctx) {
+			switch q, ok := ch.n.queues[name]; {
+			case !ok:
+				ch.fail(ctx, notFoundQueue(name))
+			case q.dead:
+				ch.fail(ctx, queueTimeout(name))
+			default:
+				ch.callQueue(ctx, q, req, done)
+			}
+		})
+		return
+	}
+	if r, ok := req.(*callConsume); ok {
+		if c := ch.consumers[r.tag]; c != nil {
+			c.qpid = q.PID
+		}
+	}
 	ch.touch(q.PID)
-	ch.call = &pendingCall{done: done}
-	ctx.Call(q.PID, sim.Msg{Kind: kCall, P: req})
+	ref := ctx.Call(q.PID, sim.Msg{Kind: kCall, P: req})
+	ch.call = &pendingCall{done: done, to: q.PID, ref: ref, queue: q.Name, req: req}
 }
 
 func notFoundQueue(name string) *amqp.Error {
@@ -294,6 +339,11 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		}
 		if q.Exclusive && q.Owner != ch.conn {
 			return resourceLocked(m.Queue)
+		}
+		if q.dead {
+			ch.n.deleteCrashed(q)
+			ch.send(ctx, DeleteOk{})
+			return nil
 		}
 		ch.callQueue(ctx, q, &callDelete{ifUnused: m.IfUnused, ifEmpty: m.IfEmpty}, func(ctx *sim.Ctx, r any) {
 			ch.send(ctx, r)
@@ -566,7 +616,7 @@ func (ch *channel) consume(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
 	}
 	req := &callConsume{tag: tag, noAck: m.NoAck, exclusive: m.Exclusive, args: m.Args,
 		prefetch: ch.prefetch, limiter: ch.limiter, channel: ch.pid, writer: ch.writer}
-	ch.consumers[tag] = &chConsumer{queue: q.Name, qpid: q.PID}
+	ch.consumers[tag] = &chConsumer{queue: q.Name, qpid: q.PID, noAck: m.NoAck, exclusive: m.Exclusive, args: m.Args, prefetch: ch.prefetch}
 	ch.callQueue(ctx, q, req, func(ctx *sim.Ctx, r any) {
 		ch.send(ctx, ConsumeOk{Tag: tag})
 	})
@@ -607,7 +657,7 @@ func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *am
 		if u.ctag != "" {
 			ch.limiter.release(ctx, 1)
 		}
-		ctx.Send(u.q, sim.Msg{Kind: kind, N: int64(u.ackTag)})
+		ctx.Send(ch.queuePID(u.q), sim.Msg{Kind: kind, N: int64(u.ackTag)})
 		return nil
 	}
 	ch.settle(ctx, picked, kind)
@@ -638,10 +688,11 @@ func (ch *channel) settle(ctx *sim.Ctx, list []unacked, kind uint16) {
 				rest = append(rest, u)
 			}
 		}
+		to := ch.queuePID(q)
 		if len(tags) == 1 {
-			ctx.Send(q, sim.Msg{Kind: kind, N: int64(tags[0])})
+			ctx.Send(to, sim.Msg{Kind: kind, N: int64(tags[0])})
 		} else {
-			ctx.Send(q, sim.Msg{Kind: kind, P: tags})
+			ctx.Send(to, sim.Msg{Kind: kind, P: tags})
 		}
 		list = rest
 	}
@@ -693,7 +744,13 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		rec = &confirmRec{seq: seq}
 		ch.unconfirmed = append(ch.unconfirmed, rec)
 	}
+	lost := false
 	for _, q := range dests {
+		if q.dead {
+			// routed to a process that is gone: lost, and rejected
+			lost = true
+			continue
+		}
 		if rec != nil {
 			rec.waiting = append(rec.waiting, q.PID)
 		}
@@ -701,6 +758,10 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		ch.touch(q.PID)
 		ctx.Send(q.PID, deliverMsg(msg, seq, true))
 		ch.credit.send(q.PID, ctx.Now)
+	}
+	if lost && rec != nil {
+		ch.unconfirmed = ch.unconfirmed[:len(ch.unconfirmed)-1]
+		ch.confirmOut = append(ch.confirmOut, Confirm{Seq: seq, Nack: true})
 	}
 	return nil
 }

@@ -78,6 +78,8 @@ type QueueRecord struct {
 	Type       string // classic or quorum
 	Policy     *Policy
 	proc       *queue
+	restarts   []int64 // when its supervisor restarted it (virtual µs)
+	dead       bool    // its supervisor gave up: the record stays, no process runs
 }
 
 // Stats are the node's cumulative counters (the management plugin's
@@ -116,6 +118,10 @@ type Node struct {
 	StorageErrors []string
 	// GCLog is the message stores' latest GC steps.
 	GCLog []string
+
+	// clientWaits counts channels holding a client's method while they
+	// wait for a dead queue.
+	clientWaits int
 
 	// gen counts topology changes (queues, exchanges, bindings), so that a
 	// channel may cache a routing decision until the next change.
@@ -268,6 +274,8 @@ const (
 	kTimerSync                       // queue: sync timer
 	kTimerFlush                      // queue: idle flush
 	kGCStep                          // msg_store -> msg_store_gc: run a step
+	kQueueDown                       // node -> channel: P = *queueDown (a queue process was killed)
+	kWaitDone                        // channel -> itself: a with/4 wait is over
 )
 
 // KindName names a message kind for event views.
@@ -281,6 +289,6 @@ func KindName(k uint16) string {
 var kindNames = [...]string{"", "frame", "method", "bump_credit", "send", "deliver", "deliver_to_consumer",
 	"confirm", "reject_publish", "ack", "requeue", "reject", "notify_sent", "resume", "channel_down",
 	"call", "reply", "queue_down", "drop_expired", "maybe_expire", "conserve_resources", "shutdown",
-	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out", "msg_store_call", "msg_store_confirm", "sync_timeout", "hibernate", "gc_step"}
+	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out", "msg_store_call", "msg_store_confirm", "sync_timeout", "hibernate", "gc_step", "DOWN", "retry"}
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

@@ -179,6 +179,9 @@ func (n *Node) ListQueues() []QueueInfo {
 	var out []QueueInfo
 	for _, name := range n.QueueNames() {
 		rec := n.queues[name]
+		if rec.dead {
+			continue // its info call fails: rabbitmqctl leaves it out
+		}
 		q := rec.proc
 		info := QueueInfo{Name: name, Durable: rec.Durable, AutoDelete: rec.AutoDelete, Exclusive: rec.Exclusive, Args: rec.Args}
 		if rec.Policy != nil {

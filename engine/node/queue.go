@@ -53,6 +53,7 @@ type (
 		prefetch        int
 		limiter         *Limiter
 		channel, writer sim.PID
+		nowait          bool // consuming again after a crash: no reply
 	}
 	statReply struct{ messages, consumers int }
 	getReply  struct {
@@ -625,8 +626,15 @@ func (q *queue) allConsumers() []*consumer {
 	return out
 }
 
+// Acks, requeues and rejects from a channel the queue does not know are
+// ignored (rabbit_queue_consumers:subtract_acks answers not_found); from a
+// channel it knows, every tag still pending is settled, whoever it was
+// delivered to.
 func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	q.n.Stats.Acked += int64(len(tags))
+	if q.chRecord(from) == nil {
+		return
+	}
 	for _, t := range tags {
 		if e, ok := q.pending.take(t); ok {
 			q.gone(&e)
@@ -638,6 +646,9 @@ func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 }
 
 func (q *queue) requeue(ctx *sim.Ctx, from sim.PID, tags []uint64) {
+	if q.chRecord(from) == nil {
+		return
+	}
 	q.subtractAcks(q.chRecord(from), tags)
 	q.requeueTags(ctx, tags)
 }
@@ -654,6 +665,9 @@ func (q *queue) requeueTags(ctx *sim.Ctx, tags []uint64) {
 }
 
 func (q *queue) rejectDrop(ctx *sim.Ctx, from sim.PID, tags []uint64) {
+	if q.chRecord(from) == nil {
+		return
+	}
 	unblocked := q.subtractAcks(q.chRecord(from), tags)
 	var msgs []*Message
 	for _, t := range tags {

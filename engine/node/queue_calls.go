@@ -65,7 +65,16 @@ func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
 }
 
 func (q *queue) consume(ctx *sim.Ctx, m sim.Msg, r *callConsume) {
-	reply := func(v any) { ctx.Reply(m, sim.Msg{Kind: kReply, P: v}) }
+	reply := func(v any) {
+		switch {
+		case !r.nowait:
+			ctx.Reply(m, sim.Msg{Kind: kReply, P: v})
+		case v != nil:
+			// a consumer registered again after a crash, refused: the
+			// channel cancels it
+			ctx.Send(r.channel, sim.Msg{Kind: kQueueGone, P: &queueGone{tags: []string{r.tag}}})
+		}
+	}
 	exclusiveHeld := false
 	for _, c := range q.allConsumers() {
 		if c.exclusive {

@@ -258,3 +258,24 @@ func (q *queue) deleteFiles(ctx *sim.Ctx) {
 		q.storeResult(ctx, res)
 	}
 }
+
+// levelNames are the names a queue's files go by: one per priority level.
+func levelNames(rec *QueueRecord) []string {
+	v, ok := rec.Args.Get("x-max-priority")
+	if !ok {
+		return []string{rec.Name}
+	}
+	out := make([]string, v.Int+1)
+	for lvl := range out {
+		out[lvl] = format.PriorityQueueName(rec.Name, uint8(lvl))
+	}
+	return out
+}
+
+func (n *Node) queueOptions(rec *QueueRecord) store.QueueOptions {
+	lazy := false
+	if v, ok := effective(rec.Args, rec.Policy, "queue-mode"); ok && v.Kind == amqp.LongStr && v.Str == "lazy" {
+		lazy = true
+	}
+	return store.QueueOptions{Durable: rec.Durable, Version: n.queueVersion(rec), Lazy: lazy}
+}

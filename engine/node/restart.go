@@ -93,6 +93,7 @@ func (n *Node) Restart(kind string) error {
 		return fmt.Errorf("restart: kind must be one of clean, crash, power-loss, got %q", kind)
 	}
 	n.RT.KillAll()
+	n.clientWaits = 0
 	n.conns = map[int]*reader{}
 	n.stores = [2]sim.PID{}
 	n.memAlarm, n.diskAlarm, n.paging = false, false, false
@@ -134,7 +135,8 @@ func (n *Node) Restart(kind string) error {
 	for _, dq := range keep {
 		rec := dq.rec
 		rec.proc, rec.PID = nil, 0
-		n.recoverQueue(&rec, dq.delivered, kind == "clean")
+		rec.restarts, rec.dead = nil, false
+		n.recoverQueue(&rec, dq.delivered, kind == "clean", nil, 0)
 	}
 	if n.Config.Watermark > 0 {
 		n.StartMemoryMonitor()
@@ -142,29 +144,17 @@ func (n *Node) Restart(kind string) error {
 	return nil
 }
 
-// levelNames are the names a queue's files go by: one per priority level.
-func levelNames(rec *QueueRecord) []string {
-	v, ok := rec.Args.Get("x-max-priority")
-	if !ok {
-		return []string{rec.Name}
-	}
-	out := make([]string, v.Int+1)
-	for lvl := range out {
-		out[lvl] = format.PriorityQueueName(rec.Name, uint8(lvl))
-	}
-	return out
-}
+// canRecoverFiles says that this build can read a queue's files back.
+const canRecoverFiles = true
 
-func (n *Node) queueOptions(rec *QueueRecord) store.QueueOptions {
-	lazy := false
-	if v, ok := effective(rec.Args, rec.Policy, "queue-mode"); ok && v.Kind == amqp.LongStr && v.Str == "lazy" {
-		lazy = true
-	}
-	return store.QueueOptions{Durable: rec.Durable, Version: n.queueVersion(rec), Lazy: lazy}
-}
+// errNoRecovery is the browser build's refusal; see restart_wasm.go.
+var errNoRecovery error
 
 // recoverQueue starts a durable queue again and refills it from its files.
-func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean bool) {
+// After a crash of the queue alone, seqOf gives each message on disk the
+// seq id (ack tag) it had, and seqs go on from oldNext unless the index
+// was empty.
+func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean bool, seqOf map[levelSeq]uint64, oldNext uint64) {
 	n.recovering = true
 	n.startQueue(nil, rec)
 	n.recovering = false
@@ -172,6 +162,7 @@ func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean
 	d := &queueDisk{confirmWait: map[format.MsgID][]pubRef{}}
 	n.startStores()
 	var all []entry
+	indexed := false
 	for lvl, name := range levelNames(rec) {
 		files, r, err := n.vhost.RecoverQueue(name)
 		if err != nil {
@@ -181,6 +172,7 @@ func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean
 		n.storeClients[files.ClientRef()] = q.pid
 		d.levels = append(d.levels, files)
 		d.next = append(d.next, r.NextSeq)
+		indexed = indexed || r.NextSeq > 0
 		d.acks = append(d.acks, nil)
 		for _, m := range r.Messages {
 			term := m.Term
@@ -196,7 +188,7 @@ func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean
 				n.storageFault(err)
 				continue
 			}
-			e := entry{msg: msg, stored: true, dseq: m.Seq, expiry: int64(m.Expiry)}
+			e := entry{msg: msg, stored: true, dseq: m.Seq, expiry: int64(m.Expiry), seq: seqOf[levelSeq{lvl, m.Seq}]}
 			// redelivered: what was delivered before a clean stop, and
 			// everything after a crash
 			e.delivered = !clean || delivered[levelSeq{lvl, m.Seq}]
@@ -207,8 +199,18 @@ func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean
 	// requeue in publish order across levels
 	sort.SliceStable(all, func(i, j int) bool { return all[i].msg.ID < all[j].msg.ID })
 	for _, e := range all {
-		q.nextSeq++
-		e.seq = q.nextSeq
+		q.nextSeq = max(q.nextSeq, e.seq)
+	}
+	if indexed {
+		// the index's bound is past every seq id the old process used
+		q.nextSeq = max(q.nextSeq, oldNext)
+	}
+	for _, e := range all {
+		if e.seq == 0 {
+			// on disk but no longer in memory (an ack not yet written)
+			q.nextSeq++
+			e.seq = q.nextSeq
+		}
 		q.ready.push(e)
 	}
 }

@@ -14,6 +14,19 @@ func (n *Node) Restart(kind string) error {
 	return fmt.Errorf("restart: restarting the node is not in the browser build (its recovery code does not fit the download budget); run the scenario with go run ./scripts/scenario")
 }
 
+// canRecoverFiles says that this build cannot read a queue's files back.
+const canRecoverFiles = false
+
+var errNoRecovery = fmt.Errorf("crash: recovering a durable queue from its files is not in the browser build (its recovery code does not fit the download budget); run the scenario with go run ./scripts/scenario")
+
+func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean bool, seqOf map[levelSeq]uint64, oldNext uint64) {
+}
+
+type levelSeq struct {
+	level int
+	seq   uint64
+}
+
 // Lost is what a client sees when the broker dies under it: the socket
 // closes with no AMQP close.
 type Lost struct{}

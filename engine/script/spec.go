@@ -132,6 +132,7 @@ var specs = []*Spec{
 	{Name: "clear_policy", Params: []Param{req("name", Name)}, Usage: "clear_policy name=P"},
 	{Name: "list_queues", Extra: Words, WordSet: QueueColumns, Usage: "list_queues [COLUMN ...]"},
 	{Name: "list_policies", Usage: "list_policies"},
+	{Name: "crash", Params: []Param{req("queue", Name)}, Usage: "crash queue=Q"},
 
 	// Simulation control: the engine only.
 	{Name: "step", Params: []Param{num("n", 1, 1_000_000)}, Engine: true, Usage: "step [n=N]"},
@@ -145,12 +146,16 @@ var specs = []*Spec{
 		Usage: "alarm set=memory|disk | alarm clear=memory|disk"},
 }
 
+// NoQueue is how both targets refuse an operator command that names a
+// queue that does not exist.
+func NoQueue(cmd, name string) string { return cmd + ": no queue '" + name + "' in vhost '/'" }
+
 // QueueColumns are the list_queues columns warren knows.
 var QueueColumns = []string{"name", "messages", "messages_ready", "messages_unacknowledged", "consumers",
 	"durable", "auto_delete", "exclusive", "policy", "arguments", "memory", "state", "message_bytes"}
 
 // ShowViews are the views `show` can print.
-var ShowViews = []string{"files", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
+var ShowViews = []string{"files", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "supervisors", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
 
 var specByName = func() map[string]*Spec {
 	m := make(map[string]*Spec, len(specs)+1)

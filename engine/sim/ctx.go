@@ -51,6 +51,18 @@ func (c *Ctx) Call(to PID, m Msg) uint32 {
 	return ref
 }
 
+// Sleep makes the process wait d µs after this event, taking nothing else
+// from its mailbox meanwhile (timer:sleep/1), then handle m. Sending a
+// message with the returned ref (and cancelling the timer) ends the sleep
+// early.
+func (c *Ctx) Sleep(d int64, m Msg) (uint32, TimerID) {
+	m.Ref = c.rt.NewRef()
+	m.From = c.Self
+	id := c.rt.sendAfter(c.Now+c.cost+d, c.Self, m)
+	c.proc.await = m.Ref
+	return m.Ref, id
+}
+
 // Reply answers a call.
 func (c *Ctx) Reply(req Msg, m Msg) {
 	m.Ref = req.Ref

@@ -425,3 +425,31 @@ func sortedNames[V any](m map[string]V) []string {
 	sortStrings(out)
 	return out
 }
+
+// CrashQueue forgets an open queue whose process was killed: what it held
+// in its write buffers is lost, what it wrote stays on disk for
+// RecoverQueue, which recovers it as after a crash (no terms).
+func (v *VHost) CrashQueue(name string) {
+	q, ok := v.queues[name]
+	if !ok {
+		return
+	}
+	delete(v.queues, name)
+	q.closed = true
+	v.durable[name] = QueueRef{Name: name, Options: q.opts}
+}
+
+// EraseQueue deletes the files of a queue that is not open (a crashed queue
+// deleted without a process to clean up: rabbit_variable_queue's
+// delete_crashed). Its references in the shared stores stay until the
+// next start.
+func (v *VHost) EraseQueue(name string, opts QueueOptions) (Ops, error) {
+	base := v.d.ops
+	if _, open := v.queues[name]; open {
+		return Ops{}, fmt.Errorf("queue %q is open", name)
+	}
+	delete(v.durable, name)
+	q := v.newQueueFiles(name, opts)
+	err := v.d.removeAll(q.dir)
+	return v.d.ops.sub(base), err
+}

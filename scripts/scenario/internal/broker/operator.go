@@ -21,9 +21,9 @@ import (
 // ctlTimeout bounds one rabbitmqctl run.
 const ctlTimeout = 60 * time.Second
 
-// operator runs set_policy, clear_policy or list_queues through rabbitmqctl
-// and returns the lines it prints: the queue lines of list_queues, or
-// `error: TEXT` when rabbitmqctl refuses.
+// operator runs set_policy, clear_policy, list_queues, list_policies or
+// crash through rabbitmqctl and returns the lines it prints: the queue
+// lines of list_queues, or `error: TEXT` when rabbitmqctl refuses.
 func (t *Target) operator(cmd *script.Command) []string {
 	var err error
 	var out []string
@@ -36,6 +36,8 @@ func (t *Target) operator(cmd *script.Command) []string {
 		out, err = t.listQueues(cmd.Words())
 	case "list_policies":
 		out, err = t.listPolicies()
+	case "crash":
+		err = t.crashQueue(cmd.Str("queue", ""))
 	}
 	if err != nil {
 		return []string{"error: " + err.Error()}
@@ -251,4 +253,46 @@ func ctlError(stderr, stdout string) error {
 		parts = []string{strings.TrimSpace(stdout)}
 	}
 	return ctlRefusal(strings.Join(parts, ": "))
+}
+
+// crashQueue kills a queue's process as a crash would (exit reason kill):
+// its supervisor starts it again, the channels consuming from it consume
+// again, and the publishes it had not confirmed are rejected. A queue
+// name that does not exist is refused as the engine refuses it.
+func (t *Target) crashQueue(name string) error {
+	bin, err := erlangBinary(name)
+	if err != nil {
+		return err
+	}
+	stdout, err := t.ctl("eval", "case rabbit_amqqueue:lookup(rabbit_misc:r(<<\"/\">>, queue, "+bin+")) of "+
+		"{ok, Q} -> exit(amqqueue:get_pid(Q), kill), crashed; "+
+		"{error, not_found} -> not_found end.")
+	if err != nil {
+		return err
+	}
+	switch strings.TrimSpace(stdout) {
+	case "crashed":
+		return nil
+	case "not_found":
+		return ctlRefusal(script.NoQueue("crash", name))
+	}
+	return fmt.Errorf("crash: unexpected rabbitmqctl output %q", stdout)
+}
+
+// erlangBinary writes s as an Erlang binary of its bytes (<<104,105>>),
+// which needs no quoting whatever s holds.
+func erlangBinary(s string) (string, error) {
+	if len(s) > 255 {
+		return "", fmt.Errorf("queue name longer than 255 bytes")
+	}
+	var b strings.Builder
+	b.WriteString("<<")
+	for i := 0; i < len(s); i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(int(s[i])))
+	}
+	b.WriteString(">>")
+	return b.String(), nil
 }

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"strings"
 	"testing"
 
 	"warren/engine/script"
@@ -78,4 +79,23 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestErlangBinary checks that a queue name reaches rabbitmqctl eval as the
+// bytes of an Erlang binary, whatever characters it holds.
+func TestErlangBinary(t *testing.T) {
+	for in, want := range map[string]string{
+		"q":     "<<113>>",
+		`a"b'c`: "<<97,34,98,39,99>>",
+		"é":     "<<195,169>>",
+		"":      "<<>>",
+	} {
+		got, err := erlangBinary(in)
+		if err != nil || got != want {
+			t.Errorf("erlangBinary(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := erlangBinary(strings.Repeat("x", 256)); err == nil {
+		t.Error("a 256-byte name was accepted; queue names are at most 255 bytes")
+	}
 }

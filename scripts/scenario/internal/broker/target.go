@@ -64,7 +64,7 @@ func (t *Target) Exec(cmd script.Command) []string {
 	}
 	var out []string
 	switch cmd.Name {
-	case "set_policy", "clear_policy", "list_queues", "list_policies":
+	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash":
 		out = t.operator(&cmd)
 	default:
 		if err := t.client(&cmd); err != nil {

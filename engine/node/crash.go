@@ -1,0 +1,333 @@
+package node
+
+// Models a classic queue process killed from outside (exit(QPid, kill)) and
+// what happens next in RabbitMQ 3.10:
+//
+//   - Its supervisor, rabbit_amqqueue_sup (an intrinsic child, at most 5
+//     restarts in 10 seconds), starts it again at once (rabbit_prequeue's
+//     crash_restart). The new process recovers as after an unclean
+//     shutdown: a durable queue reads its persistent messages back from its
+//     index, every one marked redelivered; what was only in memory
+//     (transient messages, the messages of a non-durable queue, unwritten
+//     buffers) is gone. A message keeps its seq id, which is its ack tag.
+//   - Each channel that knew the old process sees it go down with an
+//     abnormal reason (rabbit_classic_queue:handle_event({down, ...})): the
+//     publishes it had not confirmed are rejected (confirm-nack), and its
+//     consumers consume again on the new process, without a consume-ok
+//     (handle_consuming_queue_down_or_eol; x-cancel-on-ha-failover=true
+//     cancels instead). Unacked deliveries stay with the channel; their
+//     acks now go to the new process, where an old tag that equals a new
+//     delivery's seq id acknowledges that delivery.
+//   - On the sixth crash within 10 seconds the supervisor gives up. The
+//     queue's record stays, its process does not: list_queues leaves it
+//     out, publishes to it are lost (a confirming publisher gets a nack),
+//     and a channel that needs it waits in rabbit_amqqueue:with/4 (2000
+//     tries 30 ms apart) until the queue is deleted or the minute is up.
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"warren/engine/amqp"
+	"warren/engine/script"
+	"warren/engine/sim"
+)
+
+const (
+	// restartIntensity and restartPeriod are rabbit_amqqueue_sup's
+	// {one_for_one, 5, 10}.
+	restartIntensity = 5
+	restartPeriod    = 10_000_000
+	// queueRetryWait is how long rabbit_amqqueue:with/4 retries a queue
+	// whose process is dead before it gives up.
+	queueRetryWait = 2000 * 30_000
+)
+
+// queueDown tells a channel that a queue process died: cur is its
+// restarted process, sim.None when its supervisor gave up.
+type queueDown struct {
+	name     string
+	old, cur sim.PID
+}
+
+// callFailed answers a call whose callee died before it replied.
+type callFailed struct{}
+
+// CheckCrash says whether a queue can be crashed, without touching it.
+func (n *Node) CheckCrash(name string) error {
+	rec, ok := n.queues[name]
+	if !ok {
+		return errors.New(script.NoQueue("crash", name))
+	}
+	if rec.Type == "quorum" {
+		return fmt.Errorf("crash: %s is a quorum queue; crash kills classic queue processes", rs(name))
+	}
+	if q := rec.proc; q != nil && q.disk != nil && !canRecoverFiles {
+		return errNoRecovery
+	}
+	return nil
+}
+
+// CrashQueue kills a queue's process and lets its supervisor act.
+func (n *Node) CrashQueue(name string) error {
+	if err := n.CheckCrash(name); err != nil {
+		return err
+	}
+	rec := n.queues[name]
+	q := rec.proc
+	if q == nil {
+		return nil // the supervisor gave up already: nothing runs
+	}
+	now := n.RT.Now()
+	old := q.pid
+	n.RT.Kill(old)
+	q.deleted = true
+	// the ack tag each message on disk had, so that it keeps it
+	seqOf := map[levelSeq]uint64{}
+	note := func(e *entry) {
+		if e.stored {
+			seqOf[levelSeq{q.ready.levelOf(e.msg), e.dseq}] = e.seq
+		}
+	}
+	q.pending.each(note)
+	for lvl := range q.ready.levels {
+		q.ready.levels[lvl].each(note)
+	}
+	hadFiles := q.disk != nil
+	if hadFiles {
+		for _, f := range q.disk.levels {
+			n.vhost.CrashQueue(f.Name())
+		}
+	}
+	rec.proc = nil
+	recent := rec.restarts[:0]
+	for _, t := range rec.restarts {
+		if now-t < restartPeriod {
+			recent = append(recent, t)
+		}
+	}
+	rec.restarts = recent
+	cur := sim.None
+	if len(rec.restarts) >= restartIntensity {
+		rec.dead = true
+	} else {
+		rec.restarts = append(rec.restarts, now)
+		rec.PID = 0
+		if hadFiles {
+			n.recoverQueue(rec, nil, false, seqOf, q.nextSeq)
+		} else {
+			n.startQueue(nil, rec)
+		}
+		cur = rec.PID
+	}
+	n.changed()
+	n.eachChannel(func(ch *channel) {
+		if ch.call != nil && ch.call.to == old {
+			n.RT.Send(ch.pid, sim.Msg{Kind: kReply, Ref: ch.call.ref, P: &callFailed{}})
+		}
+		for _, p := range ch.touched {
+			if p == old {
+				n.RT.Send(ch.pid, sim.Msg{Kind: kQueueDown, P: &queueDown{name: name, old: old, cur: cur}})
+				break
+			}
+		}
+	})
+	return nil
+}
+
+// eachChannel runs f on every open channel, in connection and channel order.
+func (n *Node) eachChannel(f func(ch *channel)) {
+	for _, c := range n.connNumbers() {
+		r := n.conns[c]
+		nums := make([]int, 0, len(r.chans))
+		for num := range r.chans {
+			nums = append(nums, num)
+		}
+		sort.Ints(nums)
+		for _, num := range nums {
+			p := n.RT.Process(r.chans[num].pid)
+			if p == nil || p.State() == sim.Exited {
+				continue
+			}
+			if ch, ok := p.Handler.(*channel); ok && !ch.closed {
+				f(ch)
+			}
+		}
+	}
+}
+
+// deleteCrashed deletes a queue whose supervisor gave up
+// (rabbit_classic_queue:delete_crashed): its record, bindings and files go;
+// channels waiting for it stop waiting.
+func (n *Node) deleteCrashed(rec *QueueRecord) {
+	for _, name := range n.ExchangeNames() {
+		x := n.exchanges[name]
+		x.removeQueue(rec.Name)
+		n.unbound(x)
+	}
+	delete(n.queues, rec.Name)
+	n.changed()
+	if n.vhost != nil && (rec.Durable || n.queueOptions(rec).Lazy) {
+		for _, name := range levelNames(rec) {
+			_, err := n.vhost.EraseQueue(name, n.queueOptions(rec))
+			n.storageFault(err)
+		}
+	}
+	n.eachChannel(func(ch *channel) {
+		if w := ch.waiting; w != nil && w.queue == rec.Name {
+			n.RT.CancelTimer(w.timer)
+			n.RT.Send(ch.pid, sim.Msg{Kind: kWaitDone, Ref: w.ref})
+		}
+	})
+}
+
+// queueTimeout is with/4's answer once its retries run out.
+func queueTimeout(name string) *amqp.Error {
+	return amqp.Errorf(amqp.NotFound, "failed to perform operation on "+rs(name)+" due to timeout")
+}
+
+// deadWait is a channel waiting in rabbit_amqqueue:with/4 for a queue
+// whose process is dead.
+type deadWait struct {
+	queue string
+	ref   uint32
+	timer sim.TimerID
+	until int64 // when the retries run out
+	// client: a client's synchronous method waits for the outcome
+	client bool
+	then   func(ctx *sim.Ctx)
+}
+
+// waitForQueue makes the channel sleep until the queue's record goes or
+// the retries run out, then runs then.
+func (ch *channel) waitForQueue(ctx *sim.Ctx, name string, client bool, then func(ctx *sim.Ctx)) {
+	ref, id := ctx.Sleep(queueRetryWait, sim.Msg{Kind: kWaitDone})
+	ch.waiting = &deadWait{queue: name, ref: ref, timer: id, until: ctx.End() + queueRetryWait, client: client, then: then}
+	if client {
+		ch.n.clientWaits++
+	}
+}
+
+// endWait runs what a channel waited for.
+func (ch *channel) endWait(ctx *sim.Ctx, ref uint32) {
+	w := ch.waiting
+	if w == nil || ref != w.ref {
+		return
+	}
+	ch.waiting = nil
+	if w.client {
+		ch.n.clientWaits--
+	}
+	w.then(ctx)
+}
+
+// ClientHeldUntil says until when a client's synchronous method is held
+// by a channel waiting for a dead queue (the client blocks that long).
+func (n *Node) ClientHeldUntil() (int64, bool) {
+	if n.clientWaits == 0 {
+		return 0, false
+	}
+	var until int64
+	held := false
+	n.eachChannel(func(ch *channel) {
+		if w := ch.waiting; w != nil && w.client {
+			until, held = max(until, w.until), true
+		}
+	})
+	return until, held
+}
+
+// queueCrashed is the channel's side of a queue process's abnormal exit.
+func (ch *channel) queueCrashed(ctx *sim.Ctx, d *queueDown) {
+	released, _ := ch.credit.peerDown(d.old)
+	ch.grant(ctx, released)
+	// rejected: whatever the old process had not confirmed
+	keep := ch.unconfirmed[:0]
+	for _, r := range ch.unconfirmed {
+		if hasPID(r.waiting, d.old) {
+			ch.confirmOut = append(ch.confirmOut, Confirm{Seq: r.seq, Nack: true})
+			continue
+		}
+		keep = append(keep, r)
+	}
+	ch.unconfirmed = keep
+	ch.touched = removePID(ch.touched, d.old)
+	if d.cur != sim.None {
+		if ch.moved == nil {
+			ch.moved = map[sim.PID]sim.PID{}
+		}
+		for k, v := range ch.moved {
+			if v == d.old {
+				ch.moved[k] = d.cur
+			}
+		}
+		ch.moved[d.old] = d.cur
+	}
+	var tags []string
+	for _, tag := range sortedKeys(ch.consumers) {
+		if ch.consumers[tag].qpid == d.old {
+			tags = append(tags, tag)
+		}
+	}
+	if len(tags) == 0 {
+		return
+	}
+	if d.cur == sim.None {
+		// basic_consume waits in with/4; when it fails the consumer goes
+		ch.waitForQueue(ctx, d.name, false, func(ctx *sim.Ctx) {
+			if rec, ok := ch.n.queues[d.name]; ok && !rec.dead {
+				ch.reconsume(ctx, rec.PID, tags)
+				return
+			}
+			for _, tag := range tags {
+				ch.dropConsumer(ctx, tag)
+			}
+		})
+		return
+	}
+	ch.reconsume(ctx, d.cur, tags)
+}
+
+// reconsume registers consumers again on a queue's new process, nowait.
+func (ch *channel) reconsume(ctx *sim.Ctx, q sim.PID, tags []string) {
+	ch.touch(q)
+	for _, tag := range tags {
+		c := ch.consumers[tag]
+		if v, ok := c.args.Get("x-cancel-on-ha-failover"); ok && v.Kind == amqp.Bool && v.Int != 0 {
+			ch.dropConsumer(ctx, tag)
+			continue
+		}
+		c.qpid = q
+		ctx.Send(q, sim.Msg{Kind: kCall, P: &callConsume{tag: tag, noAck: c.noAck, exclusive: c.exclusive, args: c.args,
+			prefetch: c.prefetch, limiter: ch.limiter, channel: ch.pid, writer: ch.writer, nowait: true}})
+	}
+}
+
+// dropConsumer forgets a consumer and tells the client (cancel_consumer).
+func (ch *channel) dropConsumer(ctx *sim.Ctx, tag string) {
+	if _, ok := ch.consumers[tag]; ok {
+		delete(ch.consumers, tag)
+		ch.send(ctx, Cancel{Tag: tag})
+	}
+}
+
+// queuePID is where acks for a queue process go: its restarted process
+// once the channel has seen it go down.
+func (ch *channel) queuePID(p sim.PID) sim.PID {
+	if ch.moved != nil {
+		if cur, ok := ch.moved[p]; ok {
+			return cur
+		}
+	}
+	return p
+}
+
+func hasPID(list []sim.PID, p sim.PID) bool {
+	for _, e := range list {
+		if e == p {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,132 @@
+package node
+
+// The supervision tree as RabbitMQ 3.10 builds it, for `show supervisors`:
+// rabbit_sup holds the memory monitor, the vhost supervisor (the two
+// message stores and rabbit_amqqueue_sup_sup, which holds one
+// rabbit_amqqueue_sup per classic queue) and, through the listener, one
+// rabbit_connection_sup per connection (its reader and a rabbit_channel_sup
+// per channel with the channel and its writer). Supervisors are not
+// simulated processes: nothing they do costs time except the restart of a
+// crashed queue.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"warren/engine/sim"
+)
+
+// SupNode is a supervisor or a worker in the tree; a worker has a PID.
+type SupNode struct {
+	Name     string
+	PID      sim.PID
+	Note     string
+	Children []SupNode
+}
+
+// Supervision returns the node's supervision tree.
+func (n *Node) Supervision() SupNode {
+	root := SupNode{Name: "rabbit_sup"}
+	for _, p := range n.RT.Processes() {
+		if p.Kind == "monitor" && p.State() != sim.Exited {
+			root.Children = append(root.Children, SupNode{Name: p.Name, PID: p.PID})
+		}
+	}
+	vhost := SupNode{Name: "rabbit_vhost_sup /"}
+	for i := len(n.stores) - 1; i >= 0; i-- {
+		pid := n.stores[i]
+		if pid == sim.None {
+			continue
+		}
+		st := n.RT.Process(pid)
+		vhost.Children = append(vhost.Children, SupNode{Name: st.Name, PID: pid})
+		for _, p := range n.RT.Processes() {
+			if p.Kind == "msg_store_gc" && p.Name == st.Name+"_gc" && p.State() != sim.Exited {
+				vhost.Children = append(vhost.Children, SupNode{Name: p.Name, PID: p.PID})
+			}
+		}
+	}
+	queues := SupNode{Name: "rabbit_amqqueue_sup_sup"}
+	for _, name := range n.QueueNames() {
+		rec := n.queues[name]
+		if rec.Type == "quorum" {
+			continue
+		}
+		sup := SupNode{Name: "rabbit_amqqueue_sup " + name}
+		now := n.RT.Now()
+		recent := 0
+		for _, t := range rec.restarts {
+			if now-t < restartPeriod {
+				recent++
+			}
+		}
+		switch {
+		case rec.dead:
+			sup.Note = "gave-up: a sixth crash within 10s, the queue has no process"
+		case recent > 0:
+			sup.Note = fmt.Sprintf("restarts=%d in the last 10s, gives up at %d", recent, restartIntensity+1)
+		}
+		if !rec.dead && rec.PID != sim.None {
+			sup.Children = append(sup.Children, SupNode{Name: "queue " + name, PID: rec.PID})
+		}
+		queues.Children = append(queues.Children, sup)
+	}
+	vhost.Children = append(vhost.Children, queues)
+	root.Children = append(root.Children, vhost)
+	for _, c := range n.connNumbers() {
+		r := n.conns[c]
+		if r.closed {
+			continue
+		}
+		conn := SupNode{Name: fmt.Sprintf("rabbit_connection_sup c%d", c)}
+		conn.Children = append(conn.Children, SupNode{Name: r.proc.Name, PID: r.proc.PID})
+		nums := make([]int, 0, len(r.chans))
+		for num := range r.chans {
+			nums = append(nums, num)
+		}
+		sort.Ints(nums)
+		chans := SupNode{Name: "rabbit_channel_sup_sup"}
+		for _, num := range nums {
+			ref := r.chans[num]
+			p := n.RT.Process(ref.pid)
+			if p == nil || p.State() == sim.Exited {
+				continue
+			}
+			sup := SupNode{Name: fmt.Sprintf("rabbit_channel_sup c%d.%d", c, num)}
+			sup.Children = append(sup.Children, SupNode{Name: p.Name, PID: ref.pid})
+			if w := n.RT.Process(ref.writer); w != nil && w.State() != sim.Exited {
+				sup.Children = append(sup.Children, SupNode{Name: w.Name, PID: ref.writer})
+			}
+			chans.Children = append(chans.Children, sup)
+		}
+		conn.Children = append(conn.Children, chans)
+		root.Children = append(root.Children, conn)
+	}
+	return root
+}
+
+// Lines prints the tree, two spaces a level; workers show their pid.
+func (s SupNode) Lines() []string {
+	var out []string
+	var walk func(s SupNode, depth int)
+	walk = func(s SupNode, depth int) {
+		line := ""
+		for i := 0; i < depth; i++ {
+			line += "  "
+		}
+		line += s.Name
+		if s.PID != sim.None {
+			line += " pid=" + strconv.Itoa(int(s.PID))
+		}
+		if s.Note != "" {
+			line += " " + s.Note
+		}
+		out = append(out, line)
+		for _, c := range s.Children {
+			walk(c, depth+1)
+		}
+	}
+	walk(s, 0)
+	return out
+}
