@@ -343,6 +343,7 @@ func (q *queue) publish(ctx *sim.Ctx, msg *Message, seq uint64, from sim.PID) {
 		// under memory pressure a new message goes straight to disk
 		e.paged = true
 		ctx.Charge(q.n.Config.Costs.PageOut)
+		q.writePaged(ctx, []pagedEntry{{q.ready.levelOf(e.msg), &e}})
 	}
 	q.ready.push(e)
 	dropped := q.dropHead(ctx)
@@ -366,8 +367,10 @@ func (q *queue) pageOut(ctx *sim.Ctx) {
 	if !q.n.paging {
 		return
 	}
-	n := q.ready.pageOut(pageBatch)
+	var batch []pagedEntry
+	n := q.ready.pageOut(pageBatch, func(lvl int, e *entry) { batch = append(batch, pagedEntry{lvl, e}) })
 	ctx.Charge(int64(n) * q.n.Config.Costs.PageOut)
+	q.writePaged(ctx, batch)
 	if n == pageBatch {
 		ctx.Send(q.pid, sim.Msg{Kind: kPageOut})
 	}

@@ -143,7 +143,7 @@ func (ms *messages) requeue(e entry) {
 
 // pageOut marks up to n in-memory messages, newest first, as paged out; it
 // returns how many it paged.
-func (ms *messages) pageOut(n int) int {
+func (ms *messages) pageOut(n int, each func(lvl int, e *entry)) int {
 	done := 0
 	for i := range ms.levels {
 		l := &ms.levels[i]
@@ -153,6 +153,7 @@ func (ms *messages) pageOut(n int) int {
 				ms.paged++
 				ms.pagedBytes += int64(len(e.msg.Body))
 				done++
+				each(i, e)
 			}
 		}
 	}

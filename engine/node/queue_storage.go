@@ -6,6 +6,8 @@ package node
 // idle flush, and publisher confirms that wait for the disk.
 
 import (
+	"sort"
+
 	"warren/engine/amqp"
 	"warren/engine/sim"
 	"warren/engine/store"
@@ -48,14 +50,17 @@ func (n *Node) queueVersion(rec *QueueRecord) int {
 	return 1
 }
 
-// openFiles gives a durable or lazy queue its files.
-func (q *queue) openFiles() {
+// openFiles gives a durable or lazy queue its files; paging gives any
+// queue its files.
+func (q *queue) openFiles() { q.openFilesFor(false) }
+
+func (q *queue) openFilesFor(paging bool) {
 	n := q.n
 	lazy := false
 	if v, ok := effective(q.rec.Args, q.rec.Policy, "queue-mode"); ok && v.Kind == amqp.LongStr && v.Str == "lazy" {
 		lazy = true
 	}
-	if n.vhost == nil || (!q.rec.Durable && !lazy) {
+	if n.vhost == nil || (!q.rec.Durable && !lazy && !paging) {
 		return
 	}
 	n.startStores()
@@ -78,6 +83,50 @@ func (q *queue) openFiles() {
 		d.acks = append(d.acks, nil)
 	}
 	q.disk = d
+}
+
+// pagedEntry is a message being paged out, with its priority level.
+type pagedEntry struct {
+	lvl int
+	e   *entry
+}
+
+// writePaged writes messages paged out under memory pressure to the
+// queue's files, in seq order, opening them on the first page-out of a
+// queue that had none. A message of a queue without files gets the seq id
+// RabbitMQ gave it at publish (one sequence per priority level).
+func (q *queue) writePaged(ctx *sim.Ctx, batch []pagedEntry) {
+	if q.n.vhost == nil || len(batch) == 0 {
+		return
+	}
+	if q.disk == nil {
+		q.openFilesFor(true)
+		if q.disk == nil {
+			return
+		}
+	}
+	d := q.disk
+	sort.Slice(batch, func(i, j int) bool { return batch[i].e.seq < batch[j].e.seq })
+	for _, p := range batch {
+		e := p.e
+		if !e.stored {
+			if len(d.levels) == 1 {
+				e.dseq = e.seq - 1
+			} else {
+				e.dseq = d.next[p.lvl]
+			}
+			e.stored = true
+			d.next[p.lvl] = max(d.next[p.lvl], e.dseq+1)
+		}
+		pm, err := storedMessage(e.msg, e.expiry, false)
+		if err != nil {
+			q.n.storageFault(err)
+			continue
+		}
+		res, err := d.levels[p.lvl].PageOut(e.dseq, pm)
+		q.n.storageFault(err)
+		q.storeResult(ctx, res)
+	}
 }
 
 // store writes a published message to the queue's files, and says whether

@@ -144,6 +144,37 @@ func (q *QueueFiles) Publish(seq uint64, m PublishedMsg) (Result, error) {
 	return res, err
 }
 
+// PageOut writes a message that was kept only in memory to disk, as 3.10
+// does under memory pressure (rabbit_variable_queue's
+// push_alphas_to_betas): the body goes where a persisted message of its
+// size goes (embedded in the v1 index, the v2 queue store or the shared
+// transient store) with its index entry. A message the queue never told
+// the files about (a non-durable queue's) is published at seq first; one
+// already on disk stays as it is.
+func (q *QueueFiles) PageOut(seq uint64, m PublishedMsg) (Result, error) {
+	base := q.mark()
+	var res Result
+	if err := q.usable(); err != nil {
+		return res, err
+	}
+	lm, ok := q.live[seq]
+	if ok && lm.place != InMemory {
+		return res, nil
+	}
+	if !ok {
+		lm = &liveMsg{id: m.ID}
+		q.live[seq] = lm
+		if seq >= q.nextSeq {
+			q.nextSeq = seq + 1
+		}
+	}
+	lm.place = PersistTo(q.opts.Version, m.BodySize, m.PropsSize, q.v.p.EmbedBelow)
+	res.Placement = lm.place
+	err := q.write(seq, m, lm, &res)
+	res.Ops = q.since(base)
+	return res, err
+}
+
 // write puts the body where it goes, then the index entry.
 func (q *QueueFiles) write(seq uint64, m PublishedMsg, lm *liveMsg, res *Result) error {
 	switch lm.place {
