@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"warren/engine/node"
 	"warren/engine/script"
 	"warren/engine/trace"
 )
@@ -48,7 +49,7 @@ func (s *Sim) control(cmd script.Command) ([]string, error) {
 			out = append(out, s.show(v)...)
 		}
 		return out, nil
-	case "set":
+	case "set", "cluster", "connect":
 		s.apply(op{kind: opControl, cmd: cmd})
 	case "alarm", "restart":
 		s.apply(op{kind: opControl, cmd: cmd})
@@ -77,15 +78,32 @@ func (s *Sim) controlChange(cmd script.Command) {
 		if cmd.Has("schedulers") {
 			s.rt.SetSchedulers(int(cmd.Int("schedulers", 1)))
 		}
-		if cmd.Has("watermark") {
-			s.node.Config.Watermark = cmd.Int("watermark", 0)
-			s.node.StartMemoryMonitor()
+		for _, m := range s.node.Members() {
+			if cmd.Has("watermark") {
+				m.Config.Watermark = cmd.Int("watermark", 0)
+				m.StartMemoryMonitor()
+			}
+			if cmd.Has("memory-per-message") {
+				m.Config.MemoryPerMessage = cmd.Int("memory-per-message", 0)
+			}
 		}
 		if cmd.Has("trace") {
 			s.summary = cmd.Str("trace", "full") == "summary"
 		}
-		if cmd.Has("memory-per-message") {
-			s.node.Config.MemoryPerMessage = cmd.Int("memory-per-message", 0)
+		if cmd.Has("queue-master-locator") {
+			s.node.SetLocator(cmd.Str("queue-master-locator", "client-local"))
+		}
+	case "cluster":
+		link := int64(node.DefaultLinkDelay)
+		if cmd.Has("link-us") {
+			link = cmd.Int("link-us", 0)
+		}
+		if err := s.node.AddNodes(int(cmd.Int("nodes", 2))-1, int(cmd.Int("ram", 0)), link); err != nil {
+			s.restartErr = err
+		}
+	case "connect":
+		if m, err := s.node.Member(cmd.Str("node", "")); err == nil {
+			s.node.ConnectTo(cmd.On().Conn, m)
 		}
 	case "restart":
 		if err := s.node.Restart(cmd.Str("kind", "clean")); err != nil {
@@ -152,17 +170,29 @@ func (s *Sim) show(view string) []string {
 	case "schedulers":
 		// over the span of the last command that ran events
 		span := s.rt.LastEnd() - s.mark.time
-		var total int64
+		members := s.node.Members()
+		total := make([]int64, len(members))
+		count := make([]int64, len(members))
 		for i, sc := range s.rt.Schedulers() {
 			busy := sc.Busy
 			if i < len(s.mark.busy) {
 				busy -= s.mark.busy[i]
 			}
-			total += busy
-			out = append(out, "scheduler "+strconv.Itoa(i+1)+" busy="+formatTime(busy)+" utilisation="+percent(busy, span))
+			total[sc.Group] += busy
+			count[sc.Group]++
+			where := ""
+			if len(members) > 1 {
+				where = " node=" + members[sc.Group].Name
+			}
+			out = append(out, "scheduler "+strconv.Itoa(i+1)+where+" busy="+formatTime(busy)+" utilisation="+percent(busy, span))
 		}
-		n := int64(len(s.rt.Schedulers()))
-		out = append(out, "node cpu="+percent(total, span*n)+" of "+i64(n)+" schedulers over "+formatTime(max(span, 0)))
+		for g, m := range members {
+			line := "node cpu="
+			if len(members) > 1 {
+				line = "node " + m.Name + " cpu="
+			}
+			out = append(out, line+percent(total[g], span*count[g])+" of "+i64(count[g])+" schedulers over "+formatTime(max(span, 0)))
+		}
 	case "cpu":
 		out = append(out, s.cpuLines()...)
 	case "clock":
@@ -180,7 +210,11 @@ func (s *Sim) show(view string) []string {
 			out = append(out, line)
 		}
 	case "supervisors":
-		out = append(out, s.node.Supervision().Lines()...)
+		for _, t := range s.node.Supervision() {
+			out = append(out, t.Lines()...)
+		}
+	case "cluster":
+		out = append(out, s.node.ClusterLines()...)
 	case "queues":
 		for _, q := range s.node.ListQueues() {
 			out = append(out, "queue "+q.Name+" ready="+strconv.Itoa(q.Ready)+" unacked="+strconv.Itoa(q.Unack)+

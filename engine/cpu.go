@@ -13,7 +13,11 @@ import (
 // and on a node with N schedulers none can pass 1/N of the node.
 func (s *Sim) cpuLines() []string {
 	span := s.rt.LastEnd() - s.mark.time
-	n := int64(len(s.rt.Schedulers()))
+	members := s.node.Members()
+	per := make([]int64, len(members)) // schedulers per node
+	for _, sc := range s.rt.Schedulers() {
+		per[sc.Group]++
+	}
 	type used struct {
 		p    *sim.Process
 		busy int64
@@ -27,8 +31,12 @@ func (s *Sim) cpuLines() []string {
 	sort.SliceStable(list, func(i, j int) bool { return list[i].busy > list[j].busy })
 	out := make([]string, 0, len(list))
 	for _, u := range list {
-		out = append(out, u.p.Name+" busy="+formatTime(u.busy)+" one-scheduler="+percent(u.busy, span)+
-			" node="+percent(u.busy, span*n))
+		name := u.p.Name
+		if len(members) > 1 {
+			name += " on " + members[u.p.Group].Name
+		}
+		out = append(out, name+" busy="+formatTime(u.busy)+" one-scheduler="+percent(u.busy, span)+
+			" node="+percent(u.busy, span*per[u.p.Group]))
 	}
 	if len(out) == 0 {
 		out = append(out, "no process ran during the last command")

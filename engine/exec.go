@@ -201,6 +201,8 @@ func queueColumn(q node.QueueInfo, col string) string {
 		return q.Args.String()
 	case "state":
 		return "running"
+	case "node":
+		return q.Node
 	}
 	return fmt.Sprintf("?%s", col)
 }

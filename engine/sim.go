@@ -124,7 +124,7 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	s.markStart()
 	var pre []string
 	switch cmd.Name {
-	case "step", "run", "set", "alarm", "restart":
+	case "step", "run", "set", "alarm", "restart", "cluster", "connect":
 		return s.control(cmd)
 	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash":
 		pre = s.apply(op{kind: opOperator, cmd: cmd})
@@ -193,6 +193,31 @@ func (s *Sim) check(cmd script.Command) error {
 	}
 	if cmd.Name == "set" && (cmd.Has("file-size-limit") || cmd.Has("version")) && s.node.HasFiles() {
 		return fmt.Errorf("set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first")
+	}
+	clustered := len(s.node.Members()) > 1
+	switch cmd.Name {
+	case "cluster":
+		if clustered {
+			return fmt.Errorf("cluster: the cluster is formed already, with %d nodes", len(s.node.Members()))
+		}
+		if s.rt.Events() > 0 || len(s.node.QueueNames()) > 0 {
+			return fmt.Errorf("cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", cmd.Int("nodes", 2))
+		}
+		if cmd.Int("ram", 0) >= cmd.Int("nodes", 2) {
+			return fmt.Errorf("cluster: ram=%d leaves no disc node among %d nodes; at least one node must keep the metadata on disk", cmd.Int("ram", 0), cmd.Int("nodes", 2))
+		}
+	case "connect":
+		m, err := s.node.Member(cmd.Str("node", ""))
+		if err != nil {
+			return fmt.Errorf("connect: %w", err)
+		}
+		if err := s.node.CheckConnectTo(cmd.On().Conn, m); err != nil {
+			return err
+		}
+	case "set":
+		if clustered && (cmd.Has("schedulers") || cmd.Has("version") || cmd.Has("file-size-limit")) {
+			return fmt.Errorf("set: schedulers, the version profile and the file size are chosen before the cluster is formed (every node gets the same)")
+		}
 	}
 	if cmd.Name == "set" && cmd.Has("schedulers") && s.busyOnScheduler() {
 		return fmt.Errorf("set: schedulers can only change while no process is running; run until quiet first")

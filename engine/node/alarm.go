@@ -37,11 +37,8 @@ func (n *Node) SetAlarm(resource string, on bool) {
 	if on {
 		v = 1
 	}
-	for _, c := range n.connNumbers() {
-		r := n.conns[c]
-		if !r.closed {
-			n.RT.Send(r.proc.PID, sim.Msg{Kind: kAlarm, N: v, P: resource})
-		}
+	for _, r := range n.readers() {
+		n.RT.Send(r.proc.PID, sim.Msg{Kind: kAlarm, N: v, P: resource})
 	}
 }
 
@@ -74,7 +71,7 @@ func (n *Node) Memory() int64 {
 	per := n.Config.MemoryPerMessage
 	for _, rec := range n.queues {
 		q := rec.proc
-		if q == nil {
+		if q == nil || rec.home != n {
 			continue
 		}
 		inMem := int64(q.ready.count - q.ready.paged)
@@ -82,7 +79,7 @@ func (n *Node) Memory() int64 {
 		q.pending.each(func(e *entry) { total += per + int64(len(e.msg.Body)) })
 	}
 	for _, p := range n.RT.Processes() {
-		if p.State() == sim.Exited {
+		if p.State() == sim.Exited || p.Group != n.group {
 			continue
 		}
 		// a publish waiting in a mailbox holds its body on the heap
@@ -104,7 +101,7 @@ type memoryMonitor struct{ n *Node }
 // StartMemoryMonitor starts the process that checks memory against the
 // watermark every second.
 func (n *Node) StartMemoryMonitor() {
-	p := n.RT.Spawn("vm_memory_monitor", "monitor", &memoryMonitor{n: n})
+	p := n.spawn("vm_memory_monitor", "monitor", &memoryMonitor{n: n})
 	n.RT.Send(p.PID, sim.Msg{Kind: kTimerTTL})
 }
 
@@ -112,17 +109,23 @@ func (m *memoryMonitor) Handle(ctx *sim.Ctx, msg sim.Msg) {
 	ctx.Charge(m.n.Config.Costs.Timer)
 	if w := m.n.Config.Watermark; w > 0 {
 		used := m.n.Memory()
-		if used > w && !m.n.memAlarm {
-			m.n.SetAlarm("memory", true)
-		} else if used <= w && m.n.memAlarm {
-			m.n.SetAlarm("memory", false)
+		// an alarm on any node blocks publishers on every node
+		m.n.overWatermark = used > w
+		over := false
+		for _, o := range m.n.members {
+			over = over || o.overWatermark
+		}
+		if over != m.n.memAlarm {
+			m.n.SetAlarm("memory", over)
 		}
 		// rabbit_memory_monitor (3.10): above the paging threshold every
-		// queue is told to page messages out
+		// queue of the node is told to page messages out
 		paging := float64(used) > float64(w)*m.n.Config.PagingRatio
 		if paging && !m.n.paging {
 			for _, name := range m.n.QueueNames() {
-				ctx.Send(m.n.queues[name].PID, sim.Msg{Kind: kPageOut})
+				if rec := m.n.queues[name]; rec.home == m.n && rec.proc != nil {
+					ctx.Send(rec.PID, sim.Msg{Kind: kPageOut})
+				}
 			}
 		}
 		m.n.paging = paging

@@ -84,11 +84,11 @@ type pendingCall struct {
 func newChannel(n *Node, conn, num int, reader sim.PID) *channel {
 	ch := &channel{n: n, conn: conn, num: num, reader: reader, consumers: map[string]*chConsumer{},
 		limiter: &Limiter{}, credit: newCreditFlow(n.Config.Credit)}
-	ch.proc = n.RT.Spawn(fmt.Sprintf("channel c%d.%d", conn, num), "channel", ch)
+	ch.proc = n.spawn(fmt.Sprintf("channel c%d.%d", conn, num), "channel", ch)
 	ch.proc.Prio = channelPriority
 	ch.pid = ch.proc.PID
 	w := &writer{n: n, conn: conn, num: num}
-	ch.writer = n.RT.Spawn(fmt.Sprintf("writer c%d.%d", conn, num), "writer", w).PID
+	ch.writer = n.spawn(fmt.Sprintf("writer c%d.%d", conn, num), "writer", w).PID
 	w.channel = ch.pid
 	return ch
 }
@@ -503,9 +503,10 @@ func (ch *channel) queueDeclare(ctx *sim.Ctx, m *QueueDeclare) *amqp.Error {
 	if m.Exclusive {
 		rec.Owner = ch.conn
 	}
-	n.startQueue(ctx, rec)
+	rec.Policy = n.policyFor(name)
+	n.placeQueue(rec).startQueue(ctx, rec)
 	n.changed()
-	ch.send(ctx, DeclareOk{Queue: name})
+	ch.committed(ctx, DeclareOk{Queue: name})
 	return nil
 }
 
@@ -542,13 +543,13 @@ func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Tab
 			x.hadBindings = true
 			n.changed()
 		}
-		ch.send(ctx, Ok{Method: "queue.bind-ok"})
+		ch.committed(ctx, Ok{Method: "queue.bind-ok"})
 		return nil
 	}
 	x.removeBinding(b)
 	n.unbound(x)
 	n.changed()
-	ch.send(ctx, Ok{Method: "queue.unbind-ok"})
+	ch.committed(ctx, Ok{Method: "queue.unbind-ok"})
 	return nil
 }
 
@@ -594,7 +595,7 @@ func (ch *channel) exchangeDeclare(ctx *sim.Ctx, m *ExchangeDeclare) *amqp.Error
 	}
 	ch.n.changed()
 	ch.n.exchanges[m.Exchange] = &Exchange{Name: m.Exchange, Type: m.Type, Durable: m.Durable, AutoDelete: m.AutoDelete, Args: m.Args}
-	ch.send(ctx, Ok{Method: "exchange.declare-ok"})
+	ch.committed(ctx, Ok{Method: "exchange.declare-ok"})
 	return nil
 }
 
@@ -625,6 +626,9 @@ func (ch *channel) consume(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
 
 func (ch *channel) toConsumer(ctx *sim.Ctx, d *consumerDelivery) {
 	ctx.Charge(ch.n.Config.Costs.ChannelDeliver)
+	if ch.n.remote(d.queue) {
+		ch.n.hop(ctx, len(d.Msg.Body))
+	}
 	ch.nextTag++
 	if d.ackRequired {
 		ch.unacked.push(unacked{tag: ch.nextTag, q: d.queue, ackTag: d.ackTag, ctag: d.ConsumerTag})
@@ -755,6 +759,9 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 			rec.waiting = append(rec.waiting, q.PID)
 		}
 		ctx.Charge(c.ChannelPerDest)
+		if n.remote(q.PID) {
+			n.hop(ctx, len(m.Body))
+		}
 		ch.touch(q.PID)
 		ctx.Send(q.PID, deliverMsg(msg, seq, true))
 		ch.credit.send(q.PID, ctx.Now)

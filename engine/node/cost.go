@@ -27,6 +27,12 @@ type Costs struct {
 	BacklogPer100k int64
 	PageOut        int64 // write one message's body and index entry to disk to free memory
 	PageIn         int64 // read a paged-out message back before delivering it
+	// DistHop and DistPerKB are what a message crossing to another node
+	// costs its sender to encode and its receiver to decode
+	// (term_to_binary and binary_to_term): an estimate, not measured on a
+	// real cluster.
+	DistHop   int64
+	DistPerKB int64
 }
 
 // DefaultCosts is the 3.10 profile's cost table.
@@ -48,5 +54,7 @@ var DefaultCosts = Costs{
 	Timer:          2,
 	BacklogPer100k: 6,
 	PageOut:        30,
+	DistHop:        4,
+	DistPerKB:      2,
 	PageIn:         20,
 }

@@ -94,10 +94,11 @@ func (n *Node) CrashQueue(name string) error {
 	for lvl := range q.ready.levels {
 		q.ready.levels[lvl].each(note)
 	}
+	home := q.n
 	hadFiles := q.disk != nil
 	if hadFiles {
 		for _, f := range q.disk.levels {
-			n.vhost.CrashQueue(f.Name())
+			home.vhost.CrashQueue(f.Name())
 		}
 	}
 	rec.proc = nil
@@ -115,9 +116,9 @@ func (n *Node) CrashQueue(name string) error {
 		rec.restarts = append(rec.restarts, now)
 		rec.PID = 0
 		if hadFiles {
-			n.recoverQueue(rec, nil, false, seqOf, q.nextSeq)
+			home.recoverQueue(rec, nil, false, seqOf, q.nextSeq)
 		} else {
-			n.startQueue(nil, rec)
+			home.startQueue(nil, rec)
 		}
 		cur = rec.PID
 	}
@@ -138,8 +139,7 @@ func (n *Node) CrashQueue(name string) error {
 
 // eachChannel runs f on every open channel, in connection and channel order.
 func (n *Node) eachChannel(f func(ch *channel)) {
-	for _, c := range n.connNumbers() {
-		r := n.conns[c]
+	for _, r := range n.readers() {
 		nums := make([]int, 0, len(r.chans))
 		for num := range r.chans {
 			nums = append(nums, num)
@@ -168,10 +168,10 @@ func (n *Node) deleteCrashed(rec *QueueRecord) {
 	}
 	delete(n.queues, rec.Name)
 	n.changed()
-	if n.vhost != nil && (rec.Durable || n.queueOptions(rec).Lazy) {
+	if home := rec.home; home != nil && home.vhost != nil {
 		for _, name := range levelNames(rec) {
-			_, err := n.vhost.EraseQueue(name, n.queueOptions(rec))
-			n.storageFault(err)
+			_, err := home.vhost.EraseQueue(name, home.queueOptions(rec))
+			home.storageFault(err)
 		}
 	}
 	n.eachChannel(func(ch *channel) {
@@ -202,11 +202,28 @@ type deadWait struct {
 // waitForQueue makes the channel sleep until the queue's record goes or
 // the retries run out, then runs then.
 func (ch *channel) waitForQueue(ctx *sim.Ctx, name string, client bool, then func(ctx *sim.Ctx)) {
-	ref, id := ctx.Sleep(queueRetryWait, sim.Msg{Kind: kWaitDone})
-	ch.waiting = &deadWait{queue: name, ref: ref, timer: id, until: ctx.End() + queueRetryWait, client: client, then: then}
+	ch.sleep(ctx, name, queueRetryWait, client, then)
+}
+
+// sleep makes the channel wait d µs (or until woken), then runs then;
+// client says a client's synchronous method waits with it.
+func (ch *channel) sleep(ctx *sim.Ctx, queue string, d int64, client bool, then func(ctx *sim.Ctx)) {
+	ref, id := ctx.Sleep(d, sim.Msg{Kind: kWaitDone})
+	ch.waiting = &deadWait{queue: queue, ref: ref, timer: id, until: ctx.End() + d, client: client, then: then}
 	if client {
 		ch.n.clientWaits++
 	}
+}
+
+// committed answers a metadata change once its transaction has committed
+// on the cluster's other disc nodes (at once on a single node).
+func (ch *channel) committed(ctx *sim.Ctx, reply any) {
+	d := ch.n.commitDelay()
+	if d == 0 {
+		ch.send(ctx, reply)
+		return
+	}
+	ch.sleep(ctx, "", d, true, func(ctx *sim.Ctx) { ch.send(ctx, reply) })
 }
 
 // endWait runs what a channel waited for.

@@ -11,11 +11,7 @@ import (
 // CreditLinks lists the credit every process holds toward its peers.
 func (n *Node) CreditLinks() []CreditLink {
 	var out []CreditLink
-	for _, c := range n.connNumbers() {
-		r := n.conns[c]
-		if r.closed {
-			continue
-		}
+	for _, r := range n.readers() {
 		out = append(out, r.credit.links(r.proc.PID)...)
 	}
 	for _, p := range n.RT.Processes() {

@@ -78,6 +78,7 @@ type QueueRecord struct {
 	Type       string // classic or quorum
 	Policy     *Policy
 	proc       *queue
+	home       *Node   // the node its process lives on
 	restarts   []int64 // when its supervisor restarted it (virtual µs)
 	dead       bool    // its supervisor gave up: the record stays, no process runs
 }
@@ -93,21 +94,22 @@ type Stats struct {
 
 // Node is one simulated RabbitMQ node.
 type Node struct {
+	// cluster is what every node of a cluster shares: the metadata
+	// (mnesia's tables, replicated to every node), the members, and the
+	// counters that name things.
+	*cluster
+
 	RT     *sim.Runtime
 	Config Config
 	client Client
 
-	exchanges map[string]*Exchange
-	queues    map[string]*QueueRecord
-	policies  []*Policy
-	conns     map[int]*reader
-
-	deliveryPool []*consumerDelivery
-	ackPool      []*BasicAck
-
-	nextMsgID uint64
-	nextCtag  int
-	nextGen   int
+	conns map[int]*reader
+	// Name is the node's Erlang name; group its scheduler group.
+	Name  string
+	group int
+	// ram says the node keeps the metadata in memory only (a RAM node).
+	ram     bool
+	stopped bool
 
 	// Disk is the node's filesystem; vhost the RabbitMQ storage on it.
 	Disk         *vfs.MemFS
@@ -119,6 +121,32 @@ type Node struct {
 	// GCLog is the message stores' latest GC steps.
 	GCLog []string
 
+	// paging is set while memory is above the paging threshold.
+	paging bool
+	// overWatermark is set while this node's memory is above its watermark.
+	overWatermark bool
+	// recovering is set while a durable queue restarts from its files.
+	recovering bool
+
+}
+
+// cluster is the state every node of a cluster shares.
+type cluster struct {
+	members []*Node
+	// connNode places each connection on a node (the first by default).
+	connNode map[int]*Node
+
+	exchanges map[string]*Exchange
+	queues    map[string]*QueueRecord
+	policies  []*Policy
+
+	deliveryPool []*consumerDelivery
+	ackPool      []*BasicAck
+
+	nextMsgID uint64
+	nextCtag  int
+	nextGen   int
+
 	// clientWaits counts channels holding a client's method while they
 	// wait for a dead queue.
 	clientWaits int
@@ -127,16 +155,15 @@ type Node struct {
 	// channel may cache a routing decision until the next change.
 	gen uint64
 
-	// Stats counts what the node did, for rates over virtual time.
+	// Stats counts what the nodes did, for rates over virtual time.
 	Stats Stats
 
-	// paging is set while memory is above the paging threshold.
-	paging bool
-	// recovering is set while a durable queue restarts from its files.
-	recovering bool
-
+	// Resource alarms block publishers on every node of the cluster.
 	memAlarm  bool
 	diskAlarm bool
+	// locator is the queue_master_locator setting.
+	locator string
+	rand    uint64 // the random locator's generator state
 }
 
 // New builds a node with the default exchanges.
@@ -147,14 +174,16 @@ func New(cfg Config, client Client) *Node {
 	if cfg.Credit == (CreditSpec{}) {
 		cfg.Credit = DefaultCredit
 	}
+	c := &cluster{exchanges: map[string]*Exchange{}, queues: map[string]*QueueRecord{}, connNode: map[int]*Node{}, rand: 0x9E3779B97F4A7C15}
 	n := &Node{
-		RT:        sim.New(cfg.Schedulers),
-		Config:    cfg,
-		client:    client,
-		exchanges: map[string]*Exchange{},
-		queues:    map[string]*QueueRecord{},
-		conns:     map[int]*reader{},
+		cluster: c,
+		RT:      sim.New(cfg.Schedulers),
+		Config:  cfg,
+		client:  client,
+		conns:   map[int]*reader{},
+		Name:    "rabbit@localhost",
 	}
+	c.members = []*Node{n}
 	if err := n.openDisk(); err != nil {
 		n.storageFault(err)
 	}

@@ -172,6 +172,7 @@ type QueueInfo struct {
 	Policy                 string
 	Bytes                  int64
 	Args                   amqp.Table
+	Node                   string // where its process lives
 }
 
 // ListQueues returns every queue's info, sorted by name.
@@ -184,6 +185,9 @@ func (n *Node) ListQueues() []QueueInfo {
 		}
 		q := rec.proc
 		info := QueueInfo{Name: name, Durable: rec.Durable, AutoDelete: rec.AutoDelete, Exclusive: rec.Exclusive, Args: rec.Args}
+		if rec.home != nil {
+			info.Node = rec.home.Name
+		}
 		if rec.Policy != nil {
 			info.Policy = rec.Policy.Name
 		}

@@ -112,7 +112,8 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	if v, ok := rec.Args.Get("x-single-active-consumer"); ok && v.Kind == amqp.Bool && v.Int != 0 {
 		q.sac = true
 	}
-	q.proc = n.RT.Spawn("queue "+rec.Name, "queue", q)
+	q.proc = n.spawn("queue "+rec.Name, "queue", q)
+	rec.home = n
 	q.proc.Prio = queuePriority
 	q.pid = q.proc.PID
 	rec.PID = q.pid
@@ -202,6 +203,9 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 		}
 		msg := m.P.(*Message)
 		ctx.Charge(c.QueueEnqueue + int64(len(msg.Body)>>10)*c.PerKB + q.backlogCost())
+		if q.n.remote(m.From) {
+			q.n.hop(ctx, len(msg.Body))
+		}
 		q.publish(ctx, msg, uint64(m.N>>1), m.From)
 	case kAck:
 		tags := q.ackTags(&m)
@@ -522,6 +526,9 @@ func (q *queue) canSend(c *consumer) bool {
 
 func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
 	ctx.Charge(q.n.Config.Costs.QueueDeliver + q.backlogCost())
+	if q.n.remote(c.ch.pid) {
+		q.n.hop(ctx, len(e.msg.Body))
+	}
 	if e.paged {
 		ctx.Charge(q.n.Config.Costs.PageIn)
 		e.paged = false

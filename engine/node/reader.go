@@ -40,11 +40,14 @@ type heldFrame struct {
 
 // Connect opens connection conn (a reader process) if it is not open.
 func (n *Node) Connect(conn int) sim.PID {
+	if m := n.homeOf(conn); m != n {
+		return m.Connect(conn)
+	}
 	if r, ok := n.conns[conn]; ok && !r.closed {
 		return r.proc.PID
 	}
 	r := &reader{n: n, conn: conn, chans: map[int]*chanRef{}, credit: newCreditFlow(n.Config.Credit)}
-	r.proc = n.RT.Spawn(fmt.Sprintf("reader c%d", conn), "reader", r)
+	r.proc = n.spawn(fmt.Sprintf("reader c%d", conn), "reader", r)
 	r.proc.InputOpen = true
 	for _, res := range []struct {
 		on   bool
@@ -60,6 +63,9 @@ func (n *Node) Connect(conn int) sim.PID {
 
 // Open reports whether connection conn is open.
 func (n *Node) Open(conn int) bool {
+	if m := n.homeOf(conn); m != n {
+		return m.Open(conn)
+	}
 	r, ok := n.conns[conn]
 	return ok && !r.closed
 }

@@ -44,6 +44,9 @@ func (n *Node) Restart(kind string) error {
 	if n.vhost == nil {
 		return fmt.Errorf("restart: the node has no disk")
 	}
+	if len(n.members) > 1 {
+		return fmt.Errorf("restart: restarting one node of a cluster is not modelled; use a single node")
+	}
 	// what mnesia keeps: durable queues (and their exchanges and bindings)
 	var keep []durableQueue
 	for _, name := range n.QueueNames() {

@@ -90,9 +90,9 @@ func (n *Node) startStores() {
 			name = "msg_store_persistent"
 		}
 		st := n.vhost.Store(persistent)
-		gc := n.RT.Spawn(name+"_gc", "msg_store_gc", &msgStoreGC{n: n, st: st}).PID
+		gc := n.spawn(name+"_gc", "msg_store_gc", &msgStoreGC{n: n, st: st}).PID
 		h := &msgStoreProc{n: n, st: st, credit: newCreditFlow(MsgStoreCredit), gc: gc}
-		n.stores[i] = n.RT.Spawn(name, "msg_store", h).PID
+		n.stores[i] = n.spawn(name, "msg_store", h).PID
 	}
 }
 

@@ -25,11 +25,23 @@ type SupNode struct {
 	Children []SupNode
 }
 
-// Supervision returns the node's supervision tree.
-func (n *Node) Supervision() SupNode {
+// Supervision returns each node's supervision tree.
+func (n *Node) Supervision() []SupNode {
+	var out []SupNode
+	for _, m := range n.members {
+		t := m.supervision()
+		if len(n.members) > 1 {
+			t.Name += " on " + m.Name
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func (n *Node) supervision() SupNode {
 	root := SupNode{Name: "rabbit_sup"}
 	for _, p := range n.RT.Processes() {
-		if p.Kind == "monitor" && p.State() != sim.Exited {
+		if p.Kind == "monitor" && p.Group == n.group && p.State() != sim.Exited {
 			root.Children = append(root.Children, SupNode{Name: p.Name, PID: p.PID})
 		}
 	}
@@ -42,7 +54,7 @@ func (n *Node) Supervision() SupNode {
 		st := n.RT.Process(pid)
 		vhost.Children = append(vhost.Children, SupNode{Name: st.Name, PID: pid})
 		for _, p := range n.RT.Processes() {
-			if p.Kind == "msg_store_gc" && p.Name == st.Name+"_gc" && p.State() != sim.Exited {
+			if p.Kind == "msg_store_gc" && p.Group == n.group && p.Name == st.Name+"_gc" && p.State() != sim.Exited {
 				vhost.Children = append(vhost.Children, SupNode{Name: p.Name, PID: p.PID})
 			}
 		}
@@ -50,7 +62,7 @@ func (n *Node) Supervision() SupNode {
 	queues := SupNode{Name: "rabbit_amqqueue_sup_sup"}
 	for _, name := range n.QueueNames() {
 		rec := n.queues[name]
-		if rec.Type == "quorum" {
+		if rec.Type == "quorum" || rec.home != n {
 			continue
 		}
 		sup := SupNode{Name: "rabbit_amqqueue_sup " + name}
@@ -74,11 +86,11 @@ func (n *Node) Supervision() SupNode {
 	}
 	vhost.Children = append(vhost.Children, queues)
 	root.Children = append(root.Children, vhost)
-	for _, c := range n.connNumbers() {
-		r := n.conns[c]
-		if r.closed {
+	for _, r := range n.readers() {
+		if r.n != n {
 			continue
 		}
+		c := r.conn
 		conn := SupNode{Name: fmt.Sprintf("rabbit_connection_sup c%d", c)}
 		conn.Children = append(conn.Children, SupNode{Name: r.proc.Name, PID: r.proc.PID})
 		nums := make([]int, 0, len(r.chans))

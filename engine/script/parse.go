@@ -236,6 +236,12 @@ func checkCombination(c *Command) *Error {
 			return bad("events", "give ms= or events=, not both")
 		}
 	}
+	if c.Name == "connect" {
+		if !c.Has("on") || c.On().Chan != 0 {
+			return bad("on", "on= must name a connection like c2 here")
+		}
+		return nil
+	}
 	if c.Name != "connection.close" && c.Name != "channel.close" && c.Has("on") && c.On().Chan == 0 {
 		return bad("on", "on= must name a channel like c1.2 here")
 	}

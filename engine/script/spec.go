@@ -138,8 +138,12 @@ var specs = []*Spec{
 	{Name: "step", Params: []Param{num("n", 1, 1_000_000)}, Engine: true, Usage: "step [n=N]"},
 	{Name: "run", Params: []Param{num("ms", 0, 3_600_000), num("events", 1, 100_000_000)}, Engine: true, Usage: "run [ms=N | events=N]"},
 	{Name: "show", Extra: Words, WordSet: ShowViews, Engine: true, Usage: "show [" + strings.Join(ShowViews, "|") + "]"},
-	{Name: "set", Params: []Param{num("schedulers", 1, 64), num("watermark", 1, 1<<50), num("memory-per-message", 0, 1<<30), enum("trace", "full", "summary"), enum("version", "3.10", "3.13", "4.0"), num("file-size-limit", 4096, 1<<34)},
-		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary] [file-size-limit=BYTES]"},
+	{Name: "set", Params: []Param{num("schedulers", 1, 64), num("watermark", 1, 1<<50), num("memory-per-message", 0, 1<<30), enum("trace", "full", "summary"), enum("version", "3.10", "3.13", "4.0"), num("file-size-limit", 4096, 1<<34),
+		enum("queue-master-locator", "client-local", "min-masters", "random")},
+		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary] [file-size-limit=BYTES] [queue-master-locator=client-local|min-masters|random]"},
+	{Name: "cluster", Params: []Param{reqNum("nodes", 2, 8), num("ram", 0, 7), num("link-us", 0, 1_000_000)}, Engine: true,
+		Usage: "cluster nodes=N [ram=K] [link-us=MICROSECONDS]"},
+	{Name: "connect", Params: []Param{onParam, req("node", Name)}, Engine: true, Usage: "connect on=cN node=N|NAME"},
 	{Name: "restart", Params: []Param{enum("kind", "clean", "crash", "power-loss")}, Engine: true,
 		Usage: "restart [kind=clean|crash|power-loss]"},
 	{Name: "alarm", Params: []Param{enum("set", "memory", "disk"), enum("clear", "memory", "disk")}, Engine: true,
@@ -152,10 +156,10 @@ func NoQueue(cmd, name string) string { return cmd + ": no queue '" + name + "' 
 
 // QueueColumns are the list_queues columns warren knows.
 var QueueColumns = []string{"name", "messages", "messages_ready", "messages_unacknowledged", "consumers",
-	"durable", "auto_delete", "exclusive", "policy", "arguments", "memory", "state", "message_bytes"}
+	"durable", "auto_delete", "exclusive", "policy", "arguments", "memory", "state", "message_bytes", "node"}
 
 // ShowViews are the views `show` can print.
-var ShowViews = []string{"files", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "supervisors", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
+var ShowViews = []string{"files", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "supervisors", "cluster", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
 
 var specByName = func() map[string]*Spec {
 	m := make(map[string]*Spec, len(specs)+1)

@@ -107,7 +107,9 @@ func (rt *Runtime) KillAll() {
 	for i := range rt.scheds {
 		rt.scheds[i].cur = nil
 	}
-	rt.runq = rt.runq[:0]
+	for i := range rt.runqs {
+		rt.runqs[i] = rt.runqs[i][:0]
+	}
 	rt.timers = rt.timers[:0]
 	rt.timerIndex = nil
 	rt.out = rt.out[:0]

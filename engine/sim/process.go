@@ -47,9 +47,12 @@ type Process struct {
 	// InputOpen gates the socket input (a reader stops reading its socket
 	// while blocked by credit flow or an alarm).
 	InputOpen bool
-	await     uint32 // selective receive: only a reply with this Ref
-	state     State
-	sched     int // scheduler while Running
+	// Group is the node the process lives on; it runs on that node's
+	// schedulers only.
+	Group int
+	await uint32 // selective receive: only a reply with this Ref
+	state State
+	sched int // scheduler while Running
 
 	// Reductions and Handled count work done; Busy is virtual µs spent.
 	Reductions int64

@@ -12,8 +12,10 @@ const ReductionsPerMicro = 20
 type Scheduler struct {
 	FreeAt int64 // virtual µs at which it finishes its current work
 	Busy   int64 // virtual µs spent running processes
-	cur    *Process
-	left   int64 // reductions left in the current slice
+	// Group is the node whose processes it runs (0 on a single node).
+	Group int
+	cur   *Process
+	left  int64 // reductions left in the current slice
 }
 
 // Current returns the process the scheduler is running, or nil.
@@ -38,7 +40,7 @@ type Observer func(e *Event)
 type Runtime struct {
 	procs      []*Process // index = PID; procs[0] is nil
 	scheds     []Scheduler
-	runq       runQueue
+	runqs      []runQueue // one run queue per group (node)
 	timers     timerHeap
 	seq        uint64
 	now        int64
@@ -50,6 +52,9 @@ type Runtime struct {
 	ctx        Ctx
 	// Observe, when set, is called after every event.
 	Observe Observer
+	// LinkDelay is how long a message takes between processes of
+	// different groups (nodes of a cluster), in virtual µs.
+	LinkDelay int64
 }
 
 type send struct {
@@ -63,7 +68,7 @@ func New(n int) *Runtime {
 	if n < 1 {
 		n = 1
 	}
-	rt := &Runtime{procs: []*Process{nil}, scheds: make([]Scheduler, n)}
+	rt := &Runtime{procs: []*Process{nil}, scheds: make([]Scheduler, n), runqs: make([]runQueue, 1)}
 	rt.ctx.rt = rt
 	return rt
 }
@@ -81,8 +86,22 @@ func (rt *Runtime) Events() int64 { return rt.events }
 // Schedulers exposes the schedulers for inspection.
 func (rt *Runtime) Schedulers() []Scheduler { return rt.scheds }
 
-// SetSchedulers changes the number of schedulers; it may only be called
-// while no process is running on one.
+// Groups is the number of scheduler groups (nodes).
+func (rt *Runtime) Groups() int { return len(rt.runqs) }
+
+// AddGroup adds a group of n schedulers (another node's cores) and returns
+// its number. Processes spawned with that Group run only on them.
+func (rt *Runtime) AddGroup(n int) int {
+	g := len(rt.runqs)
+	rt.runqs = append(rt.runqs, nil)
+	for i := 0; i < max(n, 1); i++ {
+		rt.scheds = append(rt.scheds, Scheduler{FreeAt: rt.now, Group: g})
+	}
+	return g
+}
+
+// SetSchedulers changes the number of schedulers of a single-group
+// runtime; it may only be called while no process is running on one.
 func (rt *Runtime) SetSchedulers(n int) {
 	if n < 1 {
 		n = 1
@@ -110,9 +129,14 @@ func (rt *Runtime) Process(pid PID) *Process {
 // Processes returns every process ever spawned, in PID order.
 func (rt *Runtime) Processes() []*Process { return rt.procs[1:] }
 
-// Spawn starts a process.
+// Spawn starts a process in group 0.
 func (rt *Runtime) Spawn(name, kind string, h Handler) *Process {
-	p := &Process{PID: PID(len(rt.procs)), Name: name, Kind: kind, Handler: h, sched: -1}
+	return rt.SpawnIn(0, name, kind, h)
+}
+
+// SpawnIn starts a process that runs on the schedulers of group g.
+func (rt *Runtime) SpawnIn(g int, name, kind string, h Handler) *Process {
+	p := &Process{PID: PID(len(rt.procs)), Name: name, Kind: kind, Handler: h, sched: -1, Group: g}
 	rt.procs = append(rt.procs, p)
 	return p
 }
@@ -167,7 +191,7 @@ func (rt *Runtime) wake(p *Process, at int64) {
 	if _, _, _, next, ok := p.next(at); ok {
 		p.state = Runnable
 		rt.seq++
-		rt.runq.push(runEntry{at: max(next, at), seq: rt.seq, p: p})
+		rt.runqs[p.Group].push(runEntry{at: max(next, at), seq: rt.seq, p: p})
 	}
 }
 
@@ -183,8 +207,10 @@ func (rt *Runtime) release(p *Process, t int64) {
 
 // Idle reports whether no process can run now or later without a timer.
 func (rt *Runtime) Idle() bool {
-	if rt.runq.Len() > 0 {
-		return false
+	for _, q := range rt.runqs {
+		if q.Len() > 0 {
+			return false
+		}
 	}
 	for i := range rt.scheds {
 		if rt.scheds[i].cur != nil {
@@ -212,8 +238,8 @@ func (rt *Runtime) nextWork() (si int, t int64, ok bool) {
 		switch {
 		case s.cur != nil:
 			ti = s.FreeAt
-		case rt.runq.Len() > 0:
-			ti = max(s.FreeAt, rt.runq[0].at)
+		case rt.runqs[s.Group].Len() > 0:
+			ti = max(s.FreeAt, rt.runqs[s.Group][0].at)
 		default:
 			continue
 		}
@@ -250,7 +276,7 @@ func (rt *Runtime) step(limit int64, bounded bool) bool {
 		s := &rt.scheds[si]
 		p := s.cur
 		if p == nil {
-			e := rt.runq.pop()
+			e := rt.runqs[s.Group].pop()
 			p = e.p
 			if p.state == Exited {
 				continue
@@ -302,8 +328,13 @@ func (rt *Runtime) run(si int, p *Process, ring, idx int, fromInput bool, t int6
 	}
 	for i := range rt.out {
 		o := &rt.out[i]
-		o.msg.At = end
-		rt.deliverRef(o.to, &o.msg, o.input)
+		if rt.LinkDelay > 0 && !o.input && o.to > 0 && int(o.to) < len(rt.procs) && rt.procs[o.to].Group != p.Group {
+			// across the distribution link to another node
+			rt.sendAfter(end+rt.LinkDelay, o.to, o.msg)
+		} else {
+			o.msg.At = end
+			rt.deliverRef(o.to, &o.msg, o.input)
+		}
 		*o = send{}
 	}
 	rt.out = rt.out[:0]

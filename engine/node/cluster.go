@@ -1,0 +1,257 @@
+package node
+
+// A cluster of nodes in one simulation. Each node has its own schedulers
+// (a group in the runtime), memory, disk and message stores; connections
+// live on one node; a classic queue lives on the node its master locator
+// chose. The metadata (exchanges, queues, bindings, policies: mnesia's
+// tables) is replicated to every node, which the simulation models by
+// sharing it, and a change to it is a transaction that commits on every
+// disc node before the client hears back. A message between processes on
+// different nodes crosses the distribution link: it costs the sender and
+// the receiver the encoding and decoding, and it arrives a link delay
+// later.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"warren/engine/amqp"
+	"warren/engine/sim"
+)
+
+// DefaultLinkDelay is a message's trip between two nodes on one host's
+// loopback, in virtual µs.
+const DefaultLinkDelay = 100
+
+// Locators are the queue_master_locator values of 3.10.
+var Locators = []string{"client-local", "min-masters", "random"}
+
+// spawn starts a process on this node's schedulers.
+func (n *Node) spawn(name, kind string, h sim.Handler) *sim.Process {
+	return n.RT.SpawnIn(n.group, name, kind, h)
+}
+
+// nodeName is the Erlang name of the i-th node (0-based).
+func nodeName(i int) string {
+	if i == 0 {
+		return "rabbit@localhost"
+	}
+	return "rabbit-" + strconv.Itoa(i+1) + "@localhost"
+}
+
+// AddNodes joins more nodes to the cluster, each with as many schedulers
+// as the first; the last ram of all the nodes keep the metadata in memory
+// only. It must run before anything else happens.
+func (n *Node) AddNodes(more, ram int, linkDelay int64) error {
+	if len(n.members) > 1 {
+		return fmt.Errorf("cluster: the cluster is formed already")
+	}
+	if more < 1 {
+		return fmt.Errorf("cluster: nodes must be at least 2")
+	}
+	if ram >= more+1 {
+		return fmt.Errorf("cluster: at least one node must be a disc node (ram=%d of %d nodes)", ram, more+1)
+	}
+	per := len(n.RT.Schedulers())
+	for i := 0; i < more; i++ {
+		m := &Node{cluster: n.cluster, RT: n.RT, Config: n.Config, client: n.client, conns: map[int]*reader{}}
+		m.group = n.RT.AddGroup(per)
+		m.Name = nodeName(len(n.members))
+		if err := m.openDisk(); err != nil {
+			return err
+		}
+		n.members = append(n.members, m)
+	}
+	for i := len(n.members) - ram; i < len(n.members); i++ {
+		n.members[i].ram = true
+	}
+	n.RT.LinkDelay = linkDelay
+	return nil
+}
+
+// Members lists the nodes of the cluster, the first being this one.
+func (n *Node) Members() []*Node { return n.members }
+
+// Member finds a node by its number (1-based) or its name.
+func (n *Node) Member(id string) (*Node, error) {
+	for i, m := range n.members {
+		if id == m.Name || id == strconv.Itoa(i+1) {
+			return m, nil
+		}
+	}
+	names := make([]string, len(n.members))
+	for i, m := range n.members {
+		names[i] = strconv.Itoa(i+1) + " (" + m.Name + ")"
+	}
+	return nil, fmt.Errorf("no node %q in the cluster; its nodes are %v", id, names)
+}
+
+// CheckConnectTo says whether connection conn can be placed on node m.
+func (n *Node) CheckConnectTo(conn int, m *Node) error {
+	if cur := n.homeOf(conn); cur.Open(conn) && cur != m {
+		return fmt.Errorf("connect: c%d is open on %s already; close it first", conn, cur.Name)
+	}
+	if m.stopped {
+		return fmt.Errorf("connect: %s is stopped", m.Name)
+	}
+	return nil
+}
+
+// ConnectTo places connection conn on node m; it opens there on first use.
+func (n *Node) ConnectTo(conn int, m *Node) error {
+	if err := n.CheckConnectTo(conn, m); err != nil {
+		return err
+	}
+	n.connNode[conn] = m
+	return nil
+}
+
+// homeOf is the node a connection lives on.
+func (n *Node) homeOf(conn int) *Node {
+	if m, ok := n.connNode[conn]; ok {
+		return m
+	}
+	return n.members[0]
+}
+
+// readers lists every open connection's reader in the cluster, by number.
+func (n *Node) readers() []*reader {
+	var out []*reader
+	for _, m := range n.members {
+		for _, r := range m.conns {
+			if !r.closed {
+				out = append(out, r)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].conn < out[j].conn })
+	return out
+}
+
+// remote says whether pid lives on another node than this one.
+func (n *Node) remote(pid sim.PID) bool {
+	if len(n.members) == 1 {
+		return false
+	}
+	p := n.RT.Process(pid)
+	return p != nil && p.Group != n.group
+}
+
+// hop charges the encoding of a message for another node (or its
+// decoding on arrival), by its body size.
+func (n *Node) hop(ctx *sim.Ctx, bodyBytes int) {
+	c := &n.Config.Costs
+	ctx.Charge(c.DistHop + int64(bodyBytes>>10)*c.DistPerKB)
+}
+
+// discPeers counts the disc nodes other than this one: a metadata
+// transaction waits for each of them.
+func (n *Node) discPeers() int {
+	k := 0
+	for _, m := range n.members {
+		if m != n && !m.ram && !m.stopped {
+			k++
+		}
+	}
+	return k
+}
+
+// commitDelay is how long a metadata change takes to commit on the other
+// disc nodes: a round trip over the link, the peers answering in parallel.
+func (n *Node) commitDelay() int64 {
+	if n.discPeers() == 0 {
+		return 0
+	}
+	return 2 * n.RT.LinkDelay
+}
+
+// masters counts the classic queues each node holds.
+func (n *Node) masters() map[*Node]int {
+	out := map[*Node]int{}
+	for _, rec := range n.queues {
+		if rec.home != nil && rec.Type != "quorum" {
+			out[rec.home]++
+		}
+	}
+	return out
+}
+
+// placeQueue picks the node a new classic queue lives on
+// (rabbit_queue_master_location_misc): x-queue-master-locator, then the
+// queue-master-locator policy, then the node's setting; client-local
+// without any.
+func (n *Node) placeQueue(rec *QueueRecord) *Node {
+	if len(n.members) == 1 || rec.Type == "quorum" {
+		return n
+	}
+	loc := n.locator
+	if v, ok := effective(rec.Args, rec.Policy, "queue-master-locator"); ok && v.Kind == amqp.LongStr {
+		loc = v.Str
+	}
+	var up []*Node
+	for _, m := range n.members {
+		if !m.stopped {
+			up = append(up, m)
+		}
+	}
+	switch loc {
+	case "min-masters":
+		// rabbit_queue_location_min_masters folds over a map keyed by node
+		// name, so a tie goes to the name that sorts first
+		count := n.masters()
+		byName := append([]*Node(nil), up...)
+		sort.Slice(byName, func(i, j int) bool { return byName[i].Name < byName[j].Name })
+		best := byName[0]
+		for _, m := range byName[1:] {
+			if count[m] < count[best] {
+				best = m
+			}
+		}
+		return best
+	case "random":
+		// xorshift: a fixed seed keeps scenarios reproducible
+		x := n.rand
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		n.rand = x
+		return up[x%uint64(len(up))]
+	}
+	return n
+}
+
+// ClusterLines describes each node: its kind, whether it runs, its
+// schedulers, connections, classic queues and memory.
+func (n *Node) ClusterLines() []string {
+	count := n.masters()
+	conns := map[*Node]int{}
+	for _, r := range n.readers() {
+		conns[r.n]++
+	}
+	sched := map[int]int{}
+	for _, s := range n.RT.Schedulers() {
+		sched[s.Group]++
+	}
+	var out []string
+	for _, m := range n.members {
+		kind, state := "disc", "running"
+		if m.ram {
+			kind = "ram"
+		}
+		if m.stopped {
+			state = "stopped"
+		}
+		out = append(out, fmt.Sprintf("node %s type=%s %s schedulers=%d connections=%d queues=%d memory=%d",
+			m.Name, kind, state, sched[m.group], conns[m], count[m], m.Memory()))
+	}
+	loc := n.locator
+	if loc == "" {
+		loc = "client-local (none set)"
+	}
+	out = append(out, fmt.Sprintf("queue_master_locator=%s link-delay=%dµs", loc, n.RT.LinkDelay))
+	return out
+}
+
+// SetLocator sets the nodes' queue_master_locator.
+func (n *Node) SetLocator(loc string) { n.locator = loc }
