@@ -127,7 +127,6 @@ type Node struct {
 	overWatermark bool
 	// recovering is set while a durable queue restarts from its files.
 	recovering bool
-
 }
 
 // cluster is the state every node of a cluster shares.
