@@ -149,6 +149,16 @@ func (s *Sim) operator(cmd script.Command) []string {
 		if err := s.node.CrashQueue(cmd.Str("queue", "")); err != nil {
 			return []string{"error: " + err.Error()}
 		}
+	case "stop_app", "start_app":
+		m, err := s.node.Member(cmd.Str("node", ""))
+		if err == nil && cmd.Name == "stop_app" {
+			err = s.node.StopApp(m)
+		} else if err == nil {
+			err = s.node.StartApp(m)
+		}
+		if err != nil {
+			return []string{"error: " + err.Error()}
+		}
 	case "list_policies":
 		var out []string
 		for _, p := range s.node.Policies() {
@@ -178,6 +188,15 @@ func (s *Sim) operator(cmd script.Command) []string {
 }
 
 func queueColumn(q node.QueueInfo, col string) string {
+	if q.Down {
+		// rabbitmqctl cannot ask the process of a queue whose node is down
+		switch col {
+		case "messages", "messages_ready", "messages_unacknowledged", "consumers", "memory", "message_bytes":
+			return ""
+		case "state":
+			return "down"
+		}
+	}
 	switch col {
 	case "messages":
 		return strconv.Itoa(q.Messages)

@@ -126,7 +126,7 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	switch cmd.Name {
 	case "step", "run", "set", "alarm", "restart", "cluster", "connect":
 		return s.control(cmd)
-	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash":
+	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash", "stop_app", "start_app":
 		pre = s.apply(op{kind: opOperator, cmd: cmd})
 		s.apply(op{kind: opSettle, t: s.rt.Now()})
 	case "wait":
@@ -185,6 +185,13 @@ func (s *Sim) check(cmd script.Command) error {
 		}
 	case "crash":
 		if err := s.node.CheckCrash(cmd.Str("queue", "")); err != nil {
+			return err
+		}
+	case "stop_app", "start_app":
+		if _, err := s.node.Member(cmd.Str("node", "")); err != nil {
+			return fmt.Errorf("%s: %w", cmd.Name, err)
+		}
+		if err := s.node.CheckApp(cmd.Name); err != nil {
 			return err
 		}
 	}

@@ -260,6 +260,10 @@ func (ch *channel) touch(q sim.PID) {
 // callQueue makes a synchronous call to a queue process.
 // A queue whose supervisor gave up keeps the channel waiting (with/4).
 func (ch *channel) callQueue(ctx *sim.Ctx, q *QueueRecord, req any, done func(ctx *sim.Ctx, reply any)) {
+	if q.down {
+		ch.fail(ctx, homeDown(q))
+		return
+	}
 	if q.dead {
 		name := q.Name
 		ch.waitForQueue(ctx, name, true, func(ctx *sim.Ctx) {
@@ -339,6 +343,9 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		}
 		if q.Exclusive && q.Owner != ch.conn {
 			return resourceLocked(m.Queue)
+		}
+		if q.down {
+			return homeDown(q)
 		}
 		if q.dead {
 			ch.n.deleteCrashed(q)
@@ -532,6 +539,9 @@ func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Tab
 	}
 	if q.Exclusive && q.Owner != ch.conn {
 		return resourceLocked(queue)
+	}
+	if q.down {
+		return homeDown(q)
 	}
 	b := &Binding{Queue: queue, Key: key, Args: args}
 	if add {
@@ -734,6 +744,19 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		seq = ch.pubSeq
 	}
 	dests := rc.dests
+	for i, q := range dests {
+		if q.down {
+			// a queue whose node is stopped takes nothing
+			live := append([]*QueueRecord(nil), dests[:i]...)
+			for _, q := range dests[i+1:] {
+				if !q.down {
+					live = append(live, q)
+				}
+			}
+			dests = live
+			break
+		}
+	}
 	if len(dests) == 0 {
 		if m.Mandatory {
 			ch.send(ctx, Return{Code: amqp.NoRoute, Text: "NO_ROUTE", Msg: msg})

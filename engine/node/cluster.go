@@ -32,8 +32,9 @@ func (n *Node) spawn(name, kind string, h sim.Handler) *sim.Process {
 	return n.RT.SpawnIn(n.group, name, kind, h)
 }
 
-// nodeName is the Erlang name of the i-th node (0-based).
-func nodeName(i int) string {
+// NodeName is the Erlang name of the i-th node (0-based) of a cluster, as
+// scripts/broker.sh names a real cluster's nodes.
+func NodeName(i int) string {
 	if i == 0 {
 		return "rabbit@localhost"
 	}
@@ -57,7 +58,7 @@ func (n *Node) AddNodes(more, ram int, linkDelay int64) error {
 	for i := 0; i < more; i++ {
 		m := &Node{cluster: n.cluster, RT: n.RT, Config: n.Config, client: n.client, conns: map[int]*reader{}}
 		m.group = n.RT.AddGroup(per)
-		m.Name = nodeName(len(n.members))
+		m.Name = NodeName(len(n.members))
 		if err := m.openDisk(); err != nil {
 			return err
 		}
@@ -251,6 +252,19 @@ func (n *Node) ClusterLines() []string {
 	}
 	out = append(out, fmt.Sprintf("queue_master_locator=%s link-delay=%dµs", loc, n.RT.LinkDelay))
 	return out
+}
+
+// CheckApp refuses stop_app and start_app on a single node.
+func (n *Node) CheckApp(cmd string) error {
+	if len(n.members) == 1 {
+		return fmt.Errorf("%s: a single node cannot be stopped and started this way (form a cluster with cluster nodes=N; restart kind=clean restarts one node)", cmd)
+	}
+	return nil
+}
+
+// homeDown is the error for a durable queue whose node is stopped.
+func homeDown(rec *QueueRecord) *amqp.Error {
+	return amqp.Errorf(amqp.NotFound, "home node '"+rec.home.Name+"' of durable "+rs(rec.Name)+" is down or inaccessible")
 }
 
 // SetLocator sets the nodes' queue_master_locator.

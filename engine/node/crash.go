@@ -49,6 +49,8 @@ const (
 type queueDown struct {
 	name     string
 	old, cur sim.PID
+	// stopped: the queue's node stopped (exit reason shutdown, not a crash)
+	stopped bool
 }
 
 // callFailed answers a call whose callee died before it replied.
@@ -257,6 +259,18 @@ func (n *Node) ClientHeldUntil() (int64, bool) {
 
 // queueCrashed is the channel's side of a queue process's abnormal exit.
 func (ch *channel) queueCrashed(ctx *sim.Ctx, d *queueDown) {
+	if d.stopped {
+		// a clean exit settles what it owed; consuming again fails at
+		// once (the queue is gone or its node is down)
+		ch.queueDown(ctx, d.old)
+		ch.touched = removePID(ch.touched, d.old)
+		for _, tag := range sortedKeys(ch.consumers) {
+			if ch.consumers[tag].qpid == d.old {
+				ch.dropConsumer(ctx, tag)
+			}
+		}
+		return
+	}
 	released, _ := ch.credit.peerDown(d.old)
 	ch.grant(ctx, released)
 	// rejected: whatever the old process had not confirmed

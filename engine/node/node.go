@@ -81,6 +81,7 @@ type QueueRecord struct {
 	home       *Node   // the node its process lives on
 	restarts   []int64 // when its supervisor restarted it (virtual µs)
 	dead       bool    // its supervisor gave up: the record stays, no process runs
+	down       bool    // its node is stopped: the record stays until it starts
 }
 
 // Stats are the node's cumulative counters (the management plugin's
@@ -110,6 +111,10 @@ type Node struct {
 	// ram says the node keeps the metadata in memory only (a RAM node).
 	ram     bool
 	stopped bool
+	// what a stopped node's durable queues left: recovery terms by file
+	// name, delivered messages by queue
+	terms     map[string]store.QueueTerms
+	delivered map[string]map[levelSeq]bool
 
 	// Disk is the node's filesystem; vhost the RabbitMQ storage on it.
 	Disk         *vfs.MemFS

@@ -173,6 +173,7 @@ type QueueInfo struct {
 	Bytes                  int64
 	Args                   amqp.Table
 	Node                   string // where its process lives
+	Down                   bool   // its node is stopped
 }
 
 // ListQueues returns every queue's info, sorted by name.
@@ -188,6 +189,7 @@ func (n *Node) ListQueues() []QueueInfo {
 		if rec.home != nil {
 			info.Node = rec.home.Name
 		}
+		info.Down = rec.down
 		if rec.Policy != nil {
 			info.Policy = rec.Policy.Name
 		}

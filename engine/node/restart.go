@@ -54,18 +54,7 @@ func (n *Node) Restart(kind string) error {
 		if !rec.Durable || rec.Exclusive {
 			continue
 		}
-		dq := durableQueue{rec: *rec, delivered: map[levelSeq]bool{}}
-		if q := rec.proc; q != nil && q.disk != nil {
-			q.pending.each(func(e *entry) { dq.delivered[levelSeq{q.ready.levelOf(e.msg), e.dseq}] = true })
-			for lvl := range q.ready.levels {
-				q.ready.levels[lvl].each(func(e *entry) {
-					if e.delivered {
-						dq.delivered[levelSeq{lvl, e.dseq}] = true
-					}
-				})
-			}
-		}
-		keep = append(keep, dq)
+		keep = append(keep, durableQueue{rec: *rec, delivered: deliveredOf(rec)})
 	}
 	// the clients see their connections go
 	for _, c := range n.connNumbers() {
@@ -144,6 +133,158 @@ func (n *Node) Restart(kind string) error {
 	if n.Config.Watermark > 0 {
 		n.StartMemoryMonitor()
 	}
+	return nil
+}
+
+// deliveredOf lists a durable queue's messages on disk that were delivered:
+// a clean stop writes that down, and they come back redelivered.
+func deliveredOf(rec *QueueRecord) map[levelSeq]bool {
+	out := map[levelSeq]bool{}
+	q := rec.proc
+	if q == nil || q.disk == nil {
+		return out
+	}
+	q.pending.each(func(e *entry) { out[levelSeq{q.ready.levelOf(e.msg), e.dseq}] = true })
+	for lvl := range q.ready.levels {
+		q.ready.levels[lvl].each(func(e *entry) {
+			if e.delivered {
+				out[levelSeq{lvl, e.dseq}] = true
+			}
+		})
+	}
+	return out
+}
+
+// StopApp stops one node of a cluster as rabbitmqctl stop_app does: its
+// connections are closed, its durable queues shut down cleanly and stay in
+// the metadata, down, until the node starts again; its other queues are
+// deleted. Channels elsewhere lose their consumers on its queues.
+func (n *Node) StopApp(m *Node) error {
+	if err := n.CheckApp("stop_app"); err != nil {
+		return err
+	}
+	if m.stopped {
+		return nil
+	}
+	now := n.RT.Now()
+	m.delivered = map[string]map[levelSeq]bool{}
+	var gone []*QueueRecord
+	for _, name := range n.QueueNames() {
+		if rec := n.queues[name]; rec.home == m {
+			gone = append(gone, rec)
+			if rec.Durable && !rec.Exclusive {
+				m.delivered[name] = deliveredOf(rec)
+			}
+		}
+	}
+	// the clients of the node see their connections closed
+	for _, r := range n.readers() {
+		if r.n == m {
+			n.client.Frame(r.conn, 0, Closed{Code: 320, Text: forcedClose}, now)
+			r.closed = true
+		}
+	}
+	terms, _, err := m.vhost.Shutdown()
+	if err != nil {
+		return fmt.Errorf("stop_app: %w", err)
+	}
+	m.terms = terms
+	// what its channels held on other nodes' queues goes back (the queues
+	// see the channels go), and exclusive queues of its connections go
+	for _, p := range n.RT.Processes() {
+		ch, ok := p.Handler.(*channel)
+		if !ok || p.Group != m.group || ch.closed {
+			continue
+		}
+		for _, q := range ch.touched {
+			n.RT.Send(q, sim.Msg{Kind: kChannelDown, From: ch.pid})
+		}
+	}
+	for _, p := range n.RT.Processes() {
+		if p.Group == m.group {
+			n.RT.Kill(p.PID)
+		}
+	}
+	m.conns = map[int]*reader{}
+	m.stores = [2]sim.PID{}
+	m.storeClients = map[store.ClientRef]sim.PID{}
+	m.paging, m.overWatermark = false, false
+	m.stopped = true
+	for _, rec := range gone {
+		old := rec.PID
+		if q := rec.proc; q != nil {
+			q.deleted = true
+		}
+		rec.proc = nil
+		if rec.Durable && !rec.Exclusive {
+			rec.down = true
+		} else {
+			for _, name := range n.ExchangeNames() {
+				x := n.exchanges[name]
+				x.removeQueue(rec.Name)
+				n.unbound(x)
+			}
+			delete(n.queues, rec.Name)
+		}
+		n.eachChannel(func(ch *channel) {
+			if ch.call != nil && ch.call.to == old {
+				n.RT.Send(ch.pid, sim.Msg{Kind: kReply, Ref: ch.call.ref, P: &callFailed{}})
+			}
+			if hasPID(ch.touched, old) {
+				n.RT.Send(ch.pid, sim.Msg{Kind: kQueueDown, P: &queueDown{name: rec.Name, old: old, cur: sim.None, stopped: true}})
+			}
+		})
+	}
+	for _, rec := range n.queues {
+		if rec.Exclusive && rec.proc != nil && n.homeOf(rec.Owner) == m {
+			n.RT.Send(rec.PID, sim.Msg{Kind: kExclusiveDown})
+		}
+	}
+	n.changed()
+	return nil
+}
+
+// StartApp starts a stopped node again: its durable queues recover from
+// their files, cleanly, from the terms the stop left.
+func (n *Node) StartApp(m *Node) error {
+	if err := n.CheckApp("start_app"); err != nil {
+		return err
+	}
+	if !m.stopped {
+		return nil
+	}
+	var down []*QueueRecord
+	var refs []store.QueueRef
+	for _, name := range n.QueueNames() {
+		if rec := n.queues[name]; rec.home == m && rec.down {
+			down = append(down, rec)
+			for _, lvl := range levelNames(rec) {
+				ref := store.QueueRef{Name: lvl, Options: m.queueOptions(rec)}
+				if t, ok := m.terms[lvl]; ok {
+					t := t
+					ref.Terms = &t
+				}
+				refs = append(refs, ref)
+			}
+		}
+	}
+	v, _, err := store.OpenVHost(m.Disk, DataDir, storeProfile(m.Config.Version, m.Config.FileSizeLimit), refs)
+	if err != nil {
+		return fmt.Errorf("start_app: %w", err)
+	}
+	m.vhost = v
+	m.stopped = false
+	for _, rec := range down {
+		rec.down = false
+		rec.proc, rec.PID = nil, 0
+		rec.restarts = nil
+		m.recoverQueue(rec, m.delivered[rec.Name], true, nil, 0)
+	}
+	m.terms, m.delivered = nil, nil
+	if m.Config.Watermark > 0 {
+		m.StartMemoryMonitor()
+	}
+	n.changed()
 	return nil
 }
 

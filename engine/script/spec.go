@@ -133,6 +133,11 @@ var specs = []*Spec{
 	{Name: "list_queues", Extra: Words, WordSet: QueueColumns, Usage: "list_queues [COLUMN ...]"},
 	{Name: "list_policies", Usage: "list_policies"},
 	{Name: "crash", Params: []Param{req("queue", Name)}, Usage: "crash queue=Q"},
+	{Name: "cluster", Params: []Param{reqNum("nodes", 2, 8), num("ram", 0, 7), num("link-us", 0, 1_000_000)},
+		Usage: "cluster nodes=N [ram=K] [link-us=MICROSECONDS]"},
+	{Name: "connect", Params: []Param{onParam, req("node", Name)}, Usage: "connect on=cN node=N|NAME"},
+	{Name: "stop_app", Params: []Param{req("node", Name)}, Usage: "stop_app node=N|NAME"},
+	{Name: "start_app", Params: []Param{req("node", Name)}, Usage: "start_app node=N|NAME"},
 
 	// Simulation control: the engine only.
 	{Name: "step", Params: []Param{num("n", 1, 1_000_000)}, Engine: true, Usage: "step [n=N]"},
@@ -141,9 +146,7 @@ var specs = []*Spec{
 	{Name: "set", Params: []Param{num("schedulers", 1, 64), num("watermark", 1, 1<<50), num("memory-per-message", 0, 1<<30), enum("trace", "full", "summary"), enum("version", "3.10", "3.13", "4.0"), num("file-size-limit", 4096, 1<<34),
 		enum("queue-master-locator", "client-local", "min-masters", "random")},
 		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary] [file-size-limit=BYTES] [queue-master-locator=client-local|min-masters|random]"},
-	{Name: "cluster", Params: []Param{reqNum("nodes", 2, 8), num("ram", 0, 7), num("link-us", 0, 1_000_000)}, Engine: true,
-		Usage: "cluster nodes=N [ram=K] [link-us=MICROSECONDS]"},
-	{Name: "connect", Params: []Param{onParam, req("node", Name)}, Engine: true, Usage: "connect on=cN node=N|NAME"},
+
 	{Name: "restart", Params: []Param{enum("kind", "clean", "crash", "power-loss")}, Engine: true,
 		Usage: "restart [kind=clean|crash|power-loss]"},
 	{Name: "alarm", Params: []Param{enum("set", "memory", "disk"), enum("clear", "memory", "disk")}, Engine: true,

@@ -38,6 +38,10 @@ func (t *Target) operator(cmd *script.Command) []string {
 		out, err = t.listPolicies()
 	case "crash":
 		err = t.crashQueue(cmd.Str("queue", ""))
+	case "cluster":
+		err = t.checkCluster(cmd)
+	case "stop_app", "start_app":
+		err = t.nodeApp(cmd)
 	}
 	if err != nil {
 		return []string{"error: " + err.Error()}
@@ -99,7 +103,15 @@ func (t *Target) listQueues(words []string) ([]string, error) {
 	if len(words) == 0 {
 		cols = []string{"messages"}
 	}
-	stdout, err := t.ctl(append([]string{"list_queues", "--no-table-headers", "name"}, cols...)...)
+	// node is warren's column: rabbitmqctl 3.10 shows where a classic
+	// queue lives only inside its pid, <NODE.N.N.N>
+	asked := append([]string(nil), cols...)
+	for i, c := range asked {
+		if c == "node" {
+			asked[i] = "pid"
+		}
+	}
+	stdout, err := t.ctl(append([]string{"list_queues", "--no-table-headers", "name"}, asked...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +127,11 @@ func (t *Target) listQueues(words []string) ([]string, error) {
 	for i, fields := range rows {
 		line := "queue name=" + fields[0]
 		for k, c := range cols {
-			line += " " + c + "=" + fields[k+1]
+			v := fields[k+1]
+			if c == "node" {
+				v = pidNode(v)
+			}
+			line += " " + c + "=" + v
 		}
 		out[i] = line
 	}
@@ -190,10 +206,13 @@ func jsonValue(raw json.RawMessage) amqp.Value {
 // ctl runs `rabbitmqctl -q -n NODE ARGS...` and returns its standard output.
 // A refusal comes back as an error whose text is rabbitmqctl's reason on
 // one line (see ctlError).
-func (t *Target) ctl(args ...string) (string, error) {
+func (t *Target) ctl(args ...string) (string, error) { return t.ctlOn(t.cfg.Node, args...) }
+
+// ctlOn runs rabbitmqctl against one node of the cluster.
+func (t *Target) ctlOn(nodeName string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), ctlTimeout)
 	defer cancel()
-	c := exec.CommandContext(ctx, t.cfg.Ctl, append([]string{"-q", "-n", t.cfg.Node}, args...)...)
+	c := exec.CommandContext(ctx, t.cfg.Ctl, append([]string{"-q", "-n", nodeName}, args...)...)
 	// NB: rabbitmqctl starts epmd when none is running; keep it on loopback.
 	c.Env = append(os.Environ(), "ERL_EPMD_ADDRESS=127.0.0.1")
 	var stdout, stderr bytes.Buffer
@@ -295,4 +314,16 @@ func erlangBinary(s string) (string, error) {
 	}
 	b.WriteString(">>")
 	return b.String(), nil
+}
+
+// pidNode is the node of a pid as rabbitmqctl prints it: rabbit@host from
+// <rabbit@host.1796025643.2697.0>.
+func pidNode(pid string) string {
+	s := strings.TrimSuffix(strings.TrimPrefix(pid, "<"), ">")
+	for i := 0; i < 3; i++ {
+		if j := strings.LastIndexByte(s, '.'); j >= 0 {
+			s = s[:j]
+		}
+	}
+	return s
 }

@@ -99,3 +99,16 @@ func TestErlangBinary(t *testing.T) {
 		t.Error("a 256-byte name was accepted; queue names are at most 255 bytes")
 	}
 }
+
+// TestPidNode checks that the node column comes out of a queue's pid.
+func TestPidNode(t *testing.T) {
+	for in, want := range map[string]string{
+		"<rabbit@localhost.1796025643.2697.0>":    "rabbit@localhost",
+		"<rabbit-2@localhost.1796025643.459.0>":   "rabbit-2@localhost",
+		"<rabbit@host.example.com.17960256.45.0>": "rabbit@host.example.com",
+	} {
+		if got := pidNode(in); got != want {
+			t.Errorf("pidNode(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

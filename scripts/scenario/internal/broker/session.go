@@ -51,9 +51,13 @@ func (t *Target) connFor(n int) (*conn, error) {
 	if cn := t.conns[n]; cn != nil && !cn.c.IsClosed() {
 		return cn, nil
 	}
-	raw, err := amqp091.Dial(t.cfg.URL)
+	addr, err := t.nodeURL(t.connNode[n])
 	if err != nil {
-		return nil, fmt.Errorf("connect c%d to %s: %w", n, t.cfg.URL, err)
+		return nil, err
+	}
+	raw, err := amqp091.Dial(addr)
+	if err != nil {
+		return nil, fmt.Errorf("connect c%d to %s: %w", n, addr, err)
 	}
 	cn := &conn{n: n, c: raw, chans: map[int]*channel{}}
 	t.watchConn(cn)

@@ -36,6 +36,9 @@ type Target struct {
 	rec   *recorder
 	conns map[int]*conn
 	ctags int // consumes without tag= so far, for amq.ctag-N
+	// connNode places connections on the cluster's nodes (0-based; the
+	// first node by default)
+	connNode map[int]int
 }
 
 // Opener returns a runner.Opener for the broker cfg names.
@@ -48,7 +51,7 @@ func Opener(cfg Config) runner.Opener {
 // Open prepares the broker for a file made of cmds: it clears the policies
 // the file sets and deletes the queues and exchanges it names.
 func Open(cfg Config, cmds []script.Command) (*Target, error) {
-	t := &Target{cfg: cfg, names: scanNames(cmds), rec: newRecorder(), conns: map[int]*conn{}}
+	t := &Target{cfg: cfg, names: scanNames(cmds), rec: newRecorder(), conns: map[int]*conn{}, connNode: map[int]int{}}
 	if err := t.cleanup(); err != nil {
 		return nil, err
 	}
@@ -64,8 +67,12 @@ func (t *Target) Exec(cmd script.Command) []string {
 	}
 	var out []string
 	switch cmd.Name {
-	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash":
+	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash", "cluster", "stop_app", "start_app":
 		out = t.operator(&cmd)
+	case "connect":
+		if err := t.connect(&cmd); err != nil {
+			out = []string{"error: " + err.Error()}
+		}
 	default:
 		if err := t.client(&cmd); err != nil {
 			out = []string{"error: " + cmd.Name + ": " + err.Error()}
