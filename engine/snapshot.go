@@ -45,6 +45,7 @@ type ProcessView struct {
 	Reductions int64    `json:"reductions"`
 	Handled    int64    `json:"handled"`
 	Blocked    bool     `json:"blocked"` // a reader not reading its socket
+	Node       string   `json:"node,omitempty"` // in a cluster, the node it lives on
 }
 
 // CreditView is the credit a sender holds toward a receiver.
@@ -97,6 +98,9 @@ func (s *Sim) Snapshot() Snapshot {
 		}
 		v := ProcessView{PID: int32(p.PID), Name: p.Name, Kind: p.Kind, State: p.State().String(), Mailbox: p.MailboxLen(),
 			Socket: p.InputLen(), Reductions: p.Reductions, Handled: p.Handled, Blocked: p.Kind == "reader" && !p.InputOpen}
+		if members := s.node.Members(); len(members) > 1 {
+			v.Node = members[p.Group].Name
+		}
 		p.Mailbox(func(m *sim.Msg) {
 			if len(v.Head) < mailboxHead {
 				v.Head = append(v.Head, node.KindName(m.Kind))

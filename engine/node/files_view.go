@@ -33,6 +33,20 @@ type FileView struct {
 // count of entries read straight from the bytes (no message is decoded).
 func (n *Node) FileViews() []FileView {
 	var out []FileView
+	for i, m := range n.members {
+		views := m.fileViews()
+		if i > 0 {
+			for k := range views {
+				views[k].Path = m.Name + ":" + views[k].Path
+			}
+		}
+		out = append(out, views...)
+	}
+	return out
+}
+
+func (n *Node) fileViews() []FileView {
+	var out []FileView
 	prefix := DataDir + "/msg_stores/vhosts/"
 	for _, f := range n.Files() {
 		rel := strings.TrimPrefix(f.Path, prefix)

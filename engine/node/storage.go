@@ -311,11 +311,24 @@ func (n *Node) storageFault(err error) {
 	}
 }
 
-// ShowFiles prints the files on the node's disk.
+// ShowFiles prints the files on the node's disk; in a cluster, every
+// node's, the other nodes' under their names.
 func (n *Node) ShowFiles() []string {
 	var out []string
+	for _, m := range n.members {
+		out = append(out, m.showFiles(m != n.members[0])...)
+	}
+	return out
+}
+
+func (n *Node) showFiles(named bool) []string {
+	var out []string
 	for _, f := range n.Files() {
-		line := fmt.Sprintf("file %s size=%d", f.Path[len(DataDir)+1:], f.Size)
+		p := f.Path[len(DataDir)+1:]
+		if named {
+			p = n.Name + ":" + p
+		}
+		line := fmt.Sprintf("file %s size=%d", p, f.Size)
 		if f.Synced != f.Size {
 			line += fmt.Sprintf(" synced=%d", f.Synced)
 		}

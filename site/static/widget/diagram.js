@@ -136,7 +136,7 @@ export class Diagram {
       this.boxes.set(p.pid, b);
     }
     b.className = `proc kind-${p.kind} state-${p.state}${p.blocked ? " blocked" : ""}`;
-    setText(b.querySelector(".name"), p.name);
+    setText(b.querySelector(".name"), p.node ? `${p.name} @ ${p.node}` : p.name);
     setText(b.querySelector(".state"), p.blocked ? `${p.state} · flow` : p.state);
     b.querySelector(".state").title = p.blocked ? "flow: the reader is not reading its socket (credit ran out)" : `state: ${p.state}`;
     setText(b.querySelector(".len"), String(p.mailbox));
