@@ -322,6 +322,6 @@ func KindName(k uint16) string {
 var kindNames = [...]string{"", "frame", "method", "bump_credit", "send", "deliver", "deliver_to_consumer",
 	"confirm", "reject_publish", "ack", "requeue", "reject", "notify_sent", "resume", "channel_down",
 	"call", "reply", "queue_down", "drop_expired", "maybe_expire", "conserve_resources", "shutdown",
-	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out", "msg_store_call", "msg_store_confirm", "sync_timeout", "hibernate", "gc_step", "DOWN", "retry"}
+	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out", "msg_store_call", "msg_store_confirm", "sync_timeout", "hibernate", "gc_step", "DOWN", "wake"}
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}
