@@ -6,7 +6,7 @@ package node
 // and TTLs, dead-letters, and answers the channels' calls.
 
 import (
-	"fmt"
+	"strconv"
 
 	"warren/engine/amqp"
 	"warren/engine/sim"
@@ -414,8 +414,7 @@ func (q *queue) dropHead(ctx *sim.Ctx) bool {
 func (q *queue) expiryOf(ctx *sim.Ctx, m *Message) int64 {
 	ttl := q.ttl
 	if m.Props.HasExpiration {
-		var n int64
-		fmt.Sscan(m.Props.Expiration, &n)
+		n, _ := strconv.ParseInt(m.Props.Expiration, 10, 64) // checked by the channel
 		if ttl < 0 || n < ttl {
 			ttl = n
 		}
