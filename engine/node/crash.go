@@ -65,9 +65,6 @@ func (n *Node) CheckCrash(name string) error {
 	if rec.Type == "quorum" {
 		return fmt.Errorf("crash: %s is a quorum queue; crash kills classic queue processes", rs(name))
 	}
-	if q := rec.proc; q != nil && q.disk != nil && !canRecoverFiles {
-		return errNoRecovery
-	}
 	return nil
 }
 
@@ -85,11 +82,17 @@ func (n *Node) CrashQueue(name string) error {
 	old := q.pid
 	n.RT.Kill(old)
 	q.deleted = true
-	// the ack tag each message on disk had, so that it keeps it
-	seqOf := map[levelSeq]uint64{}
+	// what the old process had of each message on disk: the new one reads
+	// the files, and takes the message and its ack tag from here
+	known := map[levelSeq]knownMsg{}
+	if q.disk != nil {
+		for _, g := range q.disk.unflushed {
+			known[levelSeq{g.lvl, g.dseq}] = knownMsg{msg: g.msg}
+		}
+	}
 	note := func(e *entry) {
 		if e.stored {
-			seqOf[levelSeq{q.ready.levelOf(e.msg), e.dseq}] = e.seq
+			known[levelSeq{q.ready.levelOf(e.msg), e.dseq}] = knownMsg{msg: e.msg, seq: e.seq}
 		}
 	}
 	q.pending.each(note)
@@ -118,7 +121,7 @@ func (n *Node) CrashQueue(name string) error {
 		rec.restarts = append(rec.restarts, now)
 		rec.PID = 0
 		if hadFiles {
-			home.recoverQueue(rec, nil, false, seqOf, q.nextSeq)
+			home.recoverQueue(rec, nil, false, known, q.nextSeq)
 		} else {
 			home.startQueue(nil, rec)
 		}

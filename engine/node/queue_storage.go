@@ -33,7 +33,10 @@ type queueDisk struct {
 	acks        [][]uint64 // storage seq ids to ack at the end of this event
 	lazy        bool
 	confirmWait map[format.MsgID][]pubRef
-	syncArmed   bool
+	// unflushed are messages acked while their ack is still in a write
+	// buffer: a crash of the process brings them back
+	unflushed []goneMsg
+	syncArmed bool
 	flushArmed  bool
 	lastWork    int64
 }
@@ -83,6 +86,13 @@ func (q *queue) openFilesFor(paging bool) {
 		d.acks = append(d.acks, nil)
 	}
 	q.disk = d
+}
+
+// goneMsg is a message that left the queue, by its place on disk.
+type goneMsg struct {
+	lvl  int
+	dseq uint64
+	msg  *Message
 }
 
 // pagedEntry is a message being paged out, with its priority level.
@@ -197,6 +207,7 @@ func (q *queue) gone(e *entry) {
 	}
 	lvl := q.ready.levelOf(e.msg)
 	q.disk.acks[lvl] = append(q.disk.acks[lvl], e.dseq)
+	q.disk.unflushed = append(q.disk.unflushed, goneMsg{lvl, e.dseq, e.msg})
 }
 
 // afterEvent settles the queue's files after it handled a message: acks,
@@ -236,6 +247,19 @@ func (q *queue) afterEvent(ctx *sim.Ctx) {
 		d.flushArmed = true
 		ctx.SendAfter(q.pid, idleFlush, sim.Msg{Kind: kTimerFlush})
 	}
+	if len(d.unflushed) > 0 && !d.buffered() {
+		d.unflushed = d.unflushed[:0]
+	}
+}
+
+// buffered says whether any level holds writes not yet given to the OS.
+func (d *queueDisk) buffered() bool {
+	for _, f := range d.levels {
+		if f.Buffered() {
+			return true
+		}
+	}
+	return false
 }
 
 func (q *queue) syncFiles(ctx *sim.Ctx, f *store.QueueFiles) {

@@ -14,7 +14,6 @@ package node
 import (
 	"encoding/binary"
 	"fmt"
-	"sort"
 
 	"warren/engine/amqp"
 	"warren/engine/sim"
@@ -34,10 +33,6 @@ type durableQueue struct {
 	delivered map[levelSeq]bool // messages delivered before a clean stop
 }
 
-type levelSeq struct {
-	level int
-	seq   uint64
-}
 
 // Restart stops the node the given way and starts it again.
 func (n *Node) Restart(kind string) error {
@@ -288,75 +283,17 @@ func (n *Node) StartApp(m *Node) error {
 	return nil
 }
 
-// canRecoverFiles says that this build can read a queue's files back.
-const canRecoverFiles = true
-
-// errNoRecovery is the browser build's refusal; see restart_wasm.go.
-var errNoRecovery error
-
-// recoverQueue starts a durable queue again and refills it from its files.
-// After a crash of the queue alone, seqOf gives each message on disk the
-// seq id (ack tag) it had, and seqs go on from oldNext unless the index
-// was empty.
-func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean bool, seqOf map[levelSeq]uint64, oldNext uint64) {
-	n.recovering = true
-	n.startQueue(nil, rec)
-	n.recovering = false
-	q := rec.proc
-	d := &queueDisk{confirmWait: map[format.MsgID][]pubRef{}}
-	n.startStores()
-	var all []entry
-	indexed := false
-	for lvl, name := range levelNames(rec) {
-		files, r, err := n.vhost.RecoverQueue(name)
-		if err != nil {
-			n.storageFault(err)
-			continue
-		}
-		n.storeClients[files.ClientRef()] = q.pid
-		d.levels = append(d.levels, files)
-		d.next = append(d.next, r.NextSeq)
-		indexed = indexed || r.NextSeq > 0
-		d.acks = append(d.acks, nil)
-		for _, m := range r.Messages {
-			term := m.Term
-			if term == nil {
-				term, _, err = files.Read(m.Seq)
-				if err != nil {
-					n.storageFault(err)
-					continue
-				}
-			}
-			msg, err := n.decodeStored(name, term)
-			if err != nil {
-				n.storageFault(err)
-				continue
-			}
-			e := entry{msg: msg, stored: true, dseq: m.Seq, expiry: int64(m.Expiry), seq: seqOf[levelSeq{lvl, m.Seq}]}
-			// redelivered: what was delivered before a clean stop, and
-			// everything after a crash
-			e.delivered = !clean || delivered[levelSeq{lvl, m.Seq}]
-			all = append(all, e)
+// readStored reads a recovered message's term from the queue's files (or
+// the index entry that embeds it) and decodes it.
+func (n *Node) readStored(files *store.QueueFiles, m store.RecoveredMsg) (*Message, error) {
+	term := m.Term
+	if term == nil {
+		var err error
+		if term, _, err = files.Read(m.Seq); err != nil {
+			return nil, err
 		}
 	}
-	q.disk = d
-	// requeue in publish order across levels
-	sort.SliceStable(all, func(i, j int) bool { return all[i].msg.ID < all[j].msg.ID })
-	for _, e := range all {
-		q.nextSeq = max(q.nextSeq, e.seq)
-	}
-	if indexed {
-		// the index's bound is past every seq id the old process used
-		q.nextSeq = max(q.nextSeq, oldNext)
-	}
-	for _, e := range all {
-		if e.seq == 0 {
-			// on disk but no longer in memory (an ack not yet written)
-			q.nextSeq++
-			e.seq = q.nextSeq
-		}
-		q.ready.push(e)
-	}
+	return n.decodeStored(files.Name(), term)
 }
 
 // decodeStored turns a stored term back into a message.

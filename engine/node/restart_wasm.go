@@ -2,7 +2,11 @@
 
 package node
 
-import "fmt"
+import (
+	"fmt"
+
+	"warren/engine/store"
+)
 
 // RestartKinds are the ways the node can go down and come back.
 var RestartKinds = []string{"clean", "crash", "power-loss"}
@@ -14,17 +18,11 @@ func (n *Node) Restart(kind string) error {
 	return fmt.Errorf("restart: restarting the node is not in the browser build (its recovery code does not fit the download budget); run the scenario with go run ./scripts/scenario")
 }
 
-// canRecoverFiles says that this build cannot read a queue's files back.
-const canRecoverFiles = false
-
-var errNoRecovery = fmt.Errorf("crash: recovering a durable queue from its files is not in the browser build (its recovery code does not fit the download budget); run the scenario with go run ./scripts/scenario")
-
-func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean bool, seqOf map[levelSeq]uint64, oldNext uint64) {
-}
-
-type levelSeq struct {
-	level int
-	seq   uint64
+// readStored is not in the browser build: decoding a message from its
+// bytes needs the whole term decoder. A crashed queue's messages come from
+// what its process had in memory (see recoverQueue).
+func (n *Node) readStored(files *store.QueueFiles, m store.RecoveredMsg) (*Message, error) {
+	return nil, fmt.Errorf("%s: seq %d: decoding a message from its bytes is not in the browser build", files.Name(), m.Seq)
 }
 
 // Lost is what a client sees when the broker dies under it: the socket

@@ -545,3 +545,19 @@ func (v *VHost) newQueueFiles(name string, opts QueueOptions) *QueueFiles {
 	}
 	return q
 }
+
+// Buffered says whether the queue holds writes (index entries, acks,
+// bodies) that have not reached the OS: a crash of its process would lose
+// them.
+func (q *QueueFiles) Buffered() bool {
+	if q.closed {
+		return false
+	}
+	if q.x1 != nil && len(q.x1.jbuf) > 0 {
+		return true
+	}
+	if q.x2 != nil && len(q.x2.buffer) > 0 {
+		return true
+	}
+	return q.qs != nil && len(q.qs.buf) > 0
+}
