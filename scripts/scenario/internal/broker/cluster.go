@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"warren/engine/node"
@@ -71,7 +72,7 @@ func (t *Target) checkCluster(cmd *script.Command) error {
 			len(st.Running), len(st.RAM), want, ram)
 	}
 	for i := 0; i < want; i++ {
-		if !contains(st.Running, node.NodeName(i)) {
+		if !slices.Contains(st.Running, node.NodeName(i)) {
 			return fmt.Errorf("cluster: node %s is not running; the broker runs %v", node.NodeName(i), st.Running)
 		}
 	}
@@ -86,15 +87,6 @@ func (t *Target) nodeApp(cmd *script.Command) error {
 	}
 	_, err = t.ctlOn(node.NodeName(i), cmd.Name)
 	return err
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // connect places a connection on a node before its first use.
