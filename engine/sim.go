@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"warren/engine/node"
 	"warren/engine/script"
@@ -173,6 +174,15 @@ func (s *Sim) markStart() {
 
 // check refuses what cannot be done, before anything changes.
 func (s *Sim) check(cmd script.Command) error {
+	if c := cmd; c.Name == "submit" && c.Inner != nil {
+		cmd = *c.Inner
+	}
+	// a client command (an AMQP method) needs its connection's node running
+	if strings.Contains(cmd.Name, ".") && cmd.Name != "connection.close" && cmd.Name != "channel.close" {
+		if err := s.node.CheckConnOpen(cmd.On().Conn); err != nil {
+			return fmt.Errorf("%s: %w", cmd.Name, err)
+		}
+	}
 	// rabbitmqctl's own refusals: the node is not touched
 	switch cmd.Name {
 	case "set_policy":

@@ -108,6 +108,15 @@ func (n *Node) ConnectTo(conn int, m *Node) error {
 	return nil
 }
 
+// CheckConnOpen says whether a client can use connection conn: not when
+// the node it is placed on is stopped (the client's connect is refused).
+func (n *Node) CheckConnOpen(conn int) error {
+	if m := n.homeOf(conn); m.stopped {
+		return fmt.Errorf("c%d is on %s, which is stopped: start it (start_app node=%s) or place the connection on a running node (connect on=c%d node=N)", conn, m.Name, m.Name, conn)
+	}
+	return nil
+}
+
 // homeOf is the node a connection lives on.
 func (n *Node) homeOf(conn int) *Node {
 	if m, ok := n.connNode[conn]; ok {
@@ -195,6 +204,9 @@ func (n *Node) placeQueue(rec *QueueRecord) *Node {
 		if !m.stopped {
 			up = append(up, m)
 		}
+	}
+	if len(up) == 0 {
+		return n
 	}
 	switch loc {
 	case "min-masters":
