@@ -252,7 +252,11 @@ func TestJSONMatchesEncodingJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Step(30)
-	snaps := []engine.Snapshot{s.Snapshot(), engine.New(engine.Options{}).Snapshot()}
+	cl := engine.New(engine.Options{})
+	for _, l := range []string{"cluster nodes=2", "connect on=c2 node=2", "queue.declare queue=far on=c2.1", "basic.publish key=far body=x"} {
+		cl.ExecLine(l)
+	}
+	snaps := []engine.Snapshot{s.Snapshot(), engine.New(engine.Options{}).Snapshot(), cl.Snapshot()}
 	for _, snap := range snaps {
 		want, _ := json.Marshal(snap)
 		if got := snapshotJSON(&snap); got != string(want) {

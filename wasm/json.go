@@ -199,6 +199,9 @@ func snapshotJSON(s *engine.Snapshot) string {
 			e.int("reductions", p.Reductions)
 			e.int("handled", p.Handled)
 			e.bool("blocked", p.Blocked)
+			if p.Node != "" {
+				e.str("node", p.Node)
+			}
 			e.close('}')
 		}
 		e.close(']')
