@@ -44,7 +44,7 @@ type ProcessView struct {
 	Socket     int      `json:"socket"`
 	Reductions int64    `json:"reductions"`
 	Handled    int64    `json:"handled"`
-	Blocked    bool     `json:"blocked"` // a reader not reading its socket
+	Blocked    bool     `json:"blocked"`        // a reader not reading its socket
 	Node       string   `json:"node,omitempty"` // in a cluster, the node it lives on
 }
 

@@ -35,10 +35,10 @@ type queueDisk struct {
 	confirmWait map[format.MsgID][]pubRef
 	// unflushed are messages acked while their ack is still in a write
 	// buffer: a crash of the process brings them back
-	unflushed []goneMsg
-	syncArmed bool
-	flushArmed  bool
-	lastWork    int64
+	unflushed  []goneMsg
+	syncArmed  bool
+	flushArmed bool
+	lastWork   int64
 }
 
 // queueVersion is the index version a queue uses: x-queue-version, else

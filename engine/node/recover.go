@@ -80,4 +80,3 @@ func (n *Node) recoverQueue(rec *QueueRecord, delivered map[levelSeq]bool, clean
 		q.ready.push(e)
 	}
 }
-

@@ -33,7 +33,6 @@ type durableQueue struct {
 	delivered map[levelSeq]bool // messages delivered before a clean stop
 }
 
-
 // Restart stops the node the given way and starts it again.
 func (n *Node) Restart(kind string) error {
 	if n.vhost == nil {
