@@ -115,15 +115,16 @@ func ParseValue(s string) Value {
 	case "false":
 		return BoolValue(false)
 	}
-	if n, err := strconv.ParseInt(s, 10, 32); err == nil && looksInteger(s) {
+	if n, err := strconv.ParseInt(s, 10, 32); err == nil && LooksInteger(s) {
 		return Value{Kind: SignedInt, Int: n}
 	}
 	return StrValue(s)
 }
 
-// looksInteger rejects forms strconv accepts but a reader would not call an
-// integer ("+5").
-func looksInteger(s string) bool {
+// LooksInteger says whether s is written as a decimal integer, an optional
+// minus then digits: it rejects forms strconv accepts but a reader would
+// not call an integer ("+5").
+func LooksInteger(s string) bool {
 	if s == "" {
 		return false
 	}

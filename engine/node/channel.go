@@ -799,28 +799,13 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 // checkExpiration validates a per-message expiration as rabbit_basic does.
 func checkExpiration(s string) *amqp.Error {
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || !isDigits(s) {
+	if err != nil || !amqp.LooksInteger(s) {
 		return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid expiration '%s': no_integer", s))
 	}
 	if e := checkExpiry(n); e != "" {
 		return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid expiration '%s': %s", s, e))
 	}
 	return nil
-}
-
-func isDigits(s string) bool {
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
-	}
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // confirmed handles a queue's confirm (or rejection) of a sequence number.
