@@ -214,14 +214,11 @@ func (s *Sim) check(cmd script.Command) error {
 	clustered := len(s.node.Members()) > 1
 	switch cmd.Name {
 	case "cluster":
-		if clustered {
-			return fmt.Errorf("cluster: the cluster is formed already, with %d nodes", len(s.node.Members()))
+		if err := s.node.CheckCluster(int(cmd.Int("nodes", 2)), int(cmd.Int("ram", 0))); err != nil {
+			return err
 		}
 		if s.rt.Events() > 0 || len(s.node.QueueNames()) > 0 {
 			return fmt.Errorf("cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", cmd.Int("nodes", 2))
-		}
-		if cmd.Int("ram", 0) >= cmd.Int("nodes", 2) {
-			return fmt.Errorf("cluster: ram=%d leaves no disc node among %d nodes; at least one node must keep the metadata on disk", cmd.Int("ram", 0), cmd.Int("nodes", 2))
 		}
 	case "connect":
 		m, err := s.node.Member(cmd.Str("node", ""))

@@ -24,10 +24,7 @@ type unacked struct {
 type chConsumer struct {
 	queue string
 	qpid  sim.PID
-	// what basic.consume asked, to consume again after a queue crash
-	noAck, exclusive bool
-	args             amqp.Table
-	prefetch         int
+	spec  *callConsume // what basic.consume asked: to consume again after a queue crash
 }
 
 type confirmRec struct {
@@ -627,7 +624,7 @@ func (ch *channel) consume(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
 	}
 	req := &callConsume{tag: tag, noAck: m.NoAck, exclusive: m.Exclusive, args: m.Args,
 		prefetch: ch.prefetch, limiter: ch.limiter, channel: ch.pid, writer: ch.writer}
-	ch.consumers[tag] = &chConsumer{queue: q.Name, qpid: q.PID, noAck: m.NoAck, exclusive: m.Exclusive, args: m.Args, prefetch: ch.prefetch}
+	ch.consumers[tag] = &chConsumer{queue: q.Name, qpid: q.PID, spec: req}
 	ch.callQueue(ctx, q, req, func(ctx *sim.Ctx, r any) {
 		ch.send(ctx, ConsumeOk{Tag: tag})
 	})

@@ -45,14 +45,8 @@ func NodeName(i int) string {
 // as the first; the last ram of all the nodes keep the metadata in memory
 // only. It must run before anything else happens.
 func (n *Node) AddNodes(more, ram int, linkDelay int64) error {
-	if len(n.members) > 1 {
-		return fmt.Errorf("cluster: the cluster is formed already")
-	}
-	if more < 1 {
-		return fmt.Errorf("cluster: nodes must be at least 2")
-	}
-	if ram >= more+1 {
-		return fmt.Errorf("cluster: at least one node must be a disc node (ram=%d of %d nodes)", ram, more+1)
+	if err := n.CheckCluster(more+1, ram); err != nil {
+		return err
 	}
 	per := len(n.RT.Schedulers())
 	for i := 0; i < more; i++ {
@@ -68,6 +62,21 @@ func (n *Node) AddNodes(more, ram int, linkDelay int64) error {
 		n.members[i].ram = true
 	}
 	n.RT.LinkDelay = linkDelay
+	return nil
+}
+
+// CheckCluster says whether a cluster of nodes nodes, ram of them RAM
+// nodes, can be formed from this single node.
+func (n *Node) CheckCluster(nodes, ram int) error {
+	if len(n.members) > 1 {
+		return fmt.Errorf("cluster: the cluster is formed already, with %d nodes", len(n.members))
+	}
+	if nodes < 2 {
+		return fmt.Errorf("cluster: nodes must be at least 2")
+	}
+	if ram >= nodes {
+		return fmt.Errorf("cluster: ram=%d leaves no disc node among %d nodes; at least one node must keep the metadata on disk", ram, nodes)
+	}
 	return nil
 }
 

@@ -128,18 +128,21 @@ func (n *Node) CrashQueue(name string) error {
 		cur = rec.PID
 	}
 	n.changed()
+	n.queueWentDown(&queueDown{name: name, old: old, cur: cur})
+	return nil
+}
+
+// queueWentDown tells the channels that knew a queue process that it is
+// gone: a call waiting for it fails, and the channel hears of the exit.
+func (n *Node) queueWentDown(d *queueDown) {
 	n.eachChannel(func(ch *channel) {
-		if ch.call != nil && ch.call.to == old {
+		if ch.call != nil && ch.call.to == d.old {
 			n.RT.Send(ch.pid, sim.Msg{Kind: kReply, Ref: ch.call.ref, P: &callFailed{}})
 		}
-		for _, p := range ch.touched {
-			if p == old {
-				n.RT.Send(ch.pid, sim.Msg{Kind: kQueueDown, P: &queueDown{name: name, old: old, cur: cur}})
-				break
-			}
+		if hasPID(ch.touched, d.old) {
+			n.RT.Send(ch.pid, sim.Msg{Kind: kQueueDown, P: d})
 		}
 	})
-	return nil
 }
 
 // eachChannel runs f on every open channel, in connection and channel order.
@@ -166,11 +169,7 @@ func (n *Node) eachChannel(f func(ch *channel)) {
 // (rabbit_classic_queue:delete_crashed): its record, bindings and files go;
 // channels waiting for it stop waiting.
 func (n *Node) deleteCrashed(rec *QueueRecord) {
-	for _, name := range n.ExchangeNames() {
-		x := n.exchanges[name]
-		x.removeQueue(rec.Name)
-		n.unbound(x)
-	}
+	n.unbindQueue(rec.Name)
 	delete(n.queues, rec.Name)
 	n.changed()
 	if home := rec.home; home != nil && home.vhost != nil {
@@ -328,13 +327,14 @@ func (ch *channel) reconsume(ctx *sim.Ctx, q sim.PID, tags []string) {
 	ch.touch(q)
 	for _, tag := range tags {
 		c := ch.consumers[tag]
-		if v, ok := c.args.Get("x-cancel-on-ha-failover"); ok && v.Kind == amqp.Bool && v.Int != 0 {
+		if v, ok := c.spec.args.Get("x-cancel-on-ha-failover"); ok && v.Kind == amqp.Bool && v.Int != 0 {
 			ch.dropConsumer(ctx, tag)
 			continue
 		}
 		c.qpid = q
-		ctx.Send(q, sim.Msg{Kind: kCall, P: &callConsume{tag: tag, noAck: c.noAck, exclusive: c.exclusive, args: c.args,
-			prefetch: c.prefetch, limiter: ch.limiter, channel: ch.pid, writer: ch.writer, nowait: true}})
+		again := *c.spec
+		again.nowait = true
+		ctx.Send(q, sim.Msg{Kind: kCall, P: &again})
 	}
 }
 

@@ -91,6 +91,15 @@ func (n *Node) unbound(x *Exchange) {
 }
 
 // removeQueue drops every binding to a deleted queue.
+// unbindQueue removes every binding to a queue that goes.
+func (n *Node) unbindQueue(name string) {
+	for _, xn := range n.ExchangeNames() {
+		x := n.exchanges[xn]
+		x.removeQueue(name)
+		n.unbound(x)
+	}
+}
+
 func (x *Exchange) removeQueue(q string) {
 	out := x.Bindings[:0]
 	for _, b := range x.Bindings {

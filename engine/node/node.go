@@ -113,7 +113,7 @@ type Node struct {
 	stopped bool
 	// what a stopped node's durable queues left: recovery terms by file
 	// name, delivered messages by queue
-	terms     map[string]store.QueueTerms
+	terms     map[string]*store.QueueTerms
 	delivered map[string]map[levelSeq]bool
 
 	// Disk is the node's filesystem; vhost the RabbitMQ storage on it.

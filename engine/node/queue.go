@@ -788,11 +788,7 @@ func (q *queue) ensureExpiryTimer(ctx *sim.Ctx) {
 func (q *queue) delete(ctx *sim.Ctx) {
 	q.deleteFiles(ctx)
 	q.deleted = true
-	for _, name := range q.n.ExchangeNames() {
-		x := q.n.exchanges[name]
-		x.removeQueue(q.rec.Name)
-		q.n.unbound(x)
-	}
+	q.n.unbindQueue(q.rec.Name)
 	if cur, ok := q.n.queues[q.rec.Name]; ok && cur == q.rec {
 		delete(q.n.queues, q.rec.Name)
 	}

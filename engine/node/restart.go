@@ -60,16 +60,12 @@ func (n *Node) Restart(kind string) error {
 			}
 		}
 	}
-	terms := map[string]*store.QueueTerms{}
+	var terms map[string]*store.QueueTerms
 	switch kind {
 	case "clean":
-		t, _, err := n.vhost.Shutdown()
-		if err != nil {
+		var err error
+		if terms, err = n.shutdownFiles(); err != nil {
 			return fmt.Errorf("restart: %w", err)
-		}
-		for name, qt := range t {
-			qt := qt
-			terms[name] = &qt
 		}
 	case "crash":
 		n.Disk.CrashProcess()
@@ -108,9 +104,7 @@ func (n *Node) Restart(kind string) error {
 	// the vhost recovers, then each durable queue
 	var refs []store.QueueRef
 	for _, dq := range keep {
-		for _, name := range levelNames(&dq.rec) {
-			refs = append(refs, store.QueueRef{Name: name, Options: n.queueOptions(&dq.rec), Terms: terms[name]})
-		}
+		refs = append(refs, n.queueRefs(&dq.rec, terms)...)
 	}
 	v, _, err := store.OpenVHost(n.Disk, DataDir, storeProfile(n.Config.Version, n.Config.FileSizeLimit), refs)
 	if err != nil {
@@ -128,6 +122,28 @@ func (n *Node) Restart(kind string) error {
 		n.StartMemoryMonitor()
 	}
 	return nil
+}
+
+// shutdownFiles stops the node's storage cleanly and returns the recovery
+// terms its durable queues left, by file name.
+func (n *Node) shutdownFiles() (map[string]*store.QueueTerms, error) {
+	t, _, err := n.vhost.Shutdown()
+	terms := make(map[string]*store.QueueTerms, len(t))
+	for name, qt := range t {
+		qt := qt
+		terms[name] = &qt
+	}
+	return terms, err
+}
+
+// queueRefs names a durable queue's files to recover, one per priority
+// level, with the terms a clean stop left them (none after a crash).
+func (n *Node) queueRefs(rec *QueueRecord, terms map[string]*store.QueueTerms) []store.QueueRef {
+	var refs []store.QueueRef
+	for _, name := range levelNames(rec) {
+		refs = append(refs, store.QueueRef{Name: name, Options: n.queueOptions(rec), Terms: terms[name]})
+	}
+	return refs
 }
 
 // deliveredOf lists a durable queue's messages on disk that were delivered:
@@ -178,7 +194,7 @@ func (n *Node) StopApp(m *Node) error {
 			r.closed = true
 		}
 	}
-	terms, _, err := m.vhost.Shutdown()
+	terms, err := m.shutdownFiles()
 	if err != nil {
 		return fmt.Errorf("stop_app: %w", err)
 	}
@@ -186,18 +202,15 @@ func (n *Node) StopApp(m *Node) error {
 	// what its channels held on other nodes' queues goes back (the queues
 	// see the channels go), and exclusive queues of its connections go
 	for _, p := range n.RT.Processes() {
-		ch, ok := p.Handler.(*channel)
-		if !ok || p.Group != m.group || ch.closed {
+		if p.Group != m.group {
 			continue
 		}
-		for _, q := range ch.touched {
-			n.RT.Send(q, sim.Msg{Kind: kChannelDown, From: ch.pid})
+		if ch, ok := p.Handler.(*channel); ok && !ch.closed {
+			for _, q := range ch.touched {
+				n.RT.Send(q, sim.Msg{Kind: kChannelDown, From: ch.pid})
+			}
 		}
-	}
-	for _, p := range n.RT.Processes() {
-		if p.Group == m.group {
-			n.RT.Kill(p.PID)
-		}
+		n.RT.Kill(p.PID)
 	}
 	m.conns = map[int]*reader{}
 	m.stores = [2]sim.PID{}
@@ -213,24 +226,13 @@ func (n *Node) StopApp(m *Node) error {
 		if rec.Durable && !rec.Exclusive {
 			rec.down = true
 		} else {
-			for _, name := range n.ExchangeNames() {
-				x := n.exchanges[name]
-				x.removeQueue(rec.Name)
-				n.unbound(x)
-			}
+			n.unbindQueue(rec.Name)
 			delete(n.queues, rec.Name)
 		}
-		n.eachChannel(func(ch *channel) {
-			if ch.call != nil && ch.call.to == old {
-				n.RT.Send(ch.pid, sim.Msg{Kind: kReply, Ref: ch.call.ref, P: &callFailed{}})
-			}
-			if hasPID(ch.touched, old) {
-				n.RT.Send(ch.pid, sim.Msg{Kind: kQueueDown, P: &queueDown{name: rec.Name, old: old, cur: sim.None, stopped: true}})
-			}
-		})
+		n.queueWentDown(&queueDown{name: rec.Name, old: old, cur: sim.None, stopped: true})
 	}
-	for _, rec := range n.queues {
-		if rec.Exclusive && rec.proc != nil && n.homeOf(rec.Owner) == m {
+	for _, name := range n.QueueNames() {
+		if rec := n.queues[name]; rec.Exclusive && rec.proc != nil && n.homeOf(rec.Owner) == m {
 			n.RT.Send(rec.PID, sim.Msg{Kind: kExclusiveDown})
 		}
 	}
@@ -252,14 +254,7 @@ func (n *Node) StartApp(m *Node) error {
 	for _, name := range n.QueueNames() {
 		if rec := n.queues[name]; rec.home == m && rec.down {
 			down = append(down, rec)
-			for _, lvl := range levelNames(rec) {
-				ref := store.QueueRef{Name: lvl, Options: m.queueOptions(rec)}
-				if t, ok := m.terms[lvl]; ok {
-					t := t
-					ref.Terms = &t
-				}
-				refs = append(refs, ref)
-			}
+			refs = append(refs, m.queueRefs(rec, m.terms)...)
 		}
 	}
 	v, _, err := store.OpenVHost(m.Disk, DataDir, storeProfile(m.Config.Version, m.Config.FileSizeLimit), refs)
