@@ -725,7 +725,11 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		rc.gen, rc.x, rc.key = n.gen, x, m.Key
 		rc.dests = rc.dests[:0]
 		for _, name := range n.route(x, m.Key, m.Props.Headers, ch.routeBuf[:0]) {
-			rc.dests = append(rc.dests, n.queues[name])
+			// a queue whose node is stopped takes nothing (stop_app and
+			// start_app change the topology, so the cache follows)
+			if q := n.queues[name]; !q.down {
+				rc.dests = append(rc.dests, q)
+			}
 		}
 	}
 	if m.Props.HasExpiration {
@@ -741,19 +745,6 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		seq = ch.pubSeq
 	}
 	dests := rc.dests
-	for i, q := range dests {
-		if q.down {
-			// a queue whose node is stopped takes nothing
-			live := append([]*QueueRecord(nil), dests[:i]...)
-			for _, q := range dests[i+1:] {
-				if !q.down {
-					live = append(live, q)
-				}
-			}
-			dests = live
-			break
-		}
-	}
 	if len(dests) == 0 {
 		if m.Mandatory {
 			ch.send(ctx, Return{Code: amqp.NoRoute, Text: "NO_ROUTE", Msg: msg})
