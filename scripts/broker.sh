@@ -19,39 +19,22 @@ BASE2=/var/lib/rabbitmq/rabbit-2
 # loopback whoever starts it.
 ERL_EPMD_ADDRESS=127.0.0.1
 export ERL_EPMD_ADDRESS
-TRIES=${BROKER_TRIES:-60}
+# TRIES waits of up to 5 s each for a node's application to start
+TRIES=${BROKER_TRIES:-36}
 
 running() {
 	rabbitmq-diagnostics -q -n "$1" ping >/dev/null 2>&1
 }
 
-# await NODE: the first await_startup right after -detached fails (the node
-# is not yet registered with epmd), so retry until it succeeds.
-await() {
-	i=0
-	until rabbitmqctl -q -n "$1" await_startup >/dev/null 2>&1; do
-		i=$((i + 1))
-		if [ "$i" -ge "$TRIES" ]; then
-			echo "broker.sh: $1 did not start after $TRIES tries" >&2
-			exit 1
-		fi
-		sleep 1
-	done
-}
-
-if ! running "$NODE"; then
+start1() {
 	echo "broker.sh: starting $NODE on 127.0.0.1" >&2
 	RABBITMQ_NODENAME=$NODE \
 		RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
 		RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS='-kernel inet_dist_use_interface {127,0,0,1}' \
 		rabbitmq-server -detached
-fi
+}
 
-await "$NODE"
-# the plugins file is shared: the second node starts with the plugin too
-rabbitmq-plugins -q -n "$NODE" enable rabbitmq_consistent_hash_exchange >/dev/null
-
-if ! running "$NODE2"; then
+start2() {
 	echo "broker.sh: starting $NODE2 on 127.0.0.1" >&2
 	mkdir -p "$BASE2/mnesia" "$BASE2/log"
 	chown -R rabbitmq:rabbitmq "$BASE2"
@@ -64,11 +47,56 @@ if ! running "$NODE2"; then
 		RABBITMQ_PID_FILE="$BASE2/pid" \
 		RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS='-kernel inet_dist_use_interface {127,0,0,1}' \
 		rabbitmq-server -detached
-fi
-await "$NODE2"
-# a stopped application (a scenario stopped it and did not get to start
-# it) starts again
-rabbitmqctl -q -n "$NODE2" start_app >/dev/null
+}
+
+log_of() {
+	if [ "$1" = "$NODE" ]; then
+		echo "/var/log/rabbitmq/$NODE.log"
+	else
+		echo "$BASE2/log/$NODE2.log"
+	fi
+}
+
+# await NODE: true once the node's application has started. Right after
+# -detached the node is not yet registered with epmd and await_startup
+# fails at once; while it boots, each call waits up to 5 s.
+await() {
+	i=0
+	until rabbitmqctl -q -n "$1" -t 5 await_startup >/dev/null 2>&1; do
+		i=$((i + 1))
+		if [ "$i" -ge "$TRIES" ]; then
+			return 1
+		fi
+		sleep 1
+	done
+}
+
+# Both nodes start before either is awaited. When the two were stopped
+# together (killed with the machine, say), each waits at boot for the
+# other's copy of the cluster's tables, so starting and awaiting them one
+# after the other would wait forever.
+# A running node whose application a scenario stopped (and did not get to
+# start again) starts it again.
+if running "$NODE"; then rabbitmqctl -q -n "$NODE" start_app >/dev/null 2>&1 || true; else start1; fi
+if running "$NODE2"; then rabbitmqctl -q -n "$NODE2" start_app >/dev/null 2>&1 || true; else start2; fi
+for n in "$NODE" "$NODE2"; do
+	if await "$n"; then
+		continue
+	fi
+	# A node whose peer no longer knows it (its files were removed, say)
+	# waits for tables that never come: boot it on its own, once.
+	echo "broker.sh: $n is still booting; restarting it with force_boot" >&2
+	rabbitmqctl -q -n "$n" stop >/dev/null 2>&1 || true
+	rabbitmqctl -q -n "$n" force_boot >/dev/null 2>&1 || true
+	if [ "$n" = "$NODE" ]; then start1; else start2; fi
+	if ! await "$n"; then
+		echo "broker.sh: $n did not start; the end of $(log_of "$n"):" >&2
+		tail -n 20 "$(log_of "$n")" >&2 || true
+		exit 1
+	fi
+done
+# the plugins file is shared: the second node has the plugin too
+rabbitmq-plugins -q -n "$NODE" enable rabbitmq_consistent_hash_exchange >/dev/null
 if ! rabbitmqctl -q -n "$NODE2" cluster_status --formatter json | grep -q "\"$NODE\""; then
 	echo "broker.sh: joining $NODE2 to $NODE" >&2
 	# join_cluster prints warnings about the fresh node's feature flags
@@ -77,6 +105,9 @@ if ! rabbitmqctl -q -n "$NODE2" cluster_status --formatter json | grep -q "\"$NO
 		echo "broker.sh: $NODE2 could not join $NODE (rabbitmqctl -n $NODE2 join_cluster $NODE)" >&2
 		exit 1
 	fi
-	await "$NODE2"
+	if ! await "$NODE2"; then
+		echo "broker.sh: $NODE2 did not start after joining $NODE; see $(log_of "$NODE2")" >&2
+		exit 1
+	fi
 fi
 echo "broker.sh: $NODE and $NODE2 are up, clustered (amqp://guest:guest@127.0.0.1:5672/ and :5673)" >&2
