@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"warren/engine/store/format"
@@ -342,9 +343,14 @@ func (s *MsgStore) readFileSummary() (bool, error) {
 		if line == "" {
 			continue
 		}
-		var n uint64
-		var valid, size int64
-		if _, err := fmt.Sscanf(line, "{file_summary,%d,%d,%d}.", &n, &valid, &size); err != nil || valid < 0 || size < 0 || valid > size {
+		f, ok := termFields(line, "file_summary", 3)
+		if !ok {
+			return false, nil
+		}
+		n, err1 := strconv.ParseUint(f[0], 10, 64)
+		valid, err2 := strconv.ParseInt(f[1], 10, 64)
+		size, err3 := strconv.ParseInt(f[2], 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil || valid < 0 || size < 0 || valid > size {
 			return false, nil
 		}
 		files[n] = &fileSummary{valid: valid, size: size}
@@ -393,16 +399,38 @@ func (s *MsgStore) readIndex() (bool, error) {
 		if line == "" {
 			continue
 		}
-		var hexID string
-		l := &msgLocation{placed: true}
-		if _, err := fmt.Sscanf(line, "{msg_location,%q,%d,%d,%d,%d}.", &hexID, &l.refs, &l.file, &l.offset, &l.total); err != nil {
+		f, ok := termFields(line, "msg_location", 5)
+		if !ok || len(f[0]) < 2 || f[0][0] != '"' || f[0][len(f[0])-1] != '"' {
 			return false, nil
 		}
-		id, err := format.ParseMsgID(hexID)
+		l := &msgLocation{placed: true}
+		var errs [4]error
+		l.refs, errs[0] = strconv.Atoi(f[1])
+		l.file, errs[1] = strconv.ParseUint(f[2], 10, 64)
+		l.offset, errs[2] = strconv.ParseInt(f[3], 10, 64)
+		l.total, errs[3] = strconv.ParseInt(f[4], 10, 64)
+		if errs != [4]error{} {
+			return false, nil
+		}
+		id, err := format.ParseMsgID(f[0][1 : len(f[0])-1])
 		if err != nil || s.files[l.file] == nil || l.refs < 0 || l.offset < 0 || l.total < 16+format.MsgFileEntryOverhead {
 			return false, nil
 		}
 		s.index[id] = l
 	}
 	return true, nil
+}
+
+// termFields splits a line "{tag,F1,...,Fn}." of the files above into its n
+// fields; ok is false for a line of any other shape. No field holds a comma.
+func termFields(line, tag string, n int) ([]string, bool) {
+	body, ok := strings.CutPrefix(line, "{"+tag+",")
+	if !ok {
+		return nil, false
+	}
+	if body, ok = strings.CutSuffix(body, "}."); !ok {
+		return nil, false
+	}
+	f := strings.Split(body, ",")
+	return f, len(f) == n
 }
