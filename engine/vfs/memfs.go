@@ -35,9 +35,20 @@ type memNode struct {
 	children map[string]*memNode
 	synced   map[string]*memNode
 
-	// File content: current, and as of the last Sync.
+	// File content: current, and as of the last Sync. clean is how much
+	// of data is known to equal syncedData's start, so that a sync copies
+	// only what changed since the last one (appending to a large file and
+	// syncing after each append stays linear).
 	data       []byte
 	syncedData []byte
+	clean      int
+}
+
+// dirty records that data changed from off on.
+func (n *memNode) dirty(off int64) {
+	if off < int64(n.clean) {
+		n.clean = int(off)
+	}
 }
 
 func newDirNode() *memNode {
@@ -132,6 +143,7 @@ func (m *MemFS) create(name string) (File, error) {
 		return nil, &fs.PathError{Op: "create", Path: clean, Err: ErrIsDir}
 	case ok:
 		n.data = n.data[:0:0]
+		n.clean = 0
 	default:
 		n = &memNode{}
 		d.children[base] = n

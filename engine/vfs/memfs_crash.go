@@ -23,6 +23,7 @@ func (m *MemFS) PowerLoss() {
 		seen[n] = true
 		if !n.dir {
 			n.data = append(n.syncedData[:0:0], n.syncedData...)
+			n.clean = len(n.data)
 			return
 		}
 		n.children = make(map[string]*memNode, len(n.synced))
@@ -51,6 +52,7 @@ func (m *MemFS) Clone() *MemFS {
 		if !n.dir {
 			c.data = append([]byte(nil), n.data...)
 			c.syncedData = append([]byte(nil), n.syncedData...)
+			c.clean = n.clean
 			return c
 		}
 		c.children = make(map[string]*memNode, len(n.children))

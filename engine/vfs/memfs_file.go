@@ -91,6 +91,7 @@ func (f *memFile) writeAt(p []byte, off int64) error {
 		f.node.data = grow(f.node.data, end)
 	}
 	copy(f.node.data[off:], p)
+	f.node.dirty(off)
 	return nil
 }
 
@@ -133,7 +134,11 @@ func (f *memFile) sync() error {
 	if err := f.fs.faults.check(FaultSyncFail, "sync", f.name); err != nil {
 		return err
 	}
-	f.node.syncedData = append(f.node.syncedData[:0:0], f.node.data...)
+	// syncedData has its own array, never shared with data or another
+	// node: keep its clean start and copy the rest
+	n := f.node
+	n.syncedData = append(n.syncedData[:n.clean], n.data[n.clean:]...)
+	n.clean = len(n.data)
 	return nil
 }
 
@@ -159,9 +164,11 @@ func (f *memFile) truncate(n int64) error {
 			return err
 		}
 		f.node.data = grow(f.node.data, n)
+		f.node.dirty(n) // grow zeroed what follows the old end
 		return nil
 	}
 	f.node.data = f.node.data[:n]
+	f.node.dirty(n)
 	return nil
 }
 

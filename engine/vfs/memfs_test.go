@@ -325,3 +325,44 @@ func TestMemFSString(t *testing.T) {
 		t.Fatalf("String:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestSyncAfterChangesInPlace: a sync copies only what changed since the
+// last one, so every kind of change after a sync must reach the next one:
+// an overwrite inside the synced part, a truncate below it, a regrowth
+// with zeros, and a rewrite after a power loss.
+func TestSyncAfterChangesInPlace(t *testing.T) {
+	m := NewMemFS()
+	f := mustCreate(t, m, "0.qi")
+	m.SyncDir(".")
+	step := func(do func(), want string) {
+		t.Helper()
+		do()
+		if err := f.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		c := m.Clone()
+		c.PowerLoss()
+		if got := mustRead(t, c, "0.qi"); got != want {
+			t.Fatalf("durable content %q, want %q", got, want)
+		}
+	}
+	step(func() { f.Write([]byte("abcdef")) }, "abcdef")
+	step(func() { f.WriteAt([]byte("XY"), 1) }, "aXYdef")
+	step(func() { f.Truncate(2) }, "aX")
+	step(func() { f.Truncate(4); f.Write([]byte("!")) }, "aX\x00\x00!")
+	step(func() { f.WriteAt([]byte("Z"), 0); f.Write([]byte("tail")) }, "ZX\x00\x00!tail")
+	// changes lost to a power loss leave the durable copy as it was
+	f.WriteAt([]byte("lost"), 0)
+	m.PowerLoss()
+	f = mustOpen(t, m, "0.qi")
+	step(func() { f.WriteAt([]byte("Q"), 8) }, "ZX\x00\x00!taiQ")
+}
+
+func mustOpen(t *testing.T, fsys FS, name string) File {
+	t.Helper()
+	f, err := fsys.Open(name)
+	if err != nil {
+		t.Fatalf("open %s: %v", name, err)
+	}
+	return f
+}
