@@ -2,6 +2,7 @@ package node
 
 import (
 	"encoding/binary"
+	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -56,13 +57,13 @@ func (n *Node) fileViews() []FileView {
 		v := FileView{Path: rel, Size: f.Size, Synced: f.Synced, Kind: strings.TrimPrefix(path.Ext(rel), ".")}
 		switch v.Kind {
 		case "qi", "qs", "rdq":
-			data, err := readAll(n, f.Path, f.Size)
-			if err == nil {
+			if fh, err := n.Disk.Open(f.Path); err == nil {
 				var live func(format.MsgID, int64) bool
 				if v.Kind == "rdq" {
 					live = n.rdqLiveness(rel)
 				}
-				v.Entries, v.Live, v.Marks = countEntries(v.Kind, data, f.Synced, live)
+				v.Entries, v.Live, v.Marks = countEntries(v.Kind, fh, f.Size, f.Synced, live)
+				fh.Close()
 			}
 		case "idx", "jif":
 		default:
@@ -71,20 +72,6 @@ func (n *Node) fileViews() []FileView {
 		out = append(out, v)
 	}
 	return out
-}
-
-func readAll(n *Node, p string, size int64) ([]byte, error) {
-	f, err := n.Disk.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	buf := make([]byte, size)
-	_, err = f.ReadAt(buf, 0)
-	if err != nil && int64(len(buf)) != size {
-		return nil, err
-	}
-	return buf, nil
 }
 
 // rdqLiveness returns, for a message store file (msg_store_persistent/3.rdq),
@@ -109,13 +96,15 @@ func (n *Node) rdqLiveness(rel string) func(id format.MsgID, off int64) bool {
 	return func(id format.MsgID, off int64) bool { return st.Live(id, num, off) }
 }
 
-// countEntries walks a file's entries by their fixed layouts. synced is how
-// much of the file a power loss keeps; live, when given, says whether a
-// message store entry is still referenced.
-func countEntries(kind string, data []byte, synced int64, live func(format.MsgID, int64) bool) (entries, nlive int, marks string) {
+// countEntries walks a file's entries by their fixed layouts, reading
+// their headers only: a view of a large message store file costs a few
+// bytes an entry, not a copy of the file. size is the file's size and
+// synced how much of it a power loss keeps; live, when given, says whether
+// a message store entry is still referenced.
+func countEntries(kind string, f io.ReaderAt, size, synced int64, live func(format.MsgID, int64) bool) (entries, nlive int, marks string) {
 	const header = 64
 	var m []byte
-	mark := func(end int, ok bool) {
+	mark := func(end int64, ok bool) {
 		entries++
 		if ok {
 			nlive++
@@ -127,39 +116,66 @@ func countEntries(kind string, data []byte, synced int64, live func(format.MsgID
 		if ok {
 			c = 'L'
 		}
-		if int64(end) > synced {
+		if end > synced {
 			c += 'a' - 'A'
 		}
 		m = append(m, c)
 	}
+	// at reads n bytes at off, or nothing past the end of the file
+	var buf [24]byte
+	at := func(off int64, n int) []byte {
+		if off+int64(n) > size {
+			return nil
+		}
+		if k, _ := f.ReadAt(buf[:n], off); k < n {
+			return nil
+		}
+		return buf[:n]
+	}
 	switch kind {
 	case "qi": // 32-byte slots after the header; status 1 = present
-		for off := header; off+32 <= len(data); off += 32 {
-			mark(off+32, data[off] == 1) // acked slots are zeroes
+		slots := make([]byte, max(size-header, 0))
+		if k, _ := f.ReadAt(slots, header); k < len(slots) {
+			slots = slots[:k]
+		}
+		for off := 0; off+32 <= len(slots); off += 32 {
+			mark(int64(header+off+32), slots[off] == 1) // acked slots are zeroes
 		}
 	case "qs": // u32 size, flags, crc16, pad, then the payload
-		for off := header; off+8 <= len(data); {
-			size := int(binary.BigEndian.Uint32(data[off:]))
-			if size == 0 || off+8+size > len(data) {
+		for off := int64(header); ; {
+			h := at(off, 8)
+			if h == nil {
 				break
 			}
-			mark(off+8+size, true)
-			off += 8 + size
+			n := int64(binary.BigEndian.Uint32(h))
+			if n == 0 || off+8+n > size {
+				break
+			}
+			mark(off+8+n, true)
+			off += 8 + n
 		}
 	case "rdq": // u64 size, then the 16-byte id and the term, then 0xFF
-		for off := 0; off+8 <= len(data); {
-			size := int(binary.BigEndian.Uint64(data[off:]))
-			if size == 0 || off+8+size+1 > len(data) {
+		for off := int64(0); ; {
+			h := at(off, 8)
+			if h == nil {
 				break
 			}
-			ok := data[off+8+size] == 0xFF
-			if ok && live != nil && size >= 16 {
-				var id format.MsgID
-				copy(id[:], data[off+8:off+24])
-				ok = live(id, int64(off))
+			n := binary.BigEndian.Uint64(h)
+			if n == 0 || n > uint64(size) || off+8+int64(n)+1 > size {
+				break
 			}
-			mark(off+8+size+1, ok)
-			off += 8 + size + 1
+			end := off + 8 + int64(n) + 1
+			t := at(end-1, 1)
+			ok := t != nil && t[0] == 0xFF
+			if ok && live != nil && n >= 16 {
+				var id format.MsgID
+				if h := at(off+8, 16); h != nil {
+					copy(id[:], h)
+					ok = live(id, off)
+				}
+			}
+			mark(end, ok)
+			off = end
 		}
 	}
 	return entries, nlive, string(m)
