@@ -55,6 +55,7 @@ func storeProfile(version string, fileSizeLimit int64) store.Profile {
 // the two shared stores as processes.
 func (n *Node) openDisk() error {
 	n.Disk = vfs.NewMemFS()
+	n.Disk.SetTracing(false) // nothing reads it, and it would grow with every write
 	v, _, err := store.CreateVHost(n.Disk, DataDir, storeProfile(n.Config.Version, n.Config.FileSizeLimit))
 	if err != nil {
 		return err

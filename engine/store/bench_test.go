@@ -41,6 +41,7 @@ func BenchmarkPersistentPublishConfirmAck(b *testing.B) {
 		for _, size := range []int{100, 10000} {
 			b.Run(fmt.Sprintf("v%d/%dB", version, size), func(b *testing.B) {
 				fsys := vfs.NewMemFS()
+				fsys.SetTracing(false) // as the node runs it
 				v, _, err := OpenVHost(fsys, ".", Profile310(), nil)
 				if err != nil {
 					b.Fatal(err)
@@ -114,6 +115,7 @@ func BenchmarkCompaction(b *testing.B) {
 				b.StopTimer()
 				p.FileSizeLimit = 1 << 20
 				fsys := vfs.NewMemFS()
+				fsys.SetTracing(false)
 				v, _, err := OpenVHost(fsys, ".", p, nil)
 				if err != nil {
 					b.Fatal(err)

@@ -25,6 +25,7 @@ type MemFS struct {
 	gen    uint64 // bumped by a crash: older handles stop working
 	faults faultSet
 	trace  []string
+	quiet  bool // no trace is kept
 }
 
 // memNode is one inode: a directory or a regular file.
@@ -63,7 +64,18 @@ func NewMemFS() *MemFS {
 var _ FS = (*MemFS)(nil)
 
 func (m *MemFS) record(line string, err error) {
-	m.trace = append(m.trace, withOutcome(line, err))
+	if !m.quiet {
+		m.trace = append(m.trace, withOutcome(line, err))
+	}
+}
+
+// SetTracing turns the trace on (as a new MemFS has it) or off: a
+// long-running simulation that never reads its trace need not keep it.
+func (m *MemFS) SetTracing(on bool) {
+	m.quiet = !on
+	if !on {
+		m.trace = nil
+	}
 }
 
 // Trace returns the trace lines recorded since the last ResetTrace.

@@ -5,7 +5,7 @@ package vfs
 // before the crash stop working.
 func (m *MemFS) CrashProcess() {
 	m.gen++
-	m.trace = append(m.trace, "crash: process")
+	m.record("crash: process", nil)
 }
 
 // PowerLoss simulates losing power: each file keeps only its content as of its
@@ -35,7 +35,7 @@ func (m *MemFS) PowerLoss() {
 		}
 	}
 	reset(m.root)
-	m.trace = append(m.trace, "crash: power-loss")
+	m.record("crash: power-loss", nil)
 }
 
 // Clone returns a deep copy of the filesystem (current and durable state,
@@ -69,5 +69,6 @@ func (m *MemFS) Clone() *MemFS {
 		root:   clone(m.root),
 		faults: faultSet{faults: append([]Fault(nil), m.faults.faults...)},
 		trace:  append([]string(nil), m.trace...),
+		quiet:  m.quiet,
 	}
 }

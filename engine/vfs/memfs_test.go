@@ -366,3 +366,19 @@ func mustOpen(t *testing.T, fsys FS, name string) File {
 	}
 	return f
 }
+
+func TestSetTracingOff(t *testing.T) {
+	m := NewMemFS()
+	WriteFile(m, "a", []byte("x"))
+	m.SetTracing(false)
+	WriteFile(m, "b", []byte("y"))
+	m.PowerLoss()
+	if got := m.Trace(); len(got) != 0 {
+		t.Fatalf("trace kept while off: %q", got)
+	}
+	m.SetTracing(true)
+	WriteFile(m, "c", []byte("z"))
+	if got := m.Trace(); len(got) == 0 || got[0] != "create: c" {
+		t.Fatalf("trace after turning it on: %q", got)
+	}
+}
