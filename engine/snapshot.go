@@ -21,6 +21,19 @@ type Snapshot struct {
 	Watermark  int64           `json:"watermark"`
 	Alarms     []string        `json:"alarms"`
 	Files      []FileView      `json:"files"`
+	// Nodes has every node of a cluster (Memory, Watermark and Alarms
+	// above are the first node's); it is empty for a single node.
+	Nodes []NodeView `json:"nodes,omitempty"`
+}
+
+// NodeView is one node of a cluster: its memory against its watermark and
+// the alarms it raised itself (an alarm on any node blocks publishers on
+// every node, and the Alarms of the snapshot list it).
+type NodeView struct {
+	Name      string   `json:"name"`
+	Memory    int64    `json:"memory"`
+	Watermark int64    `json:"watermark"`
+	Alarms    []string `json:"alarms"`
 }
 
 // FileView is one file on the node's disk.
@@ -31,6 +44,7 @@ type SchedulerView struct {
 	Busy    int64   `json:"busy"` // virtual µs spent running processes
 	Util    float64 `json:"util"` // Busy over elapsed virtual time
 	Running int32   `json:"running"`
+	Node    string  `json:"node,omitempty"` // in a cluster, the node it belongs to
 }
 
 // ProcessView is one live process and its mailbox.
@@ -82,8 +96,12 @@ func (s *Sim) Snapshot() Snapshot {
 	now := s.rt.Now()
 	snap := Snapshot{Time: now, Events: s.rt.Events(), Furthest: s.Furthest(), Memory: s.node.Memory(),
 		Watermark: s.node.Config.Watermark, Alarms: s.node.Alarms()}
+	members := s.node.Members()
 	for _, sc := range s.rt.Schedulers() {
 		v := SchedulerView{Busy: sc.Busy}
+		if len(members) > 1 {
+			v.Node = members[sc.Group].Name
+		}
 		if now > 0 {
 			v.Util = float64(sc.Busy) / float64(now)
 		}
@@ -98,7 +116,7 @@ func (s *Sim) Snapshot() Snapshot {
 		}
 		v := ProcessView{PID: int32(p.PID), Name: p.Name, Kind: p.Kind, State: p.State().String(), Mailbox: p.MailboxLen(),
 			Socket: p.InputLen(), Reductions: p.Reductions, Handled: p.Handled, Blocked: p.Kind == "reader" && !p.InputOpen}
-		if members := s.node.Members(); len(members) > 1 {
+		if len(members) > 1 {
 			v.Node = members[p.Group].Name
 		}
 		p.Mailbox(func(m *sim.Msg) {
@@ -123,5 +141,10 @@ func (s *Sim) Snapshot() Snapshot {
 			Levels: q.Levels, Heads: q.Heads, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy})
 	}
 	snap.Files = s.node.FileViews()
+	if len(members) > 1 {
+		for _, m := range members {
+			snap.Nodes = append(snap.Nodes, NodeView{Name: m.Name, Memory: m.Memory(), Watermark: m.Config.Watermark, Alarms: m.OwnAlarms()})
+		}
+	}
 	return snap
 }

@@ -107,6 +107,16 @@ basic.get queue=orders no-ack
 basic.get queue=orders no-ack
 basic.get queue=orders no-ack`
 
+// scenarioCluster fills a queue on the second node of a cluster past its
+// watermark: that node's memory monitor raises the alarm, which blocks the
+// publishers of both nodes.
+const scenarioCluster = `cluster nodes=2
+connect on=c2 node=2
+set watermark=21200000
+queue.declare queue=far on=c2.1
+basic.publish key=far size=1000 count=3000 on=c2.1
+run ms=1500`
+
 // testPages are plain HTML pages, as anyone embedding the widget writes
 // them: one script tag, one style sheet, elements.
 var testPages = map[string]string{
@@ -148,6 +158,10 @@ basic.publsh key=q body=x</warren-scenario>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
 <body><warren-scenario title="Files"><pre>` + scenarioFiles + `</pre></warren-scenario></body></html>`,
+	"test-cluster.html": `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>cluster</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario title="Cluster"><pre>` + scenarioCluster + `</pre></warren-scenario></body></html>`,
 	"test-bench.html": `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>

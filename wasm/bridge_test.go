@@ -253,7 +253,7 @@ func TestJSONMatchesEncodingJSON(t *testing.T) {
 	}
 	s.Step(30)
 	cl := engine.New(engine.Options{})
-	for _, l := range []string{"cluster nodes=2", "connect on=c2 node=2", "queue.declare queue=far on=c2.1", "basic.publish key=far body=x"} {
+	for _, l := range []string{"cluster nodes=2", "connect on=c2 node=2", "queue.declare queue=far on=c2.1", "basic.publish key=far body=x", "alarm set=memory"} {
 		cl.ExecLine(l)
 	}
 	snaps := []engine.Snapshot{s.Snapshot(), engine.New(engine.Options{}).Snapshot(), cl.Snapshot()}

@@ -179,6 +179,9 @@ func snapshotJSON(s *engine.Snapshot) string {
 			e.int("busy", v.Busy)
 			e.float("util", v.Util)
 			e.int("running", int64(v.Running))
+			if v.Node != "" {
+				e.str("node", v.Node)
+			}
 			e.close('}')
 		}
 		e.close(']')
@@ -246,6 +249,18 @@ func snapshotJSON(s *engine.Snapshot) string {
 			e.int("entries", int64(f.Entries))
 			e.int("live", int64(f.Live))
 			e.str("marks", f.Marks)
+			e.close('}')
+		}
+		e.close(']')
+	}
+	if len(s.Nodes) > 0 {
+		e.open("nodes", '[')
+		for _, n := range s.Nodes {
+			e.open("", '{')
+			e.str("name", n.Name)
+			e.int("memory", n.Memory)
+			e.int("watermark", n.Watermark)
+			e.strs("alarms", n.Alarms)
 			e.close('}')
 		}
 		e.close(']')

@@ -54,6 +54,26 @@ func (n *Node) Alarms() []string {
 	return out
 }
 
+// OwnAlarms lists the alarms this node raised itself. In a cluster an
+// alarm blocks publishers on every node (Alarms lists it on each), but it
+// is one node's resource that ran out, and rabbitmqctl cluster_status
+// names that node.
+func (n *Node) OwnAlarms() []string {
+	anyOver := false
+	for _, m := range n.members {
+		anyOver = anyOver || m.overWatermark
+	}
+	var out []string
+	// a node's own memory over its watermark, or an alarm set on it by hand
+	if n.memAlarm && (n.overWatermark || !anyOver) {
+		out = append(out, "memory")
+	}
+	if n.diskAlarm {
+		out = append(out, "disk")
+	}
+	return out
+}
+
 func (n *Node) connNumbers() []int {
 	out := make([]int, 0, len(n.conns))
 	for c := range n.conns {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"warren/engine/amqp"
 	"warren/engine/sim"
@@ -264,8 +265,12 @@ func (n *Node) ClusterLines() []string {
 		if m.stopped {
 			state = "stopped"
 		}
-		out = append(out, fmt.Sprintf("node %s type=%s %s schedulers=%d connections=%d queues=%d memory=%d",
-			m.Name, kind, state, sched[m.group], conns[m], count[m], m.Memory()))
+		line := fmt.Sprintf("node %s type=%s %s schedulers=%d connections=%d queues=%d memory=%d",
+			m.Name, kind, state, sched[m.group], conns[m], count[m], m.Memory())
+		if a := m.OwnAlarms(); len(a) > 0 {
+			line += " alarms=" + strings.Join(a, ",")
+		}
+		out = append(out, line)
 	}
 	loc := n.locator
 	if loc == "" {

@@ -3,7 +3,7 @@
 // and consumers, and the credit it holds.
 
 import { h, setText, syncChips, syncChildren } from "./dom.js";
-import { formatBytes, kindHue, pct, procName } from "./format.js";
+import { alarmsOf, formatBytes, kindHue, nodesOf, pct, procName } from "./format.js";
 
 const COLUMNS = [
   { kind: "reader", title: "Readers", help: "one per connection: reads frames from the socket" },
@@ -46,28 +46,35 @@ export class Diagram {
         return h(
           "div.meter-row",
           null,
-          h("span.k", { text: `S${i + 1}` }),
-          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p.toFixed(0), "aria-label": `scheduler ${i + 1} utilisation` }, h("div.fill", { style: `width:${p}%` })),
+          h("span.k", { text: sc.node ? `S${i + 1} ${sc.node.replace(/@.*/, "")}` : `S${i + 1}` }),
+          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p.toFixed(0), "aria-label": `scheduler ${i + 1}${sc.node ? " of " + sc.node : ""} utilisation` }, h("div.fill", { style: `width:${p}%` })),
           h("span.v", { text: `${p.toFixed(1)}% · ${running}` }),
         );
       }),
     );
-    const alarm = s.alarms && s.alarms.length;
+    const nodes = nodesOf(s);
+    const alarms = alarmsOf(s);
     const memBits = [h("h3", { text: "Memory" })];
-    if (s.watermark > 0) {
-      const p = pct(s.memory, s.watermark);
-      memBits.push(
-        h(
-          "div.meter-row",
-          null,
-          h("div.gauge" + (alarm ? ".alarm" : p > 80 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": s.watermark, "aria-valuenow": s.memory, "aria-label": "memory used against the high watermark" }, h("div.fill", { style: `width:${p}%` })),
-          h("span.v", { text: `${formatBytes(s.memory)} of ${formatBytes(s.watermark)} watermark` }),
-        ),
-      );
-    } else {
-      memBits.push(h("p.v", { text: `${formatBytes(s.memory)} used · no watermark set` }));
+    for (const n of nodes) {
+      const label = nodes.length > 1 ? n.name : "memory";
+      const alarm = n.alarms && n.alarms.length;
+      if (n.watermark > 0) {
+        const p = pct(n.memory, n.watermark);
+        memBits.push(
+          h(
+            "div.meter-row",
+            null,
+            nodes.length > 1 ? h("span.k.node", { text: n.name.replace(/@.*/, "") }) : null,
+            h("div.gauge" + (alarm ? ".alarm" : p > 80 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": n.watermark, "aria-valuenow": n.memory, "aria-label": `${label} used against the high watermark` }, h("div.fill", { style: `width:${p}%` })),
+            h("span.v", { text: `${formatBytes(n.memory)} of ${formatBytes(n.watermark)} watermark` }),
+          ),
+        );
+      } else {
+        memBits.push(h("p.v", { text: `${nodes.length > 1 ? n.name + ": " : ""}${formatBytes(n.memory)} used · no watermark set` }));
+      }
     }
-    memBits.push(alarm ? h("p.badge.alarm", { text: `Alarm: ${s.alarms.join(", ")} (publishers blocked)` }) : h("p.badge.ok", { text: "No alarm" }));
+    const everywhere = nodes.length > 1 ? "publishers on every node blocked" : "publishers blocked";
+    memBits.push(alarms.length ? h("p.badge.alarm", { text: `Alarm: ${alarms.join(", ")} (${everywhere})` }) : h("p.badge.ok", { text: "No alarm" }));
     this.memory.replaceChildren(...memBits);
 
     // The processes, in columns.

@@ -97,3 +97,26 @@ export function procName(snap, pid) {
   const p = snap.processes.find((p) => p.pid === pid);
   return p ? p.name : `pid ${pid}`;
 }
+
+/** nodesOf lists the snapshot's nodes with their memory and alarms: every
+ * node of a cluster, or the one node (named "node") otherwise. */
+export function nodesOf(snap) {
+  if (snap.nodes && snap.nodes.length) {
+    return snap.nodes;
+  }
+  return [{ name: "node", memory: snap.memory, watermark: snap.watermark, alarms: snap.alarms || [] }];
+}
+
+/** alarmsOf describes the alarms in force: "memory", or in a cluster
+ * "memory on rabbit-2@localhost". An alarm on any node blocks publishers
+ * on every node. */
+export function alarmsOf(snap) {
+  const nodes = nodesOf(snap);
+  const out = [];
+  for (const n of nodes) {
+    for (const a of n.alarms || []) {
+      out.push(nodes.length > 1 ? `${a} on ${n.name}` : a);
+    }
+  }
+  return out;
+}

@@ -5,7 +5,7 @@
 // same samples as text.
 
 import { h, setText } from "./dom.js";
-import { decimals, formatCount, formatSize, formatTime } from "./format.js";
+import { alarmsOf, decimals, formatCount, formatSize, formatTime } from "./format.js";
 import { lineChart, niceStep, niceTop, plotLeft } from "./charts.js";
 
 const SAMPLE_US = 100_000; // engine.SampleInterval
@@ -185,12 +185,14 @@ export class Rates {
     const most = Math.max(...memory.map((p) => p[1]));
     const least = Math.min(...memory.map((p) => p[1]));
     const bands = wm > 0 ? above(memory, wm) : [];
-    const alarms = snap.alarms || [];
+    const alarms = alarmsOf(snap);
     const c = this.charts.memory;
     c.badge.hidden = alarms.length === 0;
     setText(c.badge, alarms.length ? `Alarm: ${alarms.join(", ")}` : "");
     c.el.classList.toggle("alarm", alarms.length > 0);
-    const legend = [["memory", "Used", formatSize(now.memory)]];
+    // in a cluster, the samples are the first node's memory
+    const of = snap.nodes && snap.nodes.length > 1 ? ` of ${snap.nodes[0].name}` : "";
+    const legend = [["memory", of ? `Used on ${snap.nodes[0].name}` : "Used", formatSize(now.memory)]];
     if (wm > 0) {
       legend.push(["watermark", "High watermark", formatSize(wm)]);
     }
@@ -207,7 +209,7 @@ export class Rates {
         bands,
         rule: wm > 0 ? { value: wm, label: `watermark ${formatSize(wm)}` } : null,
         label:
-          `Memory ${axis.during}: ${formatSize(now.memory)} now, at most ${formatSize(most)}; ` +
+          `Memory${of} ${axis.during}: ${formatSize(now.memory)} now, at most ${formatSize(most)}; ` +
           (wm > 0 ? `high watermark ${formatSize(wm)}` : "no watermark set") +
           (alarms.length ? `; alarm: ${alarms.join(", ")}, publishers blocked.` : "."),
       },

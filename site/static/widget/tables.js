@@ -2,7 +2,7 @@
 // the rates the charts draw, in tables a screen reader can walk.
 
 import { h } from "./dom.js";
-import { formatBytes, formatTime, procName } from "./format.js";
+import { alarmsOf, formatBytes, formatTime, nodesOf, procName } from "./format.js";
 
 /** MAX_SAMPLE_ROWS bounds the rates table to the latest samples. */
 const MAX_SAMPLE_ROWS = 100;
@@ -55,9 +55,12 @@ export function renderTables(box, s, pos, end, samples) {
       [
         ["Time", formatTime(s.time)],
         ["Event", `${pos} of ${end}`],
-        ...s.schedulers.map((sc, i) => [`Scheduler ${i + 1}`, `${(sc.util * 100).toFixed(1)}% busy, running ${sc.running ? name(sc.running) : "nothing"}`]),
-        ["Memory", s.watermark > 0 ? `${formatBytes(s.memory)} of ${formatBytes(s.watermark)} watermark` : `${formatBytes(s.memory)}, no watermark`],
-        ["Alarms", s.alarms && s.alarms.length ? s.alarms.join(", ") : "none"],
+        ...s.schedulers.map((sc, i) => [sc.node ? `Scheduler ${i + 1} of ${sc.node}` : `Scheduler ${i + 1}`, `${(sc.util * 100).toFixed(1)}% busy, running ${sc.running ? name(sc.running) : "nothing"}`]),
+        ...nodesOf(s).map((n, _, all) => [
+          all.length > 1 ? `Memory of ${n.name}` : "Memory",
+          n.watermark > 0 ? `${formatBytes(n.memory)} of ${formatBytes(n.watermark)} watermark` : `${formatBytes(n.memory)}, no watermark`,
+        ]),
+        ["Alarms", alarmsOf(s).join(", ") || "none"],
       ],
     ),
     table(
