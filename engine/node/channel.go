@@ -634,7 +634,7 @@ func (ch *channel) consume(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
 func (ch *channel) toConsumer(ctx *sim.Ctx, d *consumerDelivery) {
 	ctx.Charge(ch.n.Config.Costs.ChannelDeliver)
 	if ch.n.remote(d.queue) {
-		ch.n.hop(ctx, len(d.Msg.Body))
+		ch.n.hop(ctx)
 	}
 	ch.nextTag++
 	if d.ackRequired {
@@ -771,7 +771,7 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		}
 		ctx.Charge(c.ChannelPerDest)
 		if n.remote(q.PID) {
-			n.hop(ctx, len(m.Body))
+			n.hop(ctx)
 		}
 		ch.touch(q.PID)
 		ctx.Send(q.PID, deliverMsg(msg, seq, true))

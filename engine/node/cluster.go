@@ -158,11 +158,10 @@ func (n *Node) remote(pid sim.PID) bool {
 	return p != nil && p.Group != n.group
 }
 
-// hop charges the encoding of a message for another node (or its
-// decoding on arrival), by its body size.
-func (n *Node) hop(ctx *sim.Ctx, bodyBytes int) {
-	c := &n.Config.Costs
-	ctx.Charge(c.DistHop + int64(bodyBytes>>10)*c.DistPerKB)
+// hop charges the sending of a message to another node (or its
+// receiving there): the same whatever the size of its body (Costs.DistHop).
+func (n *Node) hop(ctx *sim.Ctx) {
+	ctx.Charge(n.Config.Costs.DistHop)
 }
 
 // discPeers counts the disc nodes other than this one: a metadata

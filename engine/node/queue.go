@@ -204,7 +204,7 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 		msg := m.P.(*Message)
 		ctx.Charge(c.QueueEnqueue + int64(len(msg.Body)>>10)*c.PerKB + q.backlogCost())
 		if q.n.remote(m.From) {
-			q.n.hop(ctx, len(msg.Body))
+			q.n.hop(ctx)
 		}
 		q.publish(ctx, msg, uint64(m.N>>1), m.From)
 	case kAck:
@@ -526,7 +526,7 @@ func (q *queue) canSend(c *consumer) bool {
 func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
 	ctx.Charge(q.n.Config.Costs.QueueDeliver + q.backlogCost())
 	if q.n.remote(c.ch.pid) {
-		q.n.hop(ctx, len(e.msg.Body))
+		q.n.hop(ctx)
 	}
 	if e.paged {
 		ctx.Charge(q.n.Config.Costs.PageIn)

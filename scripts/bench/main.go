@@ -2,6 +2,7 @@
 // broker is reachable on loopback, how fast that broker does the same work.
 //
 //	go run ./scripts/bench [-n 200000] [-url amqp://guest:guest@127.0.0.1:5672/]
+//	go run ./scripts/bench -hop [-n 50000]
 //
 // The workload is a transient publish-deliver-ack cycle on one queue: one
 // publisher connection, one consumer connection with prefetch 200 that
@@ -27,7 +28,17 @@ import (
 func main() {
 	n := flag.Int("n", 200_000, "messages per run")
 	url := flag.String("url", "amqp://guest:guest@127.0.0.1:5672/", "broker to compare with (loopback only)")
+	hop := flag.Bool("hop", false, "measure instead what a message crossing between the two nodes of scripts/broker.sh's cluster costs, on the broker and on the engine")
+	url2 := flag.String("url2", "amqp://guest:guest@127.0.0.1:5673/", "with -hop: the second node")
 	flag.Parse()
+
+	if *hop {
+		if err := benchHop([2]string{*url, *url2}, min(*n, 50_000), 3, []int{16, 8192}); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 
 	eng, virt, err := benchEngine(*n)
 	if err != nil {
