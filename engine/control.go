@@ -40,6 +40,8 @@ func (s *Sim) control(cmd script.Command) ([]string, error) {
 			s.apply(op{kind: opSettle, t: s.rt.Now()})
 		}
 		out = append(out, "t="+formatTime(s.rt.Now())+" events="+i64(s.rt.Events()))
+	case "expect":
+		return []string{s.expect(cmd).Line()}, nil
 	case "show":
 		views := cmd.Words()
 		if len(views) == 0 {

@@ -18,7 +18,8 @@ const QuietWindow = 150_000 // µs
 type Options struct {
 	Schedulers int
 	// Record keeps every event (for the timeline, `step` and Describe);
-	// benchmarks leave it off.
+	// benchmarks leave it off. The trace lines are kept either way (see
+	// Transcript), unless DiscardTrace.
 	Record bool
 	// DiscardTrace keeps no client events (benchmarks).
 	DiscardTrace bool
@@ -62,7 +63,7 @@ func New(opts Options) *Sim {
 	s.client.node = s.node
 	s.client.discard = opts.DiscardTrace
 	s.client.rt = s.rt
-	s.client.record = opts.Record
+	s.client.record = !opts.DiscardTrace // the transcript: for Transcript and expect
 	s.metrics.next = SampleInterval
 	s.observe()
 	return s
@@ -115,7 +116,7 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	if err := s.check(cmd); err != nil {
 		return nil, err
 	}
-	if cmd.Name == "show" {
+	if cmd.Name == "show" || cmd.Name == "expect" {
 		return s.control(cmd)
 	}
 	if cmd.Name == "submit" {
@@ -279,7 +280,7 @@ func (s *Sim) stepMode(limit int64, bounded bool) bool {
 }
 
 // Transcript returns the trace lines that arrived so far, each with its
-// event number, in arrival order (Options.Record).
+// event number, in arrival order.
 func (s *Sim) Transcript() []TraceLine {
 	t := s.client.transcript
 	now := s.rt.Events()

@@ -143,6 +143,25 @@ func (b *bridge) snapshot(id int) (string, error) {
 	return snapshotJSON(&snap), nil
 }
 
+// expect checks one goal (an expect line) against the simulation as it is
+// now, without changing it: {"met": true|false, "text": "..."}.
+func (b *bridge) expect(id int, line string) (string, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return "", err
+	}
+	g, err := s.Expect(line)
+	if err != nil {
+		return "", err
+	}
+	e := enc{}
+	e.open("", '{')
+	e.bool("met", g.Met)
+	e.str("text", g.Text)
+	e.close('}')
+	return string(e.b), nil
+}
+
 // transcript returns the trace lines from index from on (0 for all): a
 // page that keeps what it has read asks only for the new ones.
 func (b *bridge) transcript(id int, from int) (string, error) {

@@ -172,6 +172,48 @@ func TestBridgeSubmitThenStep(t *testing.T) {
 	}
 }
 
+// TestBridgeExpect: a goal is checked against the simulation as it is, and
+// checking it changes nothing.
+func TestBridgeExpect(t *testing.T) {
+	id := num(t, call(t, "create"))
+	str(t, call(t, "exec", id, "queue.declare queue=q"))
+	str(t, call(t, "exec", id, "basic.publish key=q body=x"))
+	type goal struct {
+		Met  bool
+		Text string
+	}
+	check := func(line string) goal {
+		var g goal
+		if err := json.Unmarshal([]byte(str(t, call(t, "expect", id, line))), &g); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	before := str(t, call(t, "snapshot", id))
+	if g := check("expect queue=q messages=1"); !g.Met || g.Text != "queue q messages=1" {
+		t.Errorf("one message: %+v", g)
+	}
+	if g := check("expect queue=q messages=0"); g.Met || g.Text != "queue q has messages=1 (want 0)" {
+		t.Errorf("want none: %+v", g)
+	}
+	if g := check("expect on=c2.1 saw=deliver body=x"); g.Met {
+		t.Errorf("no consumer yet: %+v", g)
+	}
+	if after := str(t, call(t, "snapshot", id)); after != before {
+		t.Errorf("checking goals changed the simulation")
+	}
+	str(t, call(t, "exec", id, "basic.consume queue=q tag=c no-ack on=c2.1"))
+	if g := check("expect on=c2.1 saw=deliver body=x"); !g.Met {
+		t.Errorf("after the consume: %+v", g)
+	}
+	if e := errorOf(call(t, "expect", id, "queue.purge queue=q")); !strings.Contains(e, "a goal is an expect command") {
+		t.Errorf("a command that is not a goal: %q", e)
+	}
+	if e := errorOf(call(t, "expect", id, "expect queue=q mesages=1")); !strings.Contains(e, "not a list_queues column") {
+		t.Errorf("a goal with a typo: %q", e)
+	}
+}
+
 // TestBridgeRefusesBadArguments: whatever a page passes, it gets {error}
 // and the Go program goes on.
 func TestBridgeRefusesBadArguments(t *testing.T) {

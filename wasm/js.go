@@ -120,6 +120,13 @@ func (b *bridge) exports() []export {
 			return b.seek(id, n)
 		}),
 		withID("snapshot", func(id int, _ []safejs.Value) (any, error) { return b.snapshot(id) }),
+		withID("expect", func(id int, args []safejs.Value) (any, error) {
+			line, err := stringArg(args, 1, "goal")
+			if err != nil {
+				return nil, err
+			}
+			return b.expect(id, line)
+		}),
 		withID("transcript", func(id int, args []safejs.Value) (any, error) {
 			from, err := optIntArg(args, 1, "from", 0)
 			if err != nil {

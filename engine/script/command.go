@@ -81,7 +81,7 @@ func (c *Command) Bool(key string, def bool) bool {
 func (c *Command) Table() amqp.Table {
 	var t amqp.Table
 	for _, a := range c.Args {
-		if c.Spec.isTableKey(a.Key) {
+		if c.Spec.IsTableKey(a.Key) {
 			t = append(t, amqp.Field{Key: a.Key, Val: amqp.ParseValue(a.Val)})
 		}
 	}

@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -202,6 +203,46 @@ func checkParam(p *Param, a Arg) string {
 }
 
 // checkCombination checks rules that span several arguments.
+// checkExpect checks the two forms of a goal: a queue's list_queues
+// columns, or a line a channel or connection saw.
+func checkExpect(c *Command) *Error {
+	bad := func(key, msg string) *Error {
+		a, ok := c.Arg(key)
+		col := a.Col
+		if !ok {
+			col = len(c.Text) + 1
+		}
+		return &Error{Col: col, Cmd: c.Name, Msg: msg, Hint: "usage: " + c.Spec.Usage}
+	}
+	switch {
+	case c.Has("queue") && c.Has("saw"):
+		return bad("saw", "give queue= or saw=, not both")
+	case c.Has("queue"):
+		for _, k := range []string{"on", "redelivered", "persistent"} {
+			if c.Has(k) {
+				return bad(k, k+" goes with saw=, not with queue=")
+			}
+		}
+		cols := c.Table()
+		if len(cols) == 0 {
+			return bad("", "say what the queue should show, as list_queues columns: messages=0 consumers=1 ...")
+		}
+		for _, f := range cols {
+			if f.Key == "name" || !slices.Contains(QueueColumns, f.Key) {
+				e := bad(f.Key, fmt.Sprintf("%s is not a list_queues column (want one of %s)", f.Key, strings.Join(QueueColumns[1:], ", ")))
+				if c := closest(f.Key, QueueColumns[1:]); c != "" {
+					e.Hint = "did you mean " + c + "?"
+				}
+				return e
+			}
+		}
+	case c.Has("saw"):
+	default:
+		return bad("", "give queue=Q with the columns it should show, or saw=KIND with what a channel should have seen")
+	}
+	return nil
+}
+
 func checkCombination(c *Command) *Error {
 	bad := func(key, msg string) *Error {
 		a, _ := c.Arg(key)
@@ -230,6 +271,10 @@ func checkCombination(c *Command) *Error {
 		}
 		if c.Has("ack-every") && c.Has("no-ack") {
 			return bad("ack-every", "a no-ack consumer sends no acks: drop ack-every or no-ack")
+		}
+	case "expect":
+		if err := checkExpect(c); err != nil {
+			return err
 		}
 	case "run":
 		if c.Has("ms") && c.Has("events") {

@@ -22,6 +22,10 @@ func TestParseErrors(t *testing.T) {
 		{"set_policy name=p pattern=(a|b) max-length=1", "line 3, column 27: set_policy: pattern: a value starting with ( is read as a list (write the value without a leading parenthesis)"},
 		{"basic.nack tag=1 requeue=maybe", "line 3, column 18: basic.nack: requeue must be true or false, got \"maybe\" (usage: basic.nack tag=N [multiple] [requeue=false])"},
 		{"list_queues colour", "line 3, column 13: list_queues: unknown argument \"colour\" (usage: list_queues [COLUMN ...])"},
+		{"expect queue=q mesages=0", "line 3, column 16: expect: mesages is not a list_queues column (want one of messages, messages_ready, messages_unacknowledged, consumers, durable, auto_delete, exclusive, policy, arguments, memory, state, message_bytes, node) (did you mean messages?)"},
+		{"expect queue=q", "line 3, column 15: expect: say what the queue should show, as list_queues columns: messages=0 consumers=1 ... (usage: expect queue=Q COLUMN=V ... | expect on=CONN[.CH] saw=KIND [FIELD=V ...] [redelivered] [persistent])"},
+		{"expect queue=q saw=deliver", "line 3, column 16: expect: give queue= or saw=, not both (usage: expect queue=Q COLUMN=V ... | expect on=CONN[.CH] saw=KIND [FIELD=V ...] [redelivered] [persistent])"},
+		{"expect on=c2.1 saw=delivered", "line 3, column 16: expect: saw must be one of declare-ok, delete-ok, purge-ok, consume-ok, deliver, get-ok, get-empty, confirm-ack, confirm-nack, return, cancelled, closed, blocked, unblocked, connection-lost, got \"delivered\" (usage: expect queue=Q COLUMN=V ... | expect on=CONN[.CH] saw=KIND [FIELD=V ...] [redelivered] [persistent])"},
 		{"queue.declare queue=q queue=r", "line 3, column 23: queue.declare: queue is given twice (usage: queue.declare queue=Q [durable] [exclusive] [auto-delete] [passive] [x-ARG=V ...])"},
 	}
 	for _, c := range cases {

@@ -62,7 +62,9 @@ func (s *Spec) param(key string) (*Param, bool) {
 	return nil, false
 }
 
-func (s *Spec) isTableKey(key string) bool {
+// IsTableKey says whether key is one of the arguments that become a field
+// table (or, for expect, the fields and columns a goal asks for).
+func (s *Spec) IsTableKey(key string) bool {
 	if _, named := s.param(key); named {
 		return false
 	}
@@ -147,6 +149,8 @@ var specs = []*Spec{
 		enum("queue-master-locator", "client-local", "min-masters", "random")},
 		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary] [file-size-limit=BYTES] [queue-master-locator=client-local|min-masters|random]"},
 
+	{Name: "expect", Params: []Param{p("queue", Name), enum("saw", SawKinds...), onParam, p("redelivered", Flag), p("persistent", Flag)}, Extra: AnyArgs, Engine: true,
+		Usage: "expect queue=Q COLUMN=V ... | expect on=CONN[.CH] saw=KIND [FIELD=V ...] [redelivered] [persistent]"},
 	{Name: "restart", Params: []Param{enum("kind", "clean", "crash", "power-loss")}, Engine: true,
 		Usage: "restart [kind=clean|crash|power-loss]"},
 	{Name: "alarm", Params: []Param{enum("set", "memory", "disk"), enum("clear", "memory", "disk")}, Engine: true,
@@ -160,6 +164,10 @@ func NoQueue(cmd, name string) string { return cmd + ": no queue '" + name + "' 
 // QueueColumns are the list_queues columns warren knows.
 var QueueColumns = []string{"name", "messages", "messages_ready", "messages_unacknowledged", "consumers",
 	"durable", "auto_delete", "exclusive", "policy", "arguments", "memory", "state", "message_bytes", "node"}
+
+// SawKinds are the kinds of trace line `expect saw=` looks for.
+var SawKinds = []string{"declare-ok", "delete-ok", "purge-ok", "consume-ok", "deliver", "get-ok", "get-empty",
+	"confirm-ack", "confirm-nack", "return", "cancelled", "closed", "blocked", "unblocked", "connection-lost"}
 
 // ShowViews are the views `show` can print.
 var ShowViews = []string{"files", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "supervisors", "cluster", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}

@@ -1,0 +1,125 @@
+package engine
+
+// Goals: `expect` checks the simulation against what an exercise asks for,
+// without changing it. A goal is met or not yet met; neither is an error.
+//
+//	expect queue=jobs messages=0 consumers=2
+//	expect on=c2.1 saw=deliver tag=1 body=urgent
+
+import (
+	"strings"
+
+	"warren/engine/script"
+)
+
+// Goal is the outcome of one expect command.
+type Goal struct {
+	Met  bool
+	Text string // what was checked, and what was found when it is not met
+}
+
+// Line is the trace line a goal prints.
+func (g Goal) Line() string {
+	if g.Met {
+		return "goal met: " + g.Text
+	}
+	return "goal not met: " + g.Text
+}
+
+// Expect checks one goal line against the simulation as it is now. An
+// error means the line is not a goal (a typo, another command).
+func (s *Sim) Expect(line string) (Goal, error) {
+	cmd, err := script.ParseLine(line, 0)
+	if err != nil {
+		return Goal{}, err
+	}
+	if cmd.Name != "expect" {
+		spec, _ := script.Lookup("expect")
+		return Goal{}, &script.Error{Col: 1, Cmd: cmd.Name, Msg: "a goal is an expect command", Hint: "usage: " + spec.Usage}
+	}
+	return s.expect(cmd), nil
+}
+
+func (s *Sim) expect(cmd script.Command) Goal {
+	if cmd.Has("queue") {
+		return s.expectQueue(cmd)
+	}
+	return s.expectSaw(cmd)
+}
+
+// expectQueue compares a queue's list_queues columns with the wanted
+// values.
+func (s *Sim) expectQueue(cmd script.Command) Goal {
+	name := cmd.Str("queue", "")
+	var want []string
+	for _, a := range cmd.Args {
+		if cmd.Spec.IsTableKey(a.Key) {
+			want = append(want, a.Key+"="+a.Val)
+		}
+	}
+	what := "queue " + name + " " + strings.Join(want, " ")
+	for _, q := range s.node.ListQueues() {
+		if q.Name != name {
+			continue
+		}
+		var off []string
+		for _, a := range cmd.Args {
+			if !cmd.Spec.IsTableKey(a.Key) {
+				continue
+			}
+			if got := queueColumn(q, a.Key); got != a.Val {
+				off = append(off, a.Key+"="+got+" (want "+a.Val+")")
+			}
+		}
+		if len(off) > 0 {
+			return Goal{Text: "queue " + name + " has " + strings.Join(off, ", ")}
+		}
+		return Goal{Met: true, Text: what}
+	}
+	return Goal{Text: what + " (there is no queue " + name + ")"}
+}
+
+// expectSaw looks for a trace line of the channel or connection with the
+// kind and fields asked for: each field is a word of the line.
+func (s *Sim) expectSaw(cmd script.Command) Goal {
+	on := cmd.On().String()
+	kind := cmd.Str("saw", "")
+	var fields []string
+	for _, a := range cmd.Args {
+		switch {
+		case cmd.Spec.IsTableKey(a.Key):
+			fields = append(fields, a.Key+"="+a.Val)
+		case a.Key == "redelivered" || a.Key == "persistent":
+			fields = append(fields, a.Key)
+		}
+	}
+	what := on + " saw " + strings.Join(append([]string{kind}, fields...), " ")
+	for _, l := range s.Transcript() {
+		if sawLine(l.Text, on, kind, fields) {
+			return Goal{Met: true, Text: what}
+		}
+	}
+	return Goal{Text: what + " (no such line yet)"}
+}
+
+// sawLine says whether a trace line is on's, of kind, with every field as
+// one of its words.
+func sawLine(line, on, kind string, fields []string) bool {
+	words := strings.Fields(line)
+	if len(words) < 2 || words[0] != on || words[1] != kind {
+		return false
+	}
+	for _, f := range fields {
+		found := false
+		for _, w := range words[2:] {
+			if w == f {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
