@@ -87,3 +87,45 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestExercise: an exercise block splits into the setup the widget runs,
+// its goals and its solution; one without goals or a solution is refused
+// with the line of its fence.
+func TestExercise(t *testing.T) {
+	b := Scenario{Line: 10, Info: Info{Lang: Lang, Exercise: true}, Script: "queue.declare queue=q\n" +
+		"# a comment stays in the setup\n" +
+		"expect queue=q consumers=1\n" +
+		"#solution: basic.consume queue=q tag=c on=c2.1\n" +
+		"  expect on=c2.1 saw=consume-ok tag=c"}
+	ex, err := b.Exercise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Setup.Script != "queue.declare queue=q\n# a comment stays in the setup" {
+		t.Errorf("setup %q", ex.Setup.Script)
+	}
+	if len(ex.Goals) != 2 || ex.Goals[0].Command != "expect queue=q consumers=1" || ex.Goals[1].Line != 15 ||
+		ex.Goals[1].Command != "expect on=c2.1 saw=consume-ok tag=c" {
+		t.Errorf("goals %+v", ex.Goals)
+	}
+	if len(ex.Solution) != 1 || ex.Solution[0].Command != "basic.consume queue=q tag=c on=c2.1" || ex.Solution[0].Line != 14 {
+		t.Errorf("solution %+v", ex.Solution)
+	}
+	for _, c := range []struct{ script, want string }{
+		{"queue.declare queue=q\n#solution: queue.delete queue=q", "line 10: an exercise block needs at least one goal"},
+		{"expect queue=q messages=0", "line 10: an exercise block needs a solution"},
+		{"expect queue=q messages=0\n#solution:", "line 12: #solution: needs a command after it"},
+	} {
+		b.Script = c.script
+		if _, err := b.Exercise(); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.script, err, c.want)
+		}
+	}
+	b.Info.Exercise = false
+	if _, err := b.Exercise(); err == nil || !strings.Contains(err.Error(), "not marked `warren exercise`") {
+		t.Errorf("a block that is not an exercise: %v", err)
+	}
+	if in, err := ParseInfo(`warren exercise title="Try"`); err != nil || !in.Exercise || in.Title != "Try" {
+		t.Errorf("ParseInfo: %+v, %v", in, err)
+	}
+}

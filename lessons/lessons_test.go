@@ -77,15 +77,59 @@ func TestScenarios(t *testing.T) {
 		for _, b := range blocks {
 			t.Run(fmt.Sprintf("%s:%d", l.Slug, b.Line), func(t *testing.T) {
 				t.Parallel()
+				if b.Info.Exercise {
+					runExercise(t, l, b)
+					return
+				}
+				if strings.Contains(b.Script, SolutionPrefix) {
+					t.Errorf("%s:%d: a %s line in a block that is not marked `warren exercise`", l.File, b.Line, SolutionPrefix)
+				}
 				runScenario(t, l, b)
 			})
 		}
 	}
 }
 
+// runExercise checks an exercise block: its setup runs as a scenario does,
+// leaves at least one goal unmet (or there is nothing to do), and the
+// solution then meets every goal.
+func runExercise(t *testing.T, l Lesson, b Scenario) {
+	ex, err := b.Exercise()
+	if err != nil {
+		t.Fatalf("%s: %v", l.File, err)
+	}
+	sim := runScenario(t, l, ex.Setup)
+	goals := func() (met int, report []string) {
+		for _, g := range ex.Goals {
+			res, err := sim.Expect(g.Command)
+			if err != nil {
+				t.Fatalf("%s:%d: %s: %v", l.File, g.Line, g.Command, err)
+			}
+			if res.Met {
+				met++
+			}
+			report = append(report, res.Line())
+		}
+		return met, report
+	}
+	if met, report := goals(); met == len(ex.Goals) {
+		t.Errorf("%s:%d: every goal is met before the reader does anything:\n\t%s", l.File, b.Line, strings.Join(report, "\n\t"))
+	}
+	for _, s := range ex.Solution {
+		for _, line := range sim.ExecLine(s.Command) {
+			if strings.HasPrefix(line, "error:") {
+				t.Errorf("%s:%d: the solution's %s\n\t%s", l.File, s.Line, s.Command, line)
+			}
+		}
+	}
+	if met, report := goals(); met != len(ex.Goals) {
+		t.Errorf("%s:%d: after the solution, goals are not met:\n\t%s", l.File, b.Line, strings.Join(report, "\n\t"))
+	}
+}
+
 // runScenario runs one block as the widget does: a fresh simulation on the
 // lesson's version profile, then the block's commands in order.
-func runScenario(t *testing.T, l Lesson, b Scenario) {
+func runScenario(t *testing.T, l Lesson, b Scenario) *engine.Sim {
 	file := l.File
 	steps, err := b.Steps()
 	if err != nil {
@@ -118,6 +162,7 @@ func runScenario(t *testing.T, l Lesson, b Scenario) {
 	if b.Info.ErrorOK && !refused {
 		t.Errorf("%s:%d: the block is marked error-ok but no command was refused", file, b.Line)
 	}
+	return sim
 }
 
 func head(lines []string, n int) []string {

@@ -22,6 +22,10 @@ type Info struct {
 	// View is the widget's first view: diagram (the default), rates,
 	// files or table.
 	View string
+	// Exercise marks a block that sets a task: its `expect` lines are
+	// goals for the reader to meet, and its SolutionPrefix lines a
+	// solution (see Scenario.Exercise).
+	Exercise bool
 }
 
 // Views are the values the view= attribute takes.
@@ -49,13 +53,15 @@ func ParseInfo(s string) (Info, error) {
 			in.Title = t.val
 		case t.key == "error-ok" && !t.hasVal:
 			in.ErrorOK = true
+		case t.key == "exercise" && !t.hasVal:
+			in.Exercise = true
 		case t.key == "view" && t.hasVal:
 			if !slices.Contains(Views, t.val) {
 				return Info{}, fmt.Errorf("scenario block view=%q: want one of %s", t.val, strings.Join(Views, ", "))
 			}
 			in.View = t.val
 		default:
-			return Info{}, fmt.Errorf("unknown scenario block attribute %q (want title=\"...\", view=... or error-ok)", t.key)
+			return Info{}, fmt.Errorf("unknown scenario block attribute %q (want title=\"...\", view=..., error-ok or exercise)", t.key)
 		}
 	}
 	return in, nil
@@ -218,4 +224,53 @@ func (s Scenario) Steps() ([]Step, error) {
 		}
 	}
 	return out, nil
+}
+
+// SolutionPrefix starts a comment line of an exercise block that holds one
+// command of a solution: the tests run it after the block, and the widget
+// shows it to a reader who asks.
+const SolutionPrefix = "#solution:"
+
+// Exercise is an exercise block taken apart: the commands that set the
+// scene, the goals (expect lines) and a solution that meets them all.
+type Exercise struct {
+	// Setup is the block without its goals and solution: what the widget
+	// runs, with any quoted output.
+	Setup    Scenario
+	Goals    []Step
+	Solution []Step
+}
+
+// Exercise takes an exercise block apart. It needs at least one goal (an
+// expect line) and a solution.
+func (s Scenario) Exercise() (Exercise, error) {
+	if !s.Info.Exercise {
+		return Exercise{}, fmt.Errorf("line %d: the block is not marked `warren exercise`", s.Line)
+	}
+	ex := Exercise{Setup: s}
+	var setup []string
+	for i, line := range strings.Split(s.Script, "\n") {
+		t := strings.TrimSpace(line)
+		num := s.Line + 1 + i
+		switch {
+		case strings.HasPrefix(t, SolutionPrefix):
+			cmd := strings.TrimSpace(strings.TrimPrefix(t, SolutionPrefix))
+			if cmd == "" {
+				return Exercise{}, fmt.Errorf("line %d: %s needs a command after it", num, SolutionPrefix)
+			}
+			ex.Solution = append(ex.Solution, Step{Line: num, Command: cmd})
+		case t == "expect" || strings.HasPrefix(t, "expect "):
+			ex.Goals = append(ex.Goals, Step{Line: num, Command: t})
+		default:
+			setup = append(setup, line)
+		}
+	}
+	switch {
+	case len(ex.Goals) == 0:
+		return Exercise{}, fmt.Errorf("line %d: an exercise block needs at least one goal (an expect line)", s.Line)
+	case len(ex.Solution) == 0:
+		return Exercise{}, fmt.Errorf("line %d: an exercise block needs a solution (%s lines), which the tests check", s.Line, SolutionPrefix)
+	}
+	ex.Setup.Script = strings.Join(setup, "\n")
+	return ex, nil
 }

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"html"
@@ -74,6 +75,21 @@ func (r *lessonRenderer) fencedCode(w util.BufWriter, src []byte, n ast.Node, en
 			ErrorOK: in.ErrorOK,
 			View:    in.View,
 			Script:  strings.TrimSuffix(code, "\n"),
+		}
+		if in.Exercise {
+			// the line of the opening fence, for errors
+			line := r.lesson.BodyLine + bytes.Count(src[:b.Info.Segment.Start], []byte("\n"))
+			ex, err := lessons.Scenario{Line: line, Info: in, Script: s.Script}.Exercise()
+			if err != nil {
+				return ast.WalkStop, fmt.Errorf("%s: %w", r.lesson.File, err)
+			}
+			s.Script = ex.Setup.Script
+			for _, g := range ex.Goals {
+				s.Goals = append(s.Goals, g.Command)
+			}
+			for _, c := range ex.Solution {
+				s.Solution = append(s.Solution, c.Command)
+			}
 		}
 		if err := scenarioElement(s).Render(context.Background(), w); err != nil {
 			return ast.WalkStop, err

@@ -20,6 +20,10 @@ type scenarioView struct {
 	View string
 	// Script is the scenario, lines joined by "\n".
 	Script string
+	// Goals and Solution make the widget an exercise: the expect lines the
+	// reader is to meet, and commands that meet them.
+	Goals    []string
+	Solution []string
 }
 
 // defaultVersion is the RabbitMQ release line the playground and the embed

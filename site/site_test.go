@@ -135,6 +135,26 @@ func TestLessonPages(t *testing.T) {
 		}
 		for i, e := range elems {
 			b := blocks[i]
+			if b.Info.Exercise {
+				// the widget runs the setup; goals and solution are attributes
+				ex, err := b.Exercise()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var goals, solution []string
+				for _, g := range ex.Goals {
+					goals = append(goals, g.Command)
+				}
+				for _, c := range ex.Solution {
+					solution = append(solution, c.Command)
+				}
+				if e.attrs["goals"] != strings.Join(goals, "\n") || e.attrs["solution"] != strings.Join(solution, "\n") {
+					t.Errorf("%s: scenario %d: goals=%q solution=%q, want %q and %q", rel, i+1, e.attrs["goals"], e.attrs["solution"], goals, solution)
+				}
+				b = ex.Setup
+			} else if _, ok := e.attrs["goals"]; ok {
+				t.Errorf("%s: scenario %d is not an exercise but has goals", rel, i+1)
+			}
 			if e.text != b.Script {
 				t.Errorf("%s: scenario %d: the element's text is not the script\n got: %q\nwant: %q", rel, i+1, e.text, b.Script)
 			}

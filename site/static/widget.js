@@ -34,6 +34,7 @@
     "diagram.js",
     "dom.js",
     "files.js",
+    "goals.js",
     "format.js",
     "rates.js",
     "samples.js",

@@ -113,6 +113,10 @@ export class Engine {
     }
     return s;
   }
+  /** expect checks a goal line now: {met, text}. */
+  expect(id, line) {
+    return JSON.parse(this.call("expect", id, line));
+  }
   /** samples is the metrics series from index from on. */
   samples(id, from) {
     const list = JSON.parse(this.call("samples", id, from));

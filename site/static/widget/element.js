@@ -23,6 +23,7 @@ import { SampleSeries } from "./samples.js";
 import { LinkError, ShareBox, ShareState, VIEWS } from "./share.js";
 import { loadSheets } from "./sheet.js";
 import { FilesView } from "./files.js";
+import { Goals } from "./goals.js";
 import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
 import { EventList, Player } from "./timeline.js";
@@ -106,6 +107,9 @@ class WarrenScenario extends HTMLElement {
     }
     this.root.adoptedStyleSheets = await loadSheets(base);
     this.build();
+    // an exercise: its goals, one expect line each, and a solution
+    const lines = (name) => (this.getAttribute(name) || "").split("\n").map((l) => l.trim()).filter((l) => l);
+    this.goals.set(lines("goals"), lines("solution"));
     this.status("Loading the simulation…");
     if (this.fromURL) {
       addEventListener("hashchange", () => this.onHashChange());
@@ -481,6 +485,7 @@ class WarrenScenario extends HTMLElement {
     el.idle = h("p.idle");
 
     this.console = new Console(uid, this);
+    this.goals = new Goals(uid);
 
     el.live = h("div.sr-only", { "aria-live": "polite", "aria-atomic": "true", "data-role": "announce" });
     el.section = h(
@@ -497,6 +502,7 @@ class WarrenScenario extends HTMLElement {
       ),
       el.controls,
       this.shareBox.box,
+      this.goals.el,
       this.console.el,
       el.live,
     );
@@ -555,6 +561,10 @@ class WarrenScenario extends HTMLElement {
     this.pos = this.snap.events;
     this.end = this.snap.furthest;
     this.render();
+    const said = this.goals.check(this.engine, this.id_);
+    if (said) {
+      this.announce(said);
+    }
   }
 
   positionText() {
@@ -593,8 +603,18 @@ class WarrenScenario extends HTMLElement {
   }
 
   announce(text) {
+    // What is said in one frame is said together.
+    this.said = this.said ? `${this.said} ${text}` : text;
+    if (this.saying) {
+      return;
+    }
+    this.saying = true;
     // Re-setting the same text is not announced again: clear it first.
     this.el.live.textContent = "";
-    requestAnimationFrame(() => (this.el.live.textContent = text));
+    requestAnimationFrame(() => {
+      this.el.live.textContent = this.said;
+      this.said = "";
+      this.saying = false;
+    });
   }
 }

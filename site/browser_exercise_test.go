@@ -1,0 +1,88 @@
+package site_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestExercise works through the priority lesson's exercise as a reader
+// would: the goals start unmet, each is ticked once the commands typed in
+// the console meet it, scrubbing back un-ticks them, and the solution
+// shows on request.
+func TestExercise(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/lessons/priority-is-several-queues/")
+	const w = "warren-scenario[goals]"
+	type goals struct {
+		Visible bool     `json:"visible"`
+		Met     []bool   `json:"met"`
+		States  []string `json:"states"`
+		Done    bool     `json:"done"`
+	}
+	read := func() goals {
+		return evalJS[goals](b, `(() => {
+			const g = `+in(w, ".goals")+`;
+			const items = [...g.querySelectorAll("li.goal")];
+			return {visible: !g.hidden && g.offsetHeight > 0,
+				met: items.map((li) => li.classList.contains("met")),
+				states: items.map((li) => li.querySelector(".goal-state").textContent),
+				done: !g.querySelector(".goals-done").hidden};
+		})()`)
+	}
+	typeLine := func(line string) {
+		t.Helper()
+		evalJS[bool](b, in(w, "input.cmd")+".focus(), true")
+		if err := chromedp.Do(b.ctx, chromedp.KeyEvent(line+"\r")); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	g := read()
+	if !g.Visible || len(g.Met) != 2 || g.Met[0] || g.Met[1] || g.Done {
+		t.Fatalf("before any command the goals are %+v: want two, unmet", g)
+	}
+	if g.States[0] != "not yet: queue work has consumers=0 (want 1)" {
+		t.Errorf("the first goal says %q", g.States[0])
+	}
+	if n := evalJS[int](b, `[...document.querySelectorAll("warren-scenario:not([goals])")].filter((e) => !e.shadowRoot.querySelector(".goals").hidden).length`); n != 0 {
+		t.Errorf("%d widgets that are not exercises show goals", n)
+	}
+	typeLine("basic.qos prefetch=1 on=c2.1")
+	typeLine("basic.consume queue=work tag=worker on=c2.1")
+	if g = read(); !g.Met[0] || g.Met[1] || g.States[0] != "met" {
+		t.Errorf("after the consume the goals are %+v: want the first met", g)
+	}
+	start := evalJS[int](b, in(w, "input[type=range]")+".valueAsNumber")
+	typeLine("basic.publish key=work body=urgent priority=5")
+	typeLine("basic.ack tag=1 on=c2.1")
+	if g = read(); !g.Met[0] || !g.Met[1] || !g.Done {
+		t.Errorf("after the ack the goals are %+v: want both met", g)
+	}
+	var said string
+	for range 20 {
+		if said = evalJS[string](b, in(w, "[data-role=announce]")+".textContent"); strings.Contains(said, "Every goal is met.") {
+			break
+		}
+		evalJS[bool](b, "new Promise((r) => setTimeout(() => r(true), 50))")
+	}
+	if !strings.Contains(said, "Every goal is met.") {
+		t.Errorf("the live region says %q", said)
+	}
+	b.shotElement(w, "exercise-done")
+
+	// Back on the timeline, before the urgent message: not met there.
+	b.scrubTo(w, start)
+	if g = read(); !g.Met[0] || g.Met[1] || g.Done {
+		t.Errorf("scrubbed back to event %d, the goals are %+v: want only the first met", start, g)
+	}
+
+	evalJS[bool](b, in(w, "button.show-solution")+".click(), true")
+	sol := evalJS[string](b, `(() => { const s = `+in(w, "pre.solution")+`; return s.hidden ? "" : s.textContent; })()`)
+	if !strings.HasPrefix(sol, "basic.qos prefetch=1 on=c2.1\n") || strings.Count(sol, "\n") != 3 {
+		t.Errorf("the solution shows %q", sol)
+	}
+	b.shotElement(w, "exercise-solution")
+	b.noErrors()
+}

@@ -1,0 +1,93 @@
+// goals.js: an exercise's goals. A widget whose element has a goals
+// attribute (one `expect` line each) lists them above its console and
+// checks each against the simulation after every change: met, or not yet
+// with what the engine found. A solution attribute adds a button that
+// shows one way to meet them.
+
+import { h, setText } from "./dom.js";
+
+export class Goals {
+  constructor(uid) {
+    this.goals = [];
+    this.solution = [];
+    this.met = null; // how many were met at the last check
+    this.list = h("ol.goal-list");
+    this.done = h("p.badge.ok.goals-done", { hidden: true, text: "Every goal is met." });
+    this.solutionBox = h("pre.solution", { id: `solution-${uid}`, hidden: true });
+    this.solutionBtn = h(
+      "button.show-solution",
+      { type: "button", "aria-expanded": "false", "aria-controls": `solution-${uid}`, onclick: () => this.toggleSolution() },
+      "Show a solution",
+    );
+    this.el = h(
+      "section.goals",
+      { "aria-labelledby": `goals-${uid}`, hidden: true },
+      h("h3", { id: `goals-${uid}`, text: "Goals" }),
+      h("p.goals-help", { text: "Type commands in the console below. Each goal is checked after every change." }),
+      this.list,
+      this.done,
+      this.solutionBtn,
+      this.solutionBox,
+    );
+  }
+
+  /** set takes the goal lines and the solution lines (either may be empty). */
+  set(goals, solution) {
+    this.goals = goals;
+    this.solution = solution;
+    this.el.hidden = goals.length === 0;
+    this.solutionBtn.hidden = solution.length === 0;
+    setText(this.solutionBox, solution.join("\n"));
+    this.list.replaceChildren(
+      ...goals.map((g) =>
+        h(
+          "li.goal",
+          null,
+          h("span.goal-mark", { "aria-hidden": "true" }),
+          h("code.goal-line", { text: g }),
+          h("span.goal-state"),
+        ),
+      ),
+    );
+  }
+
+  toggleSolution() {
+    const show = this.solutionBox.hidden;
+    this.solutionBox.hidden = !show;
+    this.solutionBtn.setAttribute("aria-expanded", String(show));
+    setText(this.solutionBtn, show ? "Hide the solution" : "Show a solution");
+  }
+
+  /** check evaluates every goal now; it returns a sentence to announce
+   * when the number met changed, or "". */
+  check(engine, id) {
+    if (this.goals.length === 0) {
+      return "";
+    }
+    let met = 0;
+    this.goals.forEach((g, i) => {
+      const li = this.list.children[i];
+      let ok = false;
+      let text;
+      try {
+        const r = engine.expect(id, g);
+        ok = r.met;
+        text = ok ? "met" : `not yet: ${r.text}`;
+      } catch (e) {
+        text = `this goal cannot be checked: ${e.message}`;
+      }
+      if (ok) {
+        met++;
+      }
+      li.classList.toggle("met", ok);
+      setText(li.querySelector(".goal-state"), text);
+    });
+    this.done.hidden = met < this.goals.length;
+    const before = this.met;
+    this.met = met;
+    if (before === null || before === met) {
+      return "";
+    }
+    return met === this.goals.length ? "Every goal is met." : `${met} of ${this.goals.length} goals met.`;
+  }
+}
