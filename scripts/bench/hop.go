@@ -63,30 +63,15 @@ func cpuMicros(pid int) (float64, error) {
 // queue with a consumer on node at (0 or 1), and returns the scheduler µs
 // per message both nodes spent.
 func hopRun(urls [2]string, pids [2]int, at, n, size int) (float64, error) {
-	pubConn, err := amqp.DialConfig(urls[0], amqp.Config{Dial: amqp.DefaultDial(2 * time.Second)})
+	c, err := dialPair(urls[0], urls[at])
 	if err != nil {
 		return 0, err
 	}
-	defer pubConn.Close()
-	conConn, err := amqp.DialConfig(urls[at], amqp.Config{Dial: amqp.DefaultDial(2 * time.Second)})
-	if err != nil {
-		return 0, err
-	}
-	defer conConn.Close()
-	pub, err := pubConn.Channel()
-	if err != nil {
-		return 0, err
-	}
-	con, err := conConn.Channel()
-	if err != nil {
-		return 0, err
-	}
+	defer c.close()
+	pub, con := c.pub, c.con
 	const q = "warren.bench.hop"
-	if _, err := con.QueueDelete(q, false, false, false); err != nil {
-		return 0, err
-	}
-	// client-local: the queue lives on the node of the connection that declares it
-	if _, err := con.QueueDeclare(q, false, false, false, false, nil); err != nil {
+	// client-local: the queue lives on the node of the consumer's connection
+	if err := freshQueue(con, q); err != nil {
 		return 0, err
 	}
 	defer con.QueueDelete(q, false, false, false)

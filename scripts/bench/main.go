@@ -88,29 +88,14 @@ func benchEngine(n int) (wall, virtual float64, err error) {
 
 // benchBroker runs the same cycle on a real broker.
 func benchBroker(url string, n int) (float64, error) {
-	pubConn, err := amqp.DialConfig(url, amqp.Config{Dial: amqp.DefaultDial(2 * time.Second)})
+	c, err := dialPair(url, url)
 	if err != nil {
 		return 0, err
 	}
-	defer pubConn.Close()
-	conConn, err := amqp.Dial(url)
-	if err != nil {
-		return 0, err
-	}
-	defer conConn.Close()
-	pub, err := pubConn.Channel()
-	if err != nil {
-		return 0, err
-	}
-	con, err := conConn.Channel()
-	if err != nil {
-		return 0, err
-	}
+	defer c.close()
+	pub, con := c.pub, c.con
 	const q = "warren.bench"
-	if _, err := pub.QueueDelete(q, false, false, false); err != nil {
-		return 0, err
-	}
-	if _, err := pub.QueueDeclare(q, false, false, false, false, nil); err != nil {
+	if err := freshQueue(pub, q); err != nil {
 		return 0, err
 	}
 	defer pub.QueueDelete(q, false, false, false)
@@ -145,4 +130,49 @@ func benchBroker(url string, n int) (float64, error) {
 		}
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// pair is a publisher's connection and a consumer's, with a channel each.
+type pair struct {
+	pubConn, conConn *amqp.Connection
+	pub, con         *amqp.Channel
+}
+
+// dialPair opens the publisher's connection to pubURL and the consumer's
+// to conURL.
+func dialPair(pubURL, conURL string) (*pair, error) {
+	c := &pair{}
+	var err error
+	dial := amqp.Config{Dial: amqp.DefaultDial(2 * time.Second)}
+	if c.pubConn, err = amqp.DialConfig(pubURL, dial); err != nil {
+		return nil, err
+	}
+	if c.conConn, err = amqp.DialConfig(conURL, dial); err == nil {
+		if c.pub, err = c.pubConn.Channel(); err == nil {
+			c.con, err = c.conConn.Channel()
+		}
+	}
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *pair) close() {
+	for _, conn := range []*amqp.Connection{c.pubConn, c.conConn} {
+		if conn != nil {
+			conn.Close()
+		}
+	}
+}
+
+// freshQueue declares an empty non-durable queue, deleting any left over,
+// on the node of ch's connection (client-local).
+func freshQueue(ch *amqp.Channel, q string) error {
+	if _, err := ch.QueueDelete(q, false, false, false); err != nil {
+		return err
+	}
+	_, err := ch.QueueDeclare(q, false, false, false, false, nil)
+	return err
 }
