@@ -21,9 +21,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-
-	amqp "github.com/rabbitmq/amqp091-go"
 
 	"warren/engine"
 )
@@ -85,24 +82,8 @@ func hopRun(urls [2]string, pids [2]int, at, n, size int) (float64, error) {
 			return 0, err
 		}
 	}
-	body := make([]byte, size)
-	go func() {
-		for i := 0; i < n; i++ {
-			if pub.Publish("", q, false, false, amqp.Publishing{Body: body}) != nil {
-				return
-			}
-		}
-	}()
-	timeout := time.After(5 * time.Minute)
-	for got := 0; got < n; got++ {
-		select {
-		case _, ok := <-deliveries:
-			if !ok {
-				return 0, fmt.Errorf("consumer closed after %d deliveries", got)
-			}
-		case <-timeout:
-			return 0, fmt.Errorf("timed out after %d deliveries", got)
-		}
+	if err := pump(pub, q, make([]byte, size), n, deliveries, false); err != nil {
+		return 0, err
 	}
 	busy := 0.0
 	for i, pid := range pids {

@@ -106,28 +106,9 @@ func benchBroker(url string, n int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	body := make([]byte, 16)
 	start := time.Now()
-	go func() {
-		for i := 0; i < n; i++ {
-			if pub.Publish("", q, false, false, amqp.Publishing{Body: body}) != nil {
-				return
-			}
-		}
-	}()
-	timeout := time.After(5 * time.Minute)
-	for got := 0; got < n; got++ {
-		select {
-		case d, ok := <-deliveries:
-			if !ok {
-				return 0, fmt.Errorf("consumer closed after %d deliveries", got)
-			}
-			if err := d.Ack(false); err != nil {
-				return 0, err
-			}
-		case <-timeout:
-			return 0, fmt.Errorf("timed out after %d deliveries", got)
-		}
+	if err := pump(pub, q, make([]byte, 16), n, deliveries, true); err != nil {
+		return 0, err
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
 }
@@ -175,4 +156,33 @@ func freshQueue(ch *amqp.Channel, q string) error {
 	}
 	_, err := ch.QueueDeclare(q, false, false, false, false, nil)
 	return err
+}
+
+// pump publishes n messages of body to q in the background and receives
+// them from deliveries, acking each when ack is set.
+func pump(pub *amqp.Channel, q string, body []byte, n int, deliveries <-chan amqp.Delivery, ack bool) error {
+	go func() {
+		for i := 0; i < n; i++ {
+			if pub.Publish("", q, false, false, amqp.Publishing{Body: body}) != nil {
+				return
+			}
+		}
+	}()
+	timeout := time.After(5 * time.Minute)
+	for got := 0; got < n; got++ {
+		select {
+		case d, ok := <-deliveries:
+			if !ok {
+				return fmt.Errorf("consumer closed after %d deliveries", got)
+			}
+			if ack {
+				if err := d.Ack(false); err != nil {
+					return err
+				}
+			}
+		case <-timeout:
+			return fmt.Errorf("timed out after %d deliveries", got)
+		}
+	}
+	return nil
 }
