@@ -86,3 +86,27 @@ func TestExercise(t *testing.T) {
 	b.shotElement(w, "exercise-solution")
 	b.noErrors()
 }
+
+// TestExerciseOnAPhone: on a narrow screen the goals, their states and the
+// solution fit the width.
+func TestExerciseOnAPhone(t *testing.T) {
+	b := newBrowser(t)
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/lessons/priority-is-several-queues/")
+	const w = "warren-scenario[goals]"
+	evalJS[bool](b, in(w, "button.show-solution")+".click(), true")
+	wide := evalJS[int](b, `(() => {
+		const g = `+in(w, ".goals")+`;
+		return Math.max(...[g, ...g.querySelectorAll("*")].map((e) => e.scrollWidth - e.clientWidth));
+	})()`)
+	if wide > 0 {
+		t.Errorf("something in the goals panel is %d px wider than its box on a phone", wide)
+	}
+	if overflow := evalJS[int](b, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); overflow > 0 {
+		t.Errorf("the page scrolls sideways by %d px on a phone", overflow)
+	}
+	b.shotElement(w, "exercise-phone")
+	b.noErrors()
+}
