@@ -84,7 +84,27 @@ func TestExercise(t *testing.T) {
 		t.Errorf("the solution shows %q", sol)
 	}
 	b.shotElement(w, "exercise-solution")
+
+	// A share link carries the goals and the solution to the playground.
+	link := evalJS[string](b, `document.querySelector("`+w+`").shareURL()`)
+	fresh := b.tab()
+	fresh.open(link)
+	const pw = "warren-scenario"
+	shared := evalJS[goals](fresh, `(() => {
+		const g = `+in(pw, ".goals")+`;
+		const items = [...g.querySelectorAll("li.goal")];
+		return {visible: !g.hidden, met: items.map((li) => li.classList.contains("met")),
+			states: items.map((li) => li.querySelector(".goal-line").textContent),
+			done: !g.querySelector("button.show-solution").hidden};
+	})()`)
+	if !shared.Visible || len(shared.Met) != 2 || shared.Met[1] || shared.States[1] != "expect on=c2.1 saw=deliver tag=2 body=urgent priority=5" || !shared.Done {
+		t.Errorf("the share link opened goals %+v: want both, at the shared event (only the first met), with the solution button", shared)
+	}
+	if n := evalJS[int](fresh, in(pw, ".log")+".querySelectorAll(\".err\").length"); n != 0 {
+		t.Errorf("replaying the shared script refused %d lines", n)
+	}
 	b.noErrors()
+	fresh.noErrors()
 }
 
 // TestExerciseOnAPhone: on a narrow screen the goals, their states and the

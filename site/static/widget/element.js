@@ -11,7 +11,9 @@
 // the commands, ShareBox the link.
 //
 // A line "#@seek N" in a share script is the widget's own: the next
-// command ran after seeking back to event N. To the engine it is a comment.
+// command ran after seeking back to event N. "#@goal LINE" and
+// "#@solution LINE" carry an exercise's goals and solution in a share link.
+// To the engine they are comments.
 
 import { loadEngine } from "./bridge-loader.js";
 import { Console } from "./console.js";
@@ -107,9 +109,6 @@ class WarrenScenario extends HTMLElement {
     }
     this.root.adoptedStyleSheets = await loadSheets(base);
     this.build();
-    // an exercise: its goals, one expect line each, and a solution
-    const lines = (name) => (this.getAttribute(name) || "").split("\n").map((l) => l.trim()).filter((l) => l);
-    this.goals.set(lines("goals"), lines("solution"));
     this.status("Loading the simulation…");
     if (this.fromURL) {
       addEventListener("hashchange", () => this.onHashChange());
@@ -133,6 +132,7 @@ class WarrenScenario extends HTMLElement {
     }
     this.engine = await loadEngine(base);
     this.source = source;
+    this.setGoals();
     if (share && share.view) {
       this.setView(share.view);
     } else if (VIEWS.includes(this.getAttribute("view"))) {
@@ -169,11 +169,26 @@ class WarrenScenario extends HTMLElement {
       return;
     }
     this.source = share.script;
+    this.setGoals();
     await this.reset();
     this.setView(share.view || "diagram");
     if (share.event !== null) {
       this.seekTo(Math.min(share.event, this.end), true);
     }
+  }
+
+  /** setGoals makes the widget an exercise when its goals attribute, or
+   * the #@goal lines of its scenario (a share link's), name goals. */
+  setGoals() {
+    const attr = (name) => (this.getAttribute(name) || "").split("\n").map((l) => l.trim()).filter((l) => l);
+    const directive = (name) =>
+      this.source
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l.startsWith(`#@${name} `))
+        .map((l) => l.slice(name.length + 3).trim());
+    const fromAttr = attr("goals").length > 0;
+    this.goals.set(fromAttr ? attr("goals") : directive("goal"), fromAttr ? attr("solution") : directive("solution"));
   }
 
   attrEvent() {
@@ -237,6 +252,9 @@ class WarrenScenario extends HTMLElement {
       }
       this.afterRun();
       return true;
+    }
+    if (line.startsWith("#@goal ") || line.startsWith("#@solution ")) {
+      return true; // read by setGoals
     }
     if (line.startsWith("#@")) {
       this.console.add({ cmd: line, lines: [`error: unknown widget directive ${line.split(" ")[0]}`], at: this.pos });
@@ -415,9 +433,14 @@ class WarrenScenario extends HTMLElement {
     }
   }
 
-  /** shareScript is every line that made the current state. */
+  /** shareScript is every line that made the current state, after an
+   * exercise's goals and solution when they are not in it already. */
   shareScript() {
-    const src = this.source.replace(/\n+$/, "");
+    let src = this.source.replace(/\n+$/, "");
+    if (this.goals.goals.length && !/^\s*#@goal /m.test(src)) {
+      const carried = [...this.goals.goals.map((g) => `#@goal ${g}`), ...this.goals.solution.map((c) => `#@solution ${c}`)];
+      src = `${carried.join("\n")}\n${src}`;
+    }
     return this.extra.length ? `${src}\n${this.extra.join("\n")}` : src;
   }
 

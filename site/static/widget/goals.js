@@ -2,7 +2,8 @@
 // attribute (one `expect` line each) lists them above its console and
 // checks each against the simulation after every change: met, or not yet
 // with what the engine found. A solution attribute adds a button that
-// shows one way to meet them.
+// shows one way to meet them. A share link carries both as #@goal and
+// #@solution lines of its script.
 
 import { h, setText } from "./dom.js";
 
@@ -35,6 +36,7 @@ export class Goals {
   set(goals, solution) {
     this.goals = goals;
     this.solution = solution;
+    this.met = null;
     this.el.hidden = goals.length === 0;
     this.solutionBtn.hidden = solution.length === 0;
     setText(this.solutionBox, solution.join("\n"));
