@@ -184,8 +184,8 @@ func (s *Sim) check(cmd script.Command) error {
 			return fmt.Errorf("%s: %w", cmd.Name, err)
 		}
 	}
-	// rabbitmqctl's own refusals: the node is not touched
 	switch cmd.Name {
+	// rabbitmqctl's own refusals: the node is not touched
 	case "set_policy":
 		if err := node.CheckPolicy(cmd.Str("pattern", ""), cmd.Table()); err != nil {
 			return err
@@ -205,20 +205,11 @@ func (s *Sim) check(cmd script.Command) error {
 		if err := s.node.CheckApp(cmd.Name); err != nil {
 			return err
 		}
-	}
-	if cmd.Name == "set" && cmd.Has("version") && (s.rt.Events() > 0 || len(s.node.QueueNames()) > 0) {
-		return fmt.Errorf("set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", cmd.Str("version", ""))
-	}
-	if cmd.Name == "set" && (cmd.Has("file-size-limit") || cmd.Has("version")) && s.node.HasFiles() {
-		return fmt.Errorf("set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first")
-	}
-	clustered := len(s.node.Members()) > 1
-	switch cmd.Name {
 	case "cluster":
 		if err := s.node.CheckCluster(int(cmd.Int("nodes", 2)), int(cmd.Int("ram", 0))); err != nil {
 			return err
 		}
-		if s.rt.Events() > 0 || len(s.node.QueueNames()) > 0 {
+		if !s.untouched() {
 			return fmt.Errorf("cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", cmd.Int("nodes", 2))
 		}
 	case "connect":
@@ -230,14 +221,32 @@ func (s *Sim) check(cmd script.Command) error {
 			return err
 		}
 	case "set":
-		if clustered && (cmd.Has("schedulers") || cmd.Has("version") || cmd.Has("file-size-limit")) {
-			return fmt.Errorf("set: schedulers, the version profile and the file size are chosen before the cluster is formed (every node gets the same)")
-		}
+		return s.checkSet(cmd)
 	}
-	if cmd.Name == "set" && cmd.Has("schedulers") && s.busyOnScheduler() {
+	return nil
+}
+
+// checkSet refuses the settings that can only be chosen at the start.
+func (s *Sim) checkSet(cmd script.Command) error {
+	if cmd.Has("version") && !s.untouched() {
+		return fmt.Errorf("set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", cmd.Str("version", ""))
+	}
+	if (cmd.Has("file-size-limit") || cmd.Has("version")) && s.node.HasFiles() {
+		return fmt.Errorf("set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first")
+	}
+	if len(s.node.Members()) > 1 && (cmd.Has("schedulers") || cmd.Has("version") || cmd.Has("file-size-limit")) {
+		return fmt.Errorf("set: schedulers, the version profile and the file size are chosen before the cluster is formed (every node gets the same)")
+	}
+	if cmd.Has("schedulers") && s.busyOnScheduler() {
 		return fmt.Errorf("set: schedulers can only change while no process is running; run until quiet first")
 	}
 	return nil
+}
+
+// untouched says that nothing has happened yet: no event ran and no queue
+// exists.
+func (s *Sim) untouched() bool {
+	return s.rt.Events() == 0 && len(s.node.QueueNames()) == 0
 }
 
 func (s *Sim) busyOnScheduler() bool {
