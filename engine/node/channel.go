@@ -7,6 +7,7 @@ package node
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -246,12 +247,9 @@ func (ch *channel) terminate(ctx *sim.Ctx) {
 }
 
 func (ch *channel) touch(q sim.PID) {
-	for _, p := range ch.touched {
-		if p == q {
-			return
-		}
+	if !slices.Contains(ch.touched, q) {
+		ch.touched = append(ch.touched, q)
 	}
-	ch.touched = append(ch.touched, q)
 }
 
 // callQueue makes a synchronous call to a queue process.

@@ -27,6 +27,7 @@ package node
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"warren/engine/amqp"
@@ -139,7 +140,7 @@ func (n *Node) queueWentDown(d *queueDown) {
 		if ch.call != nil && ch.call.to == d.old {
 			n.RT.Send(ch.pid, sim.Msg{Kind: kReply, Ref: ch.call.ref, P: &callFailed{}})
 		}
-		if hasPID(ch.touched, d.old) {
+		if slices.Contains(ch.touched, d.old) {
 			n.RT.Send(ch.pid, sim.Msg{Kind: kQueueDown, P: d})
 		}
 	})
@@ -278,7 +279,7 @@ func (ch *channel) queueCrashed(ctx *sim.Ctx, d *queueDown) {
 	// rejected: whatever the old process had not confirmed
 	keep := ch.unconfirmed[:0]
 	for _, r := range ch.unconfirmed {
-		if hasPID(r.waiting, d.old) {
+		if slices.Contains(r.waiting, d.old) {
 			ch.confirmOut = append(ch.confirmOut, Confirm{Seq: r.seq, Nack: true})
 			continue
 		}
@@ -355,13 +356,4 @@ func (ch *channel) queuePID(p sim.PID) sim.PID {
 		}
 	}
 	return p
-}
-
-func hasPID(list []sim.PID, p sim.PID) bool {
-	for _, e := range list {
-		if e == p {
-			return true
-		}
-	}
-	return false
 }
