@@ -59,19 +59,26 @@ func (n *Node) Alarms() []string {
 // is one node's resource that ran out, and rabbitmqctl cluster_status
 // names that node.
 func (n *Node) OwnAlarms() []string {
-	anyOver := false
-	for _, m := range n.members {
-		anyOver = anyOver || m.overWatermark
-	}
 	var out []string
 	// a node's own memory over its watermark, or an alarm set on it by hand
-	if n.memAlarm && (n.overWatermark || !anyOver) {
+	if n.memAlarm && (n.overWatermark || !n.anyOverWatermark()) {
 		out = append(out, "memory")
 	}
 	if n.diskAlarm {
 		out = append(out, "disk")
 	}
 	return out
+}
+
+// anyOverWatermark says whether some node of the cluster was over its
+// watermark at its last memory check.
+func (n *Node) anyOverWatermark() bool {
+	for _, m := range n.members {
+		if m.overWatermark {
+			return true
+		}
+	}
+	return false
 }
 
 func (n *Node) connNumbers() []int {
@@ -131,11 +138,7 @@ func (m *memoryMonitor) Handle(ctx *sim.Ctx, msg sim.Msg) {
 		used := m.n.Memory()
 		// an alarm on any node blocks publishers on every node
 		m.n.overWatermark = used > w
-		over := false
-		for _, o := range m.n.members {
-			over = over || o.overWatermark
-		}
-		if over != m.n.memAlarm {
+		if over := m.n.anyOverWatermark(); over != m.n.memAlarm {
 			m.n.SetAlarm("memory", over)
 		}
 		// rabbit_memory_monitor (3.10): above the paging threshold every
