@@ -641,7 +641,8 @@ func (q *queue) allConsumers() []*consumer {
 // delivered to.
 func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	q.n.Stats.Acked += int64(len(tags))
-	if q.chRecord(from) == nil {
+	cr := q.chRecord(from)
+	if cr == nil {
 		return
 	}
 	for _, t := range tags {
@@ -649,16 +650,17 @@ func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 			q.gone(&e)
 		}
 	}
-	if q.subtractAcks(q.chRecord(from), tags) || q.sac {
+	if q.subtractAcks(cr, tags) || q.sac {
 		q.run(ctx)
 	}
 }
 
 func (q *queue) requeue(ctx *sim.Ctx, from sim.PID, tags []uint64) {
-	if q.chRecord(from) == nil {
+	cr := q.chRecord(from)
+	if cr == nil {
 		return
 	}
-	q.subtractAcks(q.chRecord(from), tags)
+	q.subtractAcks(cr, tags)
 	q.requeueTags(ctx, tags)
 }
 
@@ -674,10 +676,11 @@ func (q *queue) requeueTags(ctx *sim.Ctx, tags []uint64) {
 }
 
 func (q *queue) rejectDrop(ctx *sim.Ctx, from sim.PID, tags []uint64) {
-	if q.chRecord(from) == nil {
+	cr := q.chRecord(from)
+	if cr == nil {
 		return
 	}
-	unblocked := q.subtractAcks(q.chRecord(from), tags)
+	unblocked := q.subtractAcks(cr, tags)
 	var msgs []*Message
 	for _, t := range tags {
 		if e, ok := q.pending.take(t); ok {
