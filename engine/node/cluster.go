@@ -84,12 +84,21 @@ func (n *Node) CheckCluster(nodes, ram int) error {
 // Members lists the nodes of the cluster, the first being this one.
 func (n *Node) Members() []*Node { return n.members }
 
+// NodeIndex reads a node=N|NAME value as a 0-based index among count
+// nodes named by NodeName: its number (1-based) or its name.
+func NodeIndex(id string, count int) (int, bool) {
+	for i := 0; i < count; i++ {
+		if id == strconv.Itoa(i+1) || id == NodeName(i) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // Member finds a node by its number (1-based) or its name.
 func (n *Node) Member(id string) (*Node, error) {
-	for i, m := range n.members {
-		if id == m.Name || id == strconv.Itoa(i+1) {
-			return m, nil
-		}
+	if i, ok := NodeIndex(id, len(n.members)); ok {
+		return n.members[i], nil
 	}
 	names := make([]string, len(n.members))
 	for i, m := range n.members {

@@ -185,7 +185,7 @@ func New(cfg Config, client Client) *Node {
 		Config:  cfg,
 		client:  client,
 		conns:   map[int]*reader{},
-		Name:    "rabbit@localhost",
+		Name:    NodeName(0),
 	}
 	c.members = []*Node{n}
 	if err := n.openDisk(); err != nil {

@@ -21,10 +21,8 @@ import (
 // nodes, named as scripts/broker.sh names them.
 func (t *Target) nodeIndex(cmd *script.Command) (int, error) {
 	id := cmd.Str("node", "")
-	for i := 0; i < maxNodes; i++ {
-		if id == strconv.Itoa(i+1) || id == node.NodeName(i) {
-			return i, nil
-		}
+	if i, ok := node.NodeIndex(id, maxNodes); ok {
+		return i, nil
 	}
 	return 0, fmt.Errorf("no node %q", id)
 }
