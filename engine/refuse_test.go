@@ -1,9 +1,64 @@
 package engine
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
+
+	"warren/engine/script"
 )
+
+// stateViews are the show views wholeState prints: every view there is.
+var stateViews = "show " + strings.Join(script.ShowViews, " ")
+
+// windowViews measure over the last command that ran events, a window a
+// seek does not bring back (it is not part of the recorded history).
+var windowViews = []string{"throughput", "schedulers", "cpu"}
+
+// seekState is wholeState without the windowViews: what a seek away and
+// back must restore.
+func seekState(tb testing.TB, s *Sim) string {
+	tb.Helper()
+	var views []string
+	for _, v := range script.ShowViews {
+		if !slices.Contains(windowViews, v) {
+			views = append(views, v)
+		}
+	}
+	return state(tb, s, "show "+strings.Join(views, " "))
+}
+
+// wholeState prints everything a reader can see of a simulation, without
+// changing it: the snapshot, every show view (exchanges, bindings, files,
+// clock, rates...), the policies, the metrics samples, the timeline's end
+// and the trace with its event numbers. Two simulations that print the
+// same are the same to anyone looking.
+func wholeState(tb testing.TB, s *Sim) string {
+	tb.Helper()
+	return state(tb, s, stateViews)
+}
+
+func state(tb testing.TB, s *Sim, show string) string {
+	var b strings.Builder
+	add := func(what string, v any) {
+		j, err := json.Marshal(v)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b.WriteString(what + " " + string(j) + "\n")
+	}
+	add("snapshot", s.Snapshot())
+	for _, l := range s.ExecLine(show) {
+		b.WriteString(l + "\n")
+	}
+	add("policies", s.node.Policies())
+	add("samples", s.Samples())
+	add("furthest", s.Furthest())
+	add("trace", s.Transcript())
+	add("events", len(s.Events()))
+	return b.String()
+}
 
 // TestRefusedCommandsChangeNothing: a malformed or impossible command gets
 // one error line that says where and what, and the simulation is exactly
@@ -58,5 +113,22 @@ func TestBrokerErrorsAreTrace(t *testing.T) {
 	want := `c1.1 closed code=406 text="PRECONDITION_FAILED - unknown delivery tag 9"`
 	if len(out) != 1 || out[0] != want {
 		t.Fatalf("got %q, want %q", out, want)
+	}
+}
+
+// TestSnapshotOfQueueOnStoppedNode: a durable queue whose node is stopped
+// has no process; the snapshot and the views show its record, marked
+// down, instead of failing.
+func TestSnapshotOfQueueOnStoppedNode(t *testing.T) {
+	s := New(Options{Record: true})
+	mustExec(t, s, "cluster nodes=2", "connect on=c2 node=2", "queue.declare queue=q durable on=c2.1", "stop_app node=2")
+	snap := s.Snapshot()
+	if len(snap.Queues) != 1 || snap.Queues[0].Name != "q" || !snap.Queues[0].Down {
+		t.Fatalf("queues in the snapshot: %+v", snap.Queues)
+	}
+	for _, l := range s.ExecLine(stateViews) {
+		if strings.HasPrefix(l, "error") {
+			t.Fatal(l)
+		}
 	}
 }

@@ -84,6 +84,7 @@ type QueueView struct {
 	Durable   bool           `json:"durable"`
 	Exclusive bool           `json:"exclusive"`
 	Policy    string         `json:"policy"`
+	Down      bool           `json:"down,omitempty"` // its node is stopped: only its record is known
 }
 
 // ConsumerView is one consumer with its prefetch and unacked deliveries.
@@ -138,7 +139,7 @@ func (s *Sim) Snapshot() Snapshot {
 	})
 	for _, q := range s.node.QueueDetails(mailboxHead) {
 		snap.Queues = append(snap.Queues, QueueView{Name: q.Name, PID: int32(q.PID), Ready: q.Ready, Unacked: q.Unack, Bytes: q.Bytes,
-			Levels: q.Levels, Heads: q.Heads, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy})
+			Levels: q.Levels, Heads: q.Heads, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy, Down: q.Down})
 	}
 	snap.Files = s.node.FileViews()
 	if len(members) > 1 {

@@ -70,6 +70,11 @@ func (n *Node) QueueDetails(heads int) []QueueDetail {
 		rec := n.queues[info.Name]
 		q := rec.proc
 		d := QueueDetail{QueueInfo: info, PID: rec.PID}
+		if q == nil {
+			// its node is down: the record is all there is to show
+			out = append(out, d)
+			continue
+		}
 		for i := range q.ready.levels {
 			d.Levels = append(d.Levels, q.ready.levels[i].len())
 		}
