@@ -100,3 +100,149 @@ func removeConsumer(list []*consumer, c *consumer) []*consumer {
 	}
 	return list
 }
+
+// pickConsumer finds the consumer that gets the next message, blocking
+// those that cannot take one; nil if none can.
+func (q *queue) pickConsumer() *consumer {
+	if q.sac {
+		c := q.holder
+		if c == nil || q.isConsumerBlocked(c) {
+			return nil
+		}
+		if !q.canSend(c) {
+			q.cons.removeActive(c)
+			c.ch.blocked = append(c.ch.blocked, c)
+			return nil
+		}
+		return c
+	}
+	for len(q.cons.active) > 0 {
+		c := q.cons.active[0]
+		if q.canSend(c) {
+			q.cons.rotate()
+			return c
+		}
+		q.cons.removeActive(c)
+		c.ch.blocked = append(c.ch.blocked, c)
+	}
+	return nil
+}
+
+func (q *queue) isConsumerBlocked(c *consumer) bool {
+	for _, b := range c.ch.blocked {
+		if b == c {
+			return true
+		}
+	}
+	return false
+}
+
+// canSend is is_ch_blocked and rabbit_limiter:can_send for one consumer.
+func (q *queue) canSend(c *consumer) bool {
+	if c.ch.isBlocked() {
+		return false
+	}
+	if c.ackRequired && c.prefetch > 0 && c.outstanding >= c.prefetch {
+		return false
+	}
+	if !c.ch.limiter.canSend(q.pid, c.ackRequired) {
+		c.ch.suspended = true
+		return false
+	}
+	return true
+}
+
+// unblock returns a channel's blocked consumers to the active set.
+func (q *queue) unblock(cr *chRecord) {
+	if cr.isBlocked() {
+		return
+	}
+	keep := cr.blocked[:0]
+	for _, c := range cr.blocked {
+		if c.ackRequired && c.prefetch > 0 && c.outstanding >= c.prefetch {
+			keep = append(keep, c)
+			continue
+		}
+		q.cons.insert(c)
+	}
+	cr.blocked = keep
+}
+
+// consumerOn finds a channel's consumer by tag.
+func (q *queue) consumerOn(cr *chRecord, tag string) *consumer {
+	for _, c := range q.cons.active {
+		if c.ch == cr && c.tag == tag {
+			return c
+		}
+	}
+	for _, c := range cr.blocked {
+		if c.tag == tag {
+			return c
+		}
+	}
+	if q.holder != nil && q.holder.ch == cr && q.holder.tag == tag {
+		return q.holder
+	}
+	return nil
+}
+
+func (q *queue) allConsumers() []*consumer {
+	out := append([]*consumer(nil), q.cons.active...)
+	for _, cr := range q.channels {
+		out = append(out, cr.blocked...)
+	}
+	return out
+}
+
+// nextHolder picks the single active consumer after the current one left:
+// the highest priority, then the earliest registered.
+func (q *queue) nextHolder() *consumer {
+	var best *consumer
+	for _, c := range q.sacWaiting() {
+		if best == nil || c.priority > best.priority || (c.priority == best.priority && c.order < best.order) {
+			best = c
+		}
+	}
+	return best
+}
+
+func (q *queue) sacWaiting() []*consumer {
+	var out []*consumer
+	for _, c := range q.cons.active {
+		if c != q.holder {
+			out = append(out, c)
+		}
+	}
+	for _, cr := range q.channels {
+		for _, c := range cr.blocked {
+			if c != q.holder {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+func (q *queue) chRecord(pid sim.PID) *chRecord {
+	for _, c := range q.channels {
+		if c.pid == pid {
+			return c
+		}
+	}
+	return nil
+}
+
+func (q *queue) ensureChRecord(pid sim.PID, lim *Limiter) *chRecord {
+	if c := q.chRecord(pid); c != nil {
+		if lim != nil {
+			c.limiter = lim
+		}
+		return c
+	}
+	if lim == nil {
+		lim = &Limiter{}
+	}
+	c := &chRecord{pid: pid, limiter: lim}
+	q.channels = append(q.channels, c)
+	return c
+}

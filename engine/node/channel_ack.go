@@ -1,0 +1,86 @@
+package node
+
+// Acks, nacks, rejects and requeues in rabbit_channel: the delivery tags
+// settled are looked up in the channel's unacked list, grouped per queue
+// and sent to each queue process, and the global limiter gets its room
+// back.
+
+import (
+	"sort"
+	"strconv"
+
+	"warren/engine/amqp"
+	"warren/engine/sim"
+)
+
+type unacked struct {
+	tag    uint64
+	q      sim.PID
+	ackTag uint64
+	ctag   string // "" for basic.get
+}
+
+// ack settles delivery tags: tag 0 with multiple means every outstanding one.
+func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *amqp.Error {
+	var picked []unacked
+	list := ch.unacked.items()
+	if multiple {
+		i := 0
+		for i < len(list) && (tag == 0 || list[i].tag <= tag) {
+			i++
+		}
+		if i == 0 && tag != 0 {
+			return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
+		}
+		picked = append(picked, list[:i]...)
+		ch.unacked.dropFront(i)
+	} else {
+		i := sort.Search(len(list), func(i int) bool { return list[i].tag >= tag })
+		if i == len(list) || list[i].tag != tag {
+			return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
+		}
+		u := list[i]
+		ch.unacked.removeAt(i)
+		if u.ctag != "" {
+			ch.limiter.release(ctx, 1)
+		}
+		ctx.Send(ch.queuePID(u.q), sim.Msg{Kind: kind, N: int64(u.ackTag)})
+		return nil
+	}
+	ch.settle(ctx, picked, kind)
+	return nil
+}
+
+// settle sends acks, requeues or rejects to the queues concerned, one
+// message per queue, and gives the global limiter its room back.
+func (ch *channel) settle(ctx *sim.Ctx, list []unacked, kind uint16) {
+	if len(list) == 0 {
+		return
+	}
+	counted := 0
+	for _, u := range list {
+		if u.ctag != "" {
+			counted++
+		}
+	}
+	ch.limiter.release(ctx, counted)
+	for len(list) > 0 {
+		q := list[0].q
+		var tags []uint64
+		rest := list[:0:0]
+		for _, u := range list {
+			if u.q == q {
+				tags = append(tags, u.ackTag)
+			} else {
+				rest = append(rest, u)
+			}
+		}
+		to := ch.queuePID(q)
+		if len(tags) == 1 {
+			ctx.Send(to, sim.Msg{Kind: kind, N: int64(tags[0])})
+		} else {
+			ctx.Send(to, sim.Msg{Kind: kind, P: tags})
+		}
+		list = rest
+	}
+}

@@ -1,0 +1,173 @@
+package node
+
+// Publishing and publisher confirms in rabbit_channel: a basic.publish is
+// routed through the exchange (the decision cached until the topology
+// changes) and sent to each queue under credit flow; the queues' confirms
+// are collected per sequence number (rabbit_confirms) and sent to the
+// client coalesced.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"warren/engine/amqp"
+	"warren/engine/sim"
+)
+
+// routeCache keeps the last routing decision until the topology changes.
+type routeCache struct {
+	gen   uint64
+	x     *Exchange
+	key   string
+	dests []*QueueRecord
+}
+
+type confirmRec struct {
+	seq     uint64
+	waiting []sim.PID // queues that have not confirmed yet
+	nack    bool
+}
+
+func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
+	n := ch.n
+	c := &n.Config.Costs
+	ctx.Charge(c.ChannelPublish + int64(len(m.Body)>>10)*c.PerKB)
+	if m.Immediate {
+		return amqp.Errorf(amqp.NotImplemented, "immediate=true")
+	}
+	rc := &ch.routes
+	if rc.gen != n.gen || rc.x == nil || rc.x.Name != m.Exchange || rc.key != m.Key || rc.x.Type == "headers" {
+		x, ok := n.exchanges[m.Exchange]
+		if !ok {
+			return notFoundExchange(m.Exchange)
+		}
+		rc.gen, rc.x, rc.key = n.gen, x, m.Key
+		rc.dests = rc.dests[:0]
+		for _, name := range n.route(x, m.Key, m.Props.Headers, ch.routeBuf[:0]) {
+			// a queue whose node is stopped takes nothing (stop_app and
+			// start_app change the topology, so the cache follows)
+			if q := n.queues[name]; !q.down {
+				rc.dests = append(rc.dests, q)
+			}
+		}
+	}
+	if m.Props.HasExpiration {
+		if e := checkExpiration(m.Props.Expiration); e != nil {
+			return e
+		}
+	}
+	n.Stats.Published++
+	msg := &Message{ID: n.newMsgID(), Exchange: m.Exchange, Key: m.Key, Props: m.Props, Body: m.Body}
+	var seq uint64
+	if ch.confirm {
+		ch.pubSeq++
+		seq = ch.pubSeq
+	}
+	dests := rc.dests
+	if len(dests) == 0 {
+		if m.Mandatory {
+			ch.send(ctx, Return{Code: amqp.NoRoute, Text: "NO_ROUTE", Msg: msg})
+		}
+		if ch.confirm {
+			ch.confirmOut = append(ch.confirmOut, Confirm{Seq: seq})
+		}
+		return nil
+	}
+	var rec *confirmRec
+	if ch.confirm {
+		rec = &confirmRec{seq: seq}
+		ch.unconfirmed = append(ch.unconfirmed, rec)
+	}
+	lost := false
+	for _, q := range dests {
+		if q.dead {
+			// routed to a process that is gone: lost, and rejected
+			lost = true
+			continue
+		}
+		if rec != nil {
+			rec.waiting = append(rec.waiting, q.PID)
+		}
+		ctx.Charge(c.ChannelPerDest)
+		if n.remote(q.PID) {
+			n.hop(ctx)
+		}
+		ch.touch(q.PID)
+		ctx.Send(q.PID, deliverMsg(msg, seq, true))
+		ch.credit.send(q.PID, ctx.Now)
+	}
+	if lost && rec != nil {
+		ch.unconfirmed = ch.unconfirmed[:len(ch.unconfirmed)-1]
+		ch.confirmOut = append(ch.confirmOut, Confirm{Seq: seq, Nack: true})
+	}
+	return nil
+}
+
+// checkExpiration validates a per-message expiration as rabbit_basic does.
+func checkExpiration(s string) *amqp.Error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || !amqp.LooksInteger(s) {
+		return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid expiration '%s': no_integer", s))
+	}
+	if e := checkExpiry(n); e != "" {
+		return amqp.Errorf(amqp.PreconditionFailed, fmt.Sprintf("invalid expiration '%s': %s", s, e))
+	}
+	return nil
+}
+
+// confirmed handles a queue's confirm (or rejection) of a sequence number.
+func (ch *channel) confirmed(seq uint64, q sim.PID, nack bool) {
+	i := sort.Search(len(ch.unconfirmed), func(i int) bool { return ch.unconfirmed[i].seq >= seq })
+	if i == len(ch.unconfirmed) || ch.unconfirmed[i].seq != seq {
+		return
+	}
+	r := ch.unconfirmed[i]
+	r.waiting = removePID(r.waiting, q)
+	if nack {
+		r.nack = true
+	}
+	if len(r.waiting) == 0 {
+		ch.unconfirmed = append(ch.unconfirmed[:i], ch.unconfirmed[i+1:]...)
+		ch.confirmOut = append(ch.confirmOut, Confirm{Seq: r.seq, Nack: r.nack})
+	}
+}
+
+// flushConfirms sends the publisher confirms settled so far
+// (send_confirms_and_nacks).
+func (ch *channel) flushConfirms(ctx *sim.Ctx) {
+	for _, c := range ch.confirmOut {
+		ch.n.Stats.Confirmed++
+		ch.send(ctx, c)
+	}
+	ch.confirmOut = ch.confirmOut[:0]
+}
+
+func removePID(list []sim.PID, p sim.PID) []sim.PID {
+	for i, e := range list {
+		if e == p {
+			return append(list[:i], list[i+1:]...)
+		}
+	}
+	return list
+}
+
+// queueDown forgets a queue that is gone: its pending confirms count as
+// confirmed, its credit is forgotten.
+func (ch *channel) queueDown(ctx *sim.Ctx, q sim.PID) {
+	released, _ := ch.credit.peerDown(q)
+	ch.grant(ctx, released)
+	// rabbit_confirms:remove_queue: what only this queue still owed is
+	// confirmed (a deleted queue's rejections are not nacked)
+	keep := ch.unconfirmed[:0]
+	for _, r := range ch.unconfirmed {
+		before := len(r.waiting)
+		r.waiting = removePID(r.waiting, q)
+		if before > 0 && len(r.waiting) == 0 {
+			ch.confirmOut = append(ch.confirmOut, Confirm{Seq: r.seq, Nack: r.nack})
+			continue
+		}
+		keep = append(keep, r)
+	}
+	ch.unconfirmed = keep
+}

@@ -1,0 +1,61 @@
+package node
+
+// Delivery in rabbit_amqqueue_process (run_message_queue and
+// deliver_msgs_to_consumers): while a message is ready and a consumer can
+// take it, the queue hands it over, remembering it as pending when the
+// consumer acknowledges.
+
+import (
+	"warren/engine/sim"
+)
+
+// consumerDelivery is a message on its way from a queue to a consumer's channel.
+type consumerDelivery struct {
+	Deliver     // the method the channel completes with its delivery tag
+	ackTag      uint64
+	ackRequired bool
+	queue       sim.PID
+}
+
+func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
+	ctx.Charge(q.n.Config.Costs.QueueDeliver + q.backlogCost())
+	if q.n.remote(c.ch.pid) {
+		q.n.hop(ctx)
+	}
+	if e.paged {
+		ctx.Charge(q.n.Config.Costs.PageIn)
+		e.paged = false
+	}
+	q.n.Stats.Delivered++
+	redelivered := e.delivered
+	if !c.ackRequired {
+		q.gone(&e)
+	}
+	if c.ackRequired {
+		e.delivered = true
+		q.pending.add(e)
+		c.ch.acktags.push(ackRec{tag: e.seq, ctag: c.tag})
+		c.outstanding++
+	}
+	c.ch.unsent++
+	d := q.n.newDelivery()
+	*d = consumerDelivery{Deliver: Deliver{ConsumerTag: c.tag, Msg: e.msg, Redelivered: redelivered},
+		ackTag: e.seq, ackRequired: c.ackRequired, queue: q.pid}
+	ctx.Send(c.ch.pid, sim.Msg{Kind: kToConsumer, P: d})
+}
+
+// run is run_message_queue: deliver while a consumer can take a message.
+func (q *queue) run(ctx *sim.Ctx) {
+	for q.ready.count > 0 {
+		q.dropExpired(ctx)
+		if q.ready.count == 0 {
+			return
+		}
+		c := q.pickConsumer()
+		if c == nil {
+			return
+		}
+		e, _ := q.ready.pop()
+		q.deliverTo(ctx, c, e)
+	}
+}

@@ -1,0 +1,86 @@
+package node
+
+// Time in rabbit_amqqueue_process: per-queue and per-message TTL, checked
+// at the head of each priority level (drop_expired_msgs) with a timer for
+// the next head to expire, and the queue's own x-expires timer
+// (ensure_expiry_timer).
+
+import (
+	"strconv"
+
+	"warren/engine/sim"
+)
+
+// expiryOf is the absolute expiry of a message entering the queue: the
+// smaller of the queue TTL and the message's expiration.
+func (q *queue) expiryOf(ctx *sim.Ctx, m *Message) int64 {
+	ttl := q.ttl
+	if m.Props.HasExpiration {
+		n, _ := strconv.ParseInt(m.Props.Expiration, 10, 64) // checked by the channel
+		if ttl < 0 || n < ttl {
+			ttl = n
+		}
+	}
+	if ttl < 0 {
+		return 0
+	}
+	return ctx.End() + ttl*1000
+}
+
+// dropExpired removes expired messages at the head of each level (TTL is
+// only checked at the head), dead-lettering them, and sets the timer for
+// the next head to expire.
+func (q *queue) dropExpired(ctx *sim.Ctx) {
+	now := ctx.End()
+	var expired []*Message
+	next := int64(0)
+	for i := len(q.ready.levels) - 1; i >= 0; i-- {
+		l := &q.ready.levels[i]
+		for l.len() > 0 {
+			e := l.front()
+			if e.expiry == 0 || now < e.expiry {
+				if e.expiry != 0 && (next == 0 || e.expiry < next) {
+					next = e.expiry
+				}
+				break
+			}
+			gone := q.ready.popLevel(i)
+			q.gone(&gone)
+			expired = append(expired, gone.msg)
+		}
+	}
+	if len(expired) > 0 {
+		q.deadLetter(ctx, expired, "expired")
+	}
+	if next != 0 {
+		q.ensureTTLTimer(ctx, next)
+	}
+}
+
+func (q *queue) ensureTTLTimer(ctx *sim.Ctx, expiry int64) {
+	if q.ttlTimer != 0 {
+		if expiry+1000 >= q.ttlAt {
+			return
+		}
+		ctx.CancelTimer(q.ttlTimer)
+	}
+	// always fire later: rounded up to the next whole millisecond
+	after := ((expiry - ctx.End()) + 999) / 1000 * 1000
+	if after < 0 {
+		after = 0
+	}
+	q.ttlGen++
+	q.ttlTimer = ctx.SendAfter(q.pid, after, sim.Msg{Kind: kTimerTTL, N: q.ttlGen})
+	q.ttlAt = expiry
+}
+
+func (q *queue) ensureExpiryTimer(ctx *sim.Ctx) {
+	if q.expires <= 0 || q.cons.count > 0 {
+		return
+	}
+	if q.expiryTimer != 0 {
+		ctx.CancelTimer(q.expiryTimer)
+	}
+	q.expiryGen++
+	q.expiryTimer = ctx.SendAfter(q.pid, q.expires*1000, sim.Msg{Kind: kTimerExpires, N: q.expiryGen})
+}
