@@ -38,7 +38,7 @@ func BenchmarkTransientCycle(b *testing.B) {
 		done += n
 	}
 	b.StopTimer()
-	if got := s.node.ListQueues()[0]; got.Messages != 0 {
+	if got := s.cluster.ListQueues()[0]; got.Messages != 0 {
 		b.Fatalf("queue not drained: %+v", got)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")

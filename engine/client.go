@@ -21,8 +21,8 @@ type clientConn struct {
 
 // client records what the broker sends and keeps the client-side state.
 type client struct {
-	node *node.Node
-	rt   *sim.Runtime
+	cluster *node.Cluster
+	rt      *sim.Runtime
 	// transcript is every trace line as it arrived, with its event number.
 	transcript  []TraceLine
 	record      bool
@@ -92,7 +92,7 @@ func (c *client) Frame(conn, ch int, method any, at int64) {
 			a.seen++
 			a.busy = max(a.busy, at) + a.work
 			if a.seen%a.every == 0 {
-				c.node.SendAt(conn, ch, c.node.NewAck(m.DeliveryTag, a.every > 1), a.busy)
+				c.cluster.SendAt(conn, ch, c.cluster.NewAck(m.DeliveryTag, a.every > 1), a.busy)
 			}
 		}
 	case node.GetOk:

@@ -80,7 +80,7 @@ func (s *Sim) controlChange(cmd script.Command) {
 		if cmd.Has("schedulers") {
 			s.rt.SetSchedulers(int(cmd.Int("schedulers", 1)))
 		}
-		for _, m := range s.node.Members() {
+		for _, m := range s.cluster.Members() {
 			if cmd.Has("watermark") {
 				m.Config.Watermark = cmd.Int("watermark", 0)
 				m.StartMemoryMonitor()
@@ -93,19 +93,19 @@ func (s *Sim) controlChange(cmd script.Command) {
 			s.summary = cmd.Str("trace", "full") == "summary"
 		}
 		if cmd.Has("queue-master-locator") {
-			s.node.SetLocator(cmd.Str("queue-master-locator", "client-local"))
+			s.cluster.SetLocator(cmd.Str("queue-master-locator", "client-local"))
 		}
 	case "cluster":
 		link := int64(node.DefaultLinkDelay)
 		if cmd.Has("link-us") {
 			link = cmd.Int("link-us", 0)
 		}
-		if err := s.node.AddNodes(int(cmd.Int("nodes", 2))-1, int(cmd.Int("ram", 0)), link); err != nil {
+		if err := s.cluster.AddNodes(int(cmd.Int("nodes", 2))-1, int(cmd.Int("ram", 0)), link); err != nil {
 			s.restartErr = err
 		}
 	case "connect":
-		if m, err := s.node.Member(cmd.Str("node", "")); err == nil {
-			s.node.ConnectTo(cmd.On().Conn, m)
+		if m, err := s.cluster.Member(cmd.Str("node", "")); err == nil {
+			s.cluster.ConnectTo(cmd.On().Conn, m)
 		}
 	case "restart":
 		if err := s.node.Restart(cmd.Str("kind", "clean")); err != nil {
@@ -113,10 +113,10 @@ func (s *Sim) controlChange(cmd script.Command) {
 		}
 	case "alarm":
 		if r := cmd.Str("set", ""); r != "" {
-			s.node.SetAlarm(r, true)
+			s.cluster.SetAlarm(r, true)
 		}
 		if r := cmd.Str("clear", ""); r != "" {
-			s.node.SetAlarm(r, false)
+			s.cluster.SetAlarm(r, false)
 		}
 	}
 }
@@ -157,7 +157,7 @@ func (s *Sim) show(view string) []string {
 	case "throughput":
 		// what the last command that ran events moved, over its span
 		span := s.rt.LastEnd() - s.mark.time
-		st, m := s.node.Stats, s.mark.stats
+		st, m := s.cluster.Stats, s.mark.stats
 		rate := func(n int64) string {
 			if span <= 0 {
 				return "0"
@@ -172,7 +172,7 @@ func (s *Sim) show(view string) []string {
 	case "schedulers":
 		// over the span of the last command that ran events
 		span := s.rt.LastEnd() - s.mark.time
-		members := s.node.Members()
+		members := s.cluster.Members()
 		total := make([]int64, len(members))
 		count := make([]int64, len(members))
 		for i, sc := range s.rt.Schedulers() {
@@ -212,19 +212,19 @@ func (s *Sim) show(view string) []string {
 			out = append(out, line)
 		}
 	case "supervisors":
-		for _, t := range s.node.Supervision() {
+		for _, t := range s.cluster.Supervision() {
 			out = append(out, t.Lines()...)
 		}
 	case "cluster":
-		out = append(out, s.node.ClusterLines()...)
+		out = append(out, s.cluster.ClusterLines()...)
 	case "queues":
-		for _, q := range s.node.ListQueues() {
+		for _, q := range s.cluster.ListQueues() {
 			out = append(out, "queue "+q.Name+" ready="+strconv.Itoa(q.Ready)+" unacked="+strconv.Itoa(q.Unack)+
 				" consumers="+strconv.Itoa(q.Consumers)+" bytes="+i64(q.Bytes))
 		}
 	case "exchanges":
-		for _, name := range s.node.ExchangeNames() {
-			x, _ := s.node.Exchange(name)
+		for _, name := range s.cluster.ExchangeNames() {
+			x, _ := s.cluster.Exchange(name)
 			label := name
 			if label == "" {
 				label = "(default)"
@@ -232,14 +232,14 @@ func (s *Sim) show(view string) []string {
 			out = append(out, "exchange "+label+" type="+x.Type+" bindings="+strconv.Itoa(len(x.Bindings)))
 		}
 	case "bindings":
-		for _, name := range s.node.ExchangeNames() {
-			x, _ := s.node.Exchange(name)
+		for _, name := range s.cluster.ExchangeNames() {
+			x, _ := s.cluster.Exchange(name)
 			for _, b := range x.Bindings {
 				out = append(out, "binding exchange="+name+" queue="+b.Queue+" key="+b.Key)
 			}
 		}
 	case "credit":
-		links := s.node.CreditLinks()
+		links := s.cluster.CreditLinks()
 		sort.SliceStable(links, func(i, j int) bool { return links[i].From < links[j].From })
 		for _, l := range links {
 			state := ""
@@ -252,12 +252,12 @@ func (s *Sim) show(view string) []string {
 	case "memory":
 		m := s.node.Memory()
 		alarm := "off"
-		if len(s.node.Alarms()) > 0 {
-			alarm = strings.Join(s.node.Alarms(), ",")
+		if len(s.cluster.Alarms()) > 0 {
+			alarm = strings.Join(s.cluster.Alarms(), ",")
 		}
 		out = append(out, "memory used="+i64(m)+" watermark="+i64(s.node.Config.Watermark)+" alarm="+alarm)
 	case "consumers":
-		out = append(out, s.node.ConsumerLines()...)
+		out = append(out, s.cluster.ConsumerLines()...)
 	}
 	return out
 }

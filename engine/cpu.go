@@ -13,7 +13,7 @@ import (
 // and on a node with N schedulers none can pass 1/N of the node.
 func (s *Sim) cpuLines() []string {
 	span := s.rt.LastEnd() - s.mark.time
-	members := s.node.Members()
+	members := s.cluster.Members()
 	per := make([]int64, len(members)) // schedulers per node
 	for _, sc := range s.rt.Schedulers() {
 		per[sc.Group]++

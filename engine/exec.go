@@ -18,15 +18,15 @@ func (s *Sim) submit(cmd script.Command) {
 	on := cmd.On()
 	cc := s.client.conn(on.Conn)
 	if cmd.Name == "connection.close" {
-		if !s.node.Open(on.Conn) {
+		if !s.cluster.Open(on.Conn) {
 			return
 		}
-		s.node.Send(on.Conn, 0, node.ConnectionClose{})
+		s.cluster.Send(on.Conn, 0, node.ConnectionClose{})
 		cc.open = false
 		cc.chans = map[int]*clientChan{}
 		return
 	}
-	if !s.node.Open(on.Conn) {
+	if !s.cluster.Open(on.Conn) {
 		cc.open = true
 		cc.chans = map[int]*clientChan{}
 	}
@@ -35,7 +35,7 @@ func (s *Sim) submit(cmd script.Command) {
 		if ch == nil {
 			return
 		}
-		s.node.Send(on.Conn, on.Chan, node.ChannelClose{})
+		s.cluster.Send(on.Conn, on.Chan, node.ChannelClose{})
 		delete(cc.chans, on.Chan)
 		return
 	}
@@ -43,7 +43,7 @@ func (s *Sim) submit(cmd script.Command) {
 		ch = &clientChan{open: true}
 		cc.chans[on.Chan] = ch
 	}
-	send := func(m any) { s.node.Send(on.Conn, on.Chan, m) }
+	send := func(m any) { s.cluster.Send(on.Conn, on.Chan, m) }
 	switch cmd.Name {
 	case "queue.declare":
 		send(&node.QueueDeclare{Queue: cmd.Str("queue", ""), Durable: cmd.Has("durable"), Exclusive: cmd.Has("exclusive"),
@@ -81,7 +81,7 @@ func (s *Sim) submit(cmd script.Command) {
 	case "basic.get":
 		send(&node.BasicGet{Queue: cmd.Str("queue", ""), NoAck: cmd.Has("no-ack")})
 	case "basic.ack":
-		send(s.node.NewAck(uint64(cmd.Int("tag", 0)), cmd.Has("multiple")))
+		send(s.cluster.NewAck(uint64(cmd.Int("tag", 0)), cmd.Has("multiple")))
 	case "basic.nack":
 		send(&node.BasicNack{Tag: uint64(cmd.Int("tag", 0)), Multiple: cmd.Has("multiple"), Requeue: cmd.Bool("requeue", true)})
 	case "basic.reject":
@@ -137,31 +137,31 @@ func (s *Sim) publish(cmd script.Command, send func(any)) {
 func (s *Sim) operator(cmd script.Command) []string {
 	switch cmd.Name {
 	case "set_policy":
-		err := s.node.SetPolicy(cmd.Str("name", ""), cmd.Str("pattern", ""), cmd.Str("apply-to", "all"), int(cmd.Int("priority", 0)), cmd.Table())
+		err := s.cluster.SetPolicy(cmd.Str("name", ""), cmd.Str("pattern", ""), cmd.Str("apply-to", "all"), int(cmd.Int("priority", 0)), cmd.Table())
 		if err != nil {
 			return []string{"error: " + err.Error()}
 		}
 	case "clear_policy":
-		if err := s.node.ClearPolicy(cmd.Str("name", "")); err != nil {
+		if err := s.cluster.ClearPolicy(cmd.Str("name", "")); err != nil {
 			return []string{"error: " + err.Error()}
 		}
 	case "crash":
-		if err := s.node.CrashQueue(cmd.Str("queue", "")); err != nil {
+		if err := s.cluster.CrashQueue(cmd.Str("queue", "")); err != nil {
 			return []string{"error: " + err.Error()}
 		}
 	case "stop_app", "start_app":
-		m, err := s.node.Member(cmd.Str("node", ""))
+		m, err := s.cluster.Member(cmd.Str("node", ""))
 		if err == nil && cmd.Name == "stop_app" {
-			err = s.node.StopApp(m)
+			err = s.cluster.StopApp(m)
 		} else if err == nil {
-			err = s.node.StartApp(m)
+			err = s.cluster.StartApp(m)
 		}
 		if err != nil {
 			return []string{"error: " + err.Error()}
 		}
 	case "list_policies":
 		var out []string
-		for _, p := range s.node.Policies() {
+		for _, p := range s.cluster.Policies() {
 			out = append(out, trace.PolicyLine(p.Name, p.Pattern, p.ApplyTo, p.Priority, p.Definition))
 		}
 		return out
@@ -171,7 +171,7 @@ func (s *Sim) operator(cmd script.Command) []string {
 			cols = []string{"messages"}
 		}
 		var out []string
-		for _, q := range s.node.ListQueues() {
+		for _, q := range s.cluster.ListQueues() {
 			var b strings.Builder
 			b.WriteString("queue name=" + q.Name)
 			for _, c := range cols {

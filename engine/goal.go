@@ -58,7 +58,7 @@ func (s *Sim) expectQueue(cmd script.Command) Goal {
 		}
 	}
 	what := "queue " + name + " " + strings.Join(want, " ")
-	for _, q := range s.node.ListQueues() {
+	for _, q := range s.cluster.ListQueues() {
 		if q.Name != name {
 			continue
 		}

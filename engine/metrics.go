@@ -41,7 +41,7 @@ func (s *Sim) sample() {
 	for m.next <= now {
 		end := m.next
 		span := float64(end-m.last) / 1e6
-		st := s.node.Stats
+		st := s.cluster.Stats
 		cur := [4]int64{st.Published, st.Delivered, st.Acked, st.Confirmed}
 		smp := Sample{Time: end}
 		if span > 0 {
@@ -50,7 +50,7 @@ func (s *Sim) sample() {
 			smp.Ack = float64(cur[2]-m.prev[2]) / span
 			smp.Confirm = float64(cur[3]-m.prev[3]) / span
 		}
-		for _, q := range s.node.ListQueues() {
+		for _, q := range s.cluster.ListQueues() {
 			smp.Depth += q.Messages
 		}
 		smp.Memory = s.node.Memory()

@@ -43,7 +43,7 @@ func (s *Sim) run(o op) (out []string, done bool) {
 		for {
 			last := max(o.t, s.client.lastFrame)
 			limit := last + QuietWindow
-			if until, held := s.node.ClientHeldUntil(); held {
+			if until, held := s.cluster.ClientHeldUntil(); held {
 				limit = max(limit, until)
 			}
 			if !s.stepQuiet(limit) {

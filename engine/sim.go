@@ -29,11 +29,15 @@ type Options struct {
 // recorded as an operation, so that any earlier event can be reached again
 // by replaying from the start (Seek).
 type Sim struct {
-	opts   Options
-	node   *node.Node
-	rt     *sim.Runtime
-	client *client
-	events []sim.Event
+	opts Options
+	// cluster is the simulated broker: one node, or several (cluster
+	// nodes=N); node is its first node, the one a single-node command
+	// (restart, set version, show memory) acts on.
+	cluster *node.Cluster
+	node    *node.Node
+	rt      *sim.Runtime
+	client  *client
+	events  []sim.Event
 
 	ops      []op  // every operation applied, in order
 	applied  int   // ops applied to the current state (a prefix of ops)
@@ -58,9 +62,10 @@ func New(opts Options) *Sim {
 	if opts.Schedulers > 0 {
 		cfg.Schedulers = opts.Schedulers
 	}
-	s.node = node.New(cfg, s.client)
-	s.rt = s.node.RT
-	s.client.node = s.node
+	s.cluster = node.New(cfg, s.client)
+	s.node = s.cluster.First()
+	s.rt = s.cluster.RT
+	s.client.cluster = s.cluster
 	s.client.discard = opts.DiscardTrace
 	s.client.rt = s.rt
 	s.client.record = !opts.DiscardTrace // the transcript: for Transcript and expect
@@ -75,8 +80,8 @@ func (s *Sim) observe() {
 	}
 }
 
-// Node exposes the simulated node for inspection.
-func (s *Sim) Node() *node.Node { return s.node }
+// Cluster exposes the simulated broker for inspection.
+func (s *Sim) Cluster() *node.Cluster { return s.cluster }
 
 // Runtime exposes the process runtime for inspection.
 func (s *Sim) Runtime() *sim.Runtime { return s.rt }
@@ -157,7 +162,7 @@ type mark struct {
 
 func (s *Sim) markStart() {
 	s.mark.time = s.rt.Now()
-	s.mark.stats = s.node.Stats
+	s.mark.stats = s.cluster.Stats
 	s.mark.busy = s.mark.busy[:0]
 	for _, sc := range s.rt.Schedulers() {
 		s.mark.busy = append(s.mark.busy, sc.Busy)
@@ -180,7 +185,7 @@ func (s *Sim) check(cmd script.Command) error {
 	}
 	// a client command (an AMQP method) needs its connection's node running
 	if strings.Contains(cmd.Name, ".") && cmd.Name != "connection.close" && cmd.Name != "channel.close" {
-		if err := s.node.CheckConnOpen(cmd.On().Conn); err != nil {
+		if err := s.cluster.CheckConnOpen(cmd.On().Conn); err != nil {
 			return fmt.Errorf("%s: %w", cmd.Name, err)
 		}
 	}
@@ -191,33 +196,33 @@ func (s *Sim) check(cmd script.Command) error {
 			return err
 		}
 	case "clear_policy":
-		if !s.node.HasPolicy(cmd.Str("name", "")) {
+		if !s.cluster.HasPolicy(cmd.Str("name", "")) {
 			return node.ErrNoPolicy
 		}
 	case "crash":
-		if err := s.node.CheckCrash(cmd.Str("queue", "")); err != nil {
+		if err := s.cluster.CheckCrash(cmd.Str("queue", "")); err != nil {
 			return err
 		}
 	case "stop_app", "start_app":
-		if _, err := s.node.Member(cmd.Str("node", "")); err != nil {
+		if _, err := s.cluster.Member(cmd.Str("node", "")); err != nil {
 			return fmt.Errorf("%s: %w", cmd.Name, err)
 		}
-		if err := s.node.CheckApp(cmd.Name); err != nil {
+		if err := s.cluster.CheckApp(cmd.Name); err != nil {
 			return err
 		}
 	case "cluster":
-		if err := s.node.CheckCluster(int(cmd.Int("nodes", 2)), int(cmd.Int("ram", 0))); err != nil {
+		if err := s.cluster.CheckCluster(int(cmd.Int("nodes", 2)), int(cmd.Int("ram", 0))); err != nil {
 			return err
 		}
 		if !s.untouched() {
 			return fmt.Errorf("cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", cmd.Int("nodes", 2))
 		}
 	case "connect":
-		m, err := s.node.Member(cmd.Str("node", ""))
+		m, err := s.cluster.Member(cmd.Str("node", ""))
 		if err != nil {
 			return fmt.Errorf("connect: %w", err)
 		}
-		if err := s.node.CheckConnectTo(cmd.On().Conn, m); err != nil {
+		if err := s.cluster.CheckConnectTo(cmd.On().Conn, m); err != nil {
 			return err
 		}
 	case "set":
@@ -234,7 +239,7 @@ func (s *Sim) checkSet(cmd script.Command) error {
 	if (cmd.Has("file-size-limit") || cmd.Has("version")) && s.node.HasFiles() {
 		return fmt.Errorf("set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first")
 	}
-	if len(s.node.Members()) > 1 && (cmd.Has("schedulers") || cmd.Has("version") || cmd.Has("file-size-limit")) {
+	if len(s.cluster.Members()) > 1 && (cmd.Has("schedulers") || cmd.Has("version") || cmd.Has("file-size-limit")) {
 		return fmt.Errorf("set: schedulers, the version profile and the file size are chosen before the cluster is formed (every node gets the same)")
 	}
 	if cmd.Has("schedulers") && s.busyOnScheduler() {
@@ -246,7 +251,7 @@ func (s *Sim) checkSet(cmd script.Command) error {
 // untouched says that nothing has happened yet: no event ran and no queue
 // exists.
 func (s *Sim) untouched() bool {
-	return s.rt.Events() == 0 && len(s.node.QueueNames()) == 0
+	return s.rt.Events() == 0 && len(s.cluster.QueueNames()) == 0
 }
 
 func (s *Sim) busyOnScheduler() bool {

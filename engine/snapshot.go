@@ -96,8 +96,8 @@ const mailboxHead = 8
 func (s *Sim) Snapshot() Snapshot {
 	now := s.rt.Now()
 	snap := Snapshot{Time: now, Events: s.rt.Events(), Furthest: s.Furthest(), Memory: s.node.Memory(),
-		Watermark: s.node.Config.Watermark, Alarms: s.node.Alarms()}
-	members := s.node.Members()
+		Watermark: s.node.Config.Watermark, Alarms: s.cluster.Alarms()}
+	members := s.cluster.Members()
 	for _, sc := range s.rt.Schedulers() {
 		v := SchedulerView{Busy: sc.Busy}
 		if len(members) > 1 {
@@ -127,7 +127,7 @@ func (s *Sim) Snapshot() Snapshot {
 		})
 		snap.Processes = append(snap.Processes, v)
 	}
-	for _, l := range s.node.CreditLinks() {
+	for _, l := range s.cluster.CreditLinks() {
 		snap.Credit = append(snap.Credit, CreditView{From: int32(l.From), To: int32(l.To), Credit: l.Credit, Initial: l.Initial, Blocked: l.Blocked})
 	}
 	sort.SliceStable(snap.Credit, func(i, j int) bool {
@@ -137,7 +137,7 @@ func (s *Sim) Snapshot() Snapshot {
 		}
 		return a.To < b.To
 	})
-	for _, q := range s.node.QueueDetails(mailboxHead) {
+	for _, q := range s.cluster.QueueDetails(mailboxHead) {
 		snap.Queues = append(snap.Queues, QueueView{Name: q.Name, PID: int32(q.PID), Ready: q.Ready, Unacked: q.Unack, Bytes: q.Bytes,
 			Levels: q.Levels, Heads: q.Heads, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy, Down: q.Down})
 	}

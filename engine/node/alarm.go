@@ -20,35 +20,35 @@ const mailboxMessageBytes = 96
 
 // SetAlarm raises or clears a resource alarm ("memory" or "disk") and tells
 // every open connection.
-func (n *Node) SetAlarm(resource string, on bool) {
+func (c *Cluster) SetAlarm(resource string, on bool) {
 	switch resource {
 	case "memory":
-		if n.memAlarm == on {
+		if c.memAlarm == on {
 			return
 		}
-		n.memAlarm = on
+		c.memAlarm = on
 	case "disk":
-		if n.diskAlarm == on {
+		if c.diskAlarm == on {
 			return
 		}
-		n.diskAlarm = on
+		c.diskAlarm = on
 	}
 	v := int64(0)
 	if on {
 		v = 1
 	}
-	for _, r := range n.readers() {
-		n.RT.Send(r.proc.PID, sim.Msg{Kind: kAlarm, N: v, P: resource})
+	for _, r := range c.readers() {
+		c.RT.Send(r.proc.PID, sim.Msg{Kind: kAlarm, N: v, P: resource})
 	}
 }
 
 // Alarms lists the resources in alarm.
-func (n *Node) Alarms() []string {
+func (c *Cluster) Alarms() []string {
 	var out []string
-	if n.memAlarm {
+	if c.memAlarm {
 		out = append(out, "memory")
 	}
-	if n.diskAlarm {
+	if c.diskAlarm {
 		out = append(out, "disk")
 	}
 	return out
@@ -72,8 +72,8 @@ func (n *Node) OwnAlarms() []string {
 
 // anyOverWatermark says whether some node of the cluster was over its
 // watermark at its last memory check.
-func (n *Node) anyOverWatermark() bool {
-	for _, m := range n.members {
+func (c *Cluster) anyOverWatermark() bool {
+	for _, m := range c.members {
 		if m.overWatermark {
 			return true
 		}

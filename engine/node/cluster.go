@@ -45,32 +45,32 @@ func NodeName(i int) string {
 // AddNodes joins more nodes to the cluster, each with as many schedulers
 // as the first; the last ram of all the nodes keep the metadata in memory
 // only. It must run before anything else happens.
-func (n *Node) AddNodes(more, ram int, linkDelay int64) error {
-	if err := n.CheckCluster(more+1, ram); err != nil {
+func (c *Cluster) AddNodes(more, ram int, linkDelay int64) error {
+	if err := c.CheckCluster(more+1, ram); err != nil {
 		return err
 	}
-	per := len(n.RT.Schedulers())
+	per := len(c.RT.Schedulers())
 	for i := 0; i < more; i++ {
-		m := &Node{cluster: n.cluster, RT: n.RT, Config: n.Config, client: n.client, conns: map[int]*reader{}}
-		m.group = n.RT.AddGroup(per)
-		m.Name = NodeName(len(n.members))
+		m := &Node{Cluster: c, Config: c.First().Config, conns: map[int]*reader{}}
+		m.group = c.RT.AddGroup(per)
+		m.Name = NodeName(len(c.members))
 		if err := m.openDisk(); err != nil {
 			return err
 		}
-		n.members = append(n.members, m)
+		c.members = append(c.members, m)
 	}
-	for i := len(n.members) - ram; i < len(n.members); i++ {
-		n.members[i].ram = true
+	for i := len(c.members) - ram; i < len(c.members); i++ {
+		c.members[i].ram = true
 	}
-	n.RT.LinkDelay = linkDelay
+	c.RT.LinkDelay = linkDelay
 	return nil
 }
 
 // CheckCluster says whether a cluster of nodes nodes, ram of them RAM
-// nodes, can be formed from this single node.
-func (n *Node) CheckCluster(nodes, ram int) error {
-	if len(n.members) > 1 {
-		return fmt.Errorf("cluster: the cluster is formed already, with %d nodes", len(n.members))
+// nodes, can be formed from this cluster of one.
+func (c *Cluster) CheckCluster(nodes, ram int) error {
+	if len(c.members) > 1 {
+		return fmt.Errorf("cluster: the cluster is formed already, with %d nodes", len(c.members))
 	}
 	if nodes < 2 {
 		return fmt.Errorf("cluster: nodes must be at least 2")
@@ -81,8 +81,8 @@ func (n *Node) CheckCluster(nodes, ram int) error {
 	return nil
 }
 
-// Members lists the nodes of the cluster, the first being this one.
-func (n *Node) Members() []*Node { return n.members }
+// Members lists the nodes of the cluster, in the order they joined.
+func (c *Cluster) Members() []*Node { return c.members }
 
 // NodeIndex reads a node=N|NAME value as a 0-based index among count
 // nodes named by NodeName: its number (1-based) or its name.
@@ -96,20 +96,20 @@ func NodeIndex(id string, count int) (int, bool) {
 }
 
 // Member finds a node by its number (1-based) or its name.
-func (n *Node) Member(id string) (*Node, error) {
-	if i, ok := NodeIndex(id, len(n.members)); ok {
-		return n.members[i], nil
+func (c *Cluster) Member(id string) (*Node, error) {
+	if i, ok := NodeIndex(id, len(c.members)); ok {
+		return c.members[i], nil
 	}
-	names := make([]string, len(n.members))
-	for i, m := range n.members {
+	names := make([]string, len(c.members))
+	for i, m := range c.members {
 		names[i] = strconv.Itoa(i+1) + " (" + m.Name + ")"
 	}
 	return nil, fmt.Errorf("no node %q in the cluster; its nodes are %v", id, names)
 }
 
 // CheckConnectTo says whether connection conn can be placed on node m.
-func (n *Node) CheckConnectTo(conn int, m *Node) error {
-	if cur := n.homeOf(conn); cur.Open(conn) && cur != m {
+func (c *Cluster) CheckConnectTo(conn int, m *Node) error {
+	if cur := c.homeOf(conn); cur.Open(conn) && cur != m {
 		return fmt.Errorf("connect: c%d is open on %s already; close it first", conn, cur.Name)
 	}
 	if m.stopped {
@@ -119,35 +119,35 @@ func (n *Node) CheckConnectTo(conn int, m *Node) error {
 }
 
 // ConnectTo places connection conn on node m; it opens there on first use.
-func (n *Node) ConnectTo(conn int, m *Node) error {
-	if err := n.CheckConnectTo(conn, m); err != nil {
+func (c *Cluster) ConnectTo(conn int, m *Node) error {
+	if err := c.CheckConnectTo(conn, m); err != nil {
 		return err
 	}
-	n.connNode[conn] = m
+	c.connNode[conn] = m
 	return nil
 }
 
 // CheckConnOpen says whether a client can use connection conn: not when
 // the node it is placed on is stopped (the client's connect is refused).
-func (n *Node) CheckConnOpen(conn int) error {
-	if m := n.homeOf(conn); m.stopped {
+func (c *Cluster) CheckConnOpen(conn int) error {
+	if m := c.homeOf(conn); m.stopped {
 		return fmt.Errorf("c%d is on %s, which is stopped: start it (start_app node=%s) or place the connection on a running node (connect on=c%d node=N)", conn, m.Name, m.Name, conn)
 	}
 	return nil
 }
 
 // homeOf is the node a connection lives on.
-func (n *Node) homeOf(conn int) *Node {
-	if m, ok := n.connNode[conn]; ok {
+func (c *Cluster) homeOf(conn int) *Node {
+	if m, ok := c.connNode[conn]; ok {
 		return m
 	}
-	return n.members[0]
+	return c.members[0]
 }
 
 // readers lists every open connection's reader in the cluster, by number.
-func (n *Node) readers() []*reader {
+func (c *Cluster) readers() []*reader {
 	var out []*reader
-	for _, m := range n.members {
+	for _, m := range c.members {
 		for _, r := range m.conns {
 			if !r.closed {
 				out = append(out, r)
@@ -195,9 +195,9 @@ func (n *Node) commitDelay() int64 {
 }
 
 // masters counts the classic queues each node holds.
-func (n *Node) masters() map[*Node]int {
+func (c *Cluster) masters() map[*Node]int {
 	out := map[*Node]int{}
-	for _, rec := range n.queues {
+	for _, rec := range c.queues {
 		if rec.home != nil && rec.Type != "quorum" {
 			out[rec.home]++
 		}
@@ -254,18 +254,18 @@ func (n *Node) placeQueue(rec *QueueRecord) *Node {
 
 // ClusterLines describes each node: its kind, whether it runs, its
 // schedulers, connections, classic queues and memory.
-func (n *Node) ClusterLines() []string {
-	count := n.masters()
+func (c *Cluster) ClusterLines() []string {
+	count := c.masters()
 	conns := map[*Node]int{}
-	for _, r := range n.readers() {
+	for _, r := range c.readers() {
 		conns[r.n]++
 	}
 	sched := map[int]int{}
-	for _, s := range n.RT.Schedulers() {
+	for _, s := range c.RT.Schedulers() {
 		sched[s.Group]++
 	}
 	var out []string
-	for _, m := range n.members {
+	for _, m := range c.members {
 		kind, state := "disc", "running"
 		if m.ram {
 			kind = "ram"
@@ -280,17 +280,17 @@ func (n *Node) ClusterLines() []string {
 		}
 		out = append(out, line)
 	}
-	loc := n.locator
+	loc := c.locator
 	if loc == "" {
 		loc = "client-local (none set)"
 	}
-	out = append(out, fmt.Sprintf("queue_master_locator=%s link-delay=%dµs", loc, n.RT.LinkDelay))
+	out = append(out, fmt.Sprintf("queue_master_locator=%s link-delay=%dµs", loc, c.RT.LinkDelay))
 	return out
 }
 
 // CheckApp refuses stop_app and start_app on a single node.
-func (n *Node) CheckApp(cmd string) error {
-	if len(n.members) == 1 {
+func (c *Cluster) CheckApp(cmd string) error {
+	if len(c.members) == 1 {
 		return fmt.Errorf("%s: a single node cannot be stopped and started this way (form a cluster with cluster nodes=N; restart kind=clean restarts one node)", cmd)
 	}
 	return nil
@@ -302,4 +302,4 @@ func homeDown(rec *QueueRecord) *amqp.Error {
 }
 
 // SetLocator sets the nodes' queue_master_locator.
-func (n *Node) SetLocator(loc string) { n.locator = loc }
+func (c *Cluster) SetLocator(loc string) { c.locator = loc }

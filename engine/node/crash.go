@@ -58,8 +58,8 @@ type queueDown struct {
 type callFailed struct{}
 
 // CheckCrash says whether a queue can be crashed, without touching it.
-func (n *Node) CheckCrash(name string) error {
-	rec, ok := n.queues[name]
+func (c *Cluster) CheckCrash(name string) error {
+	rec, ok := c.queues[name]
 	if !ok {
 		return errors.New(script.NoQueue("crash", name))
 	}
@@ -70,18 +70,18 @@ func (n *Node) CheckCrash(name string) error {
 }
 
 // CrashQueue kills a queue's process and lets its supervisor act.
-func (n *Node) CrashQueue(name string) error {
-	if err := n.CheckCrash(name); err != nil {
+func (c *Cluster) CrashQueue(name string) error {
+	if err := c.CheckCrash(name); err != nil {
 		return err
 	}
-	rec := n.queues[name]
+	rec := c.queues[name]
 	q := rec.proc
 	if q == nil {
 		return nil // the supervisor gave up already: nothing runs
 	}
-	now := n.RT.Now()
+	now := c.RT.Now()
 	old := q.pid
-	n.RT.Kill(old)
+	c.RT.Kill(old)
 	q.deleted = true
 	// what the old process had of each message on disk: the new one reads
 	// the files, and takes the message and its ack tag from here
@@ -128,34 +128,34 @@ func (n *Node) CrashQueue(name string) error {
 		}
 		cur = rec.PID
 	}
-	n.changed()
-	n.queueWentDown(&queueDown{name: name, old: old, cur: cur})
+	c.changed()
+	c.queueWentDown(&queueDown{name: name, old: old, cur: cur})
 	return nil
 }
 
 // queueWentDown tells the channels that knew a queue process that it is
 // gone: a call waiting for it fails, and the channel hears of the exit.
-func (n *Node) queueWentDown(d *queueDown) {
-	n.eachChannel(func(ch *channel) {
+func (c *Cluster) queueWentDown(d *queueDown) {
+	c.eachChannel(func(ch *channel) {
 		if ch.call != nil && ch.call.to == d.old {
-			n.RT.Send(ch.pid, sim.Msg{Kind: kReply, Ref: ch.call.ref, P: &callFailed{}})
+			c.RT.Send(ch.pid, sim.Msg{Kind: kReply, Ref: ch.call.ref, P: &callFailed{}})
 		}
 		if slices.Contains(ch.touched, d.old) {
-			n.RT.Send(ch.pid, sim.Msg{Kind: kQueueDown, P: d})
+			c.RT.Send(ch.pid, sim.Msg{Kind: kQueueDown, P: d})
 		}
 	})
 }
 
 // eachChannel runs f on every open channel, in connection and channel order.
-func (n *Node) eachChannel(f func(ch *channel)) {
-	for _, r := range n.readers() {
+func (c *Cluster) eachChannel(f func(ch *channel)) {
+	for _, r := range c.readers() {
 		nums := make([]int, 0, len(r.chans))
 		for num := range r.chans {
 			nums = append(nums, num)
 		}
 		sort.Ints(nums)
 		for _, num := range nums {
-			p := n.RT.Process(r.chans[num].pid)
+			p := c.RT.Process(r.chans[num].pid)
 			if p == nil || p.State() == sim.Exited {
 				continue
 			}
@@ -169,20 +169,20 @@ func (n *Node) eachChannel(f func(ch *channel)) {
 // deleteCrashed deletes a queue whose supervisor gave up
 // (rabbit_classic_queue:delete_crashed): its record, bindings and files go;
 // channels waiting for it stop waiting.
-func (n *Node) deleteCrashed(rec *QueueRecord) {
-	n.unbindQueue(rec.Name)
-	delete(n.queues, rec.Name)
-	n.changed()
+func (c *Cluster) deleteCrashed(rec *QueueRecord) {
+	c.unbindQueue(rec.Name)
+	delete(c.queues, rec.Name)
+	c.changed()
 	if home := rec.home; home != nil && home.vhost != nil {
 		for _, name := range levelNames(rec) {
 			_, err := home.vhost.EraseQueue(name, home.queueOptions(rec))
 			home.storageFault(err)
 		}
 	}
-	n.eachChannel(func(ch *channel) {
+	c.eachChannel(func(ch *channel) {
 		if w := ch.waiting; w != nil && w.queue == rec.Name {
-			n.RT.CancelTimer(w.timer)
-			n.RT.Send(ch.pid, sim.Msg{Kind: kWaitDone, Ref: w.ref})
+			c.RT.CancelTimer(w.timer)
+			c.RT.Send(ch.pid, sim.Msg{Kind: kWaitDone, Ref: w.ref})
 		}
 	})
 }
@@ -246,13 +246,13 @@ func (ch *channel) endWait(ctx *sim.Ctx, ref uint32) {
 
 // ClientHeldUntil says until when a client's synchronous method is held
 // by a channel waiting for a dead queue (the client blocks that long).
-func (n *Node) ClientHeldUntil() (int64, bool) {
-	if n.clientWaits == 0 {
+func (c *Cluster) ClientHeldUntil() (int64, bool) {
+	if c.clientWaits == 0 {
 		return 0, false
 	}
 	var until int64
 	held := false
-	n.eachChannel(func(ch *channel) {
+	c.eachChannel(func(ch *channel) {
 		if w := ch.waiting; w != nil && w.client {
 			until, held = max(until, w.until), true
 		}

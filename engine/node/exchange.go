@@ -83,20 +83,19 @@ func (x *Exchange) removeBinding(b *Binding) bool {
 
 // unbound is called after bindings were removed: an auto-delete exchange
 // goes once its last binding is gone.
-func (n *Node) unbound(x *Exchange) {
+func (c *Cluster) unbound(x *Exchange) {
 	if x.AutoDelete && len(x.Bindings) == 0 && x.hadBindings {
-		delete(n.exchanges, x.Name)
-		n.changed()
+		delete(c.exchanges, x.Name)
+		c.changed()
 	}
 }
 
-// removeQueue drops every binding to a deleted queue.
 // unbindQueue removes every binding to a queue that goes.
-func (n *Node) unbindQueue(name string) {
-	for _, xn := range n.ExchangeNames() {
-		x := n.exchanges[xn]
+func (c *Cluster) unbindQueue(name string) {
+	for _, xn := range c.ExchangeNames() {
+		x := c.exchanges[xn]
 		x.removeQueue(name)
-		n.unbound(x)
+		c.unbound(x)
 	}
 }
 
@@ -112,23 +111,23 @@ func (x *Exchange) removeQueue(q string) {
 
 // route returns the names of the queues a message goes to, each once, in
 // binding order. The default exchange routes to the queue named by the key.
-func (n *Node) route(x *Exchange, key string, headers amqp.Table, dst []string) []string {
+func (c *Cluster) route(x *Exchange, key string, headers amqp.Table, dst []string) []string {
 	// an unroutable message goes on to the alternate exchange, if the
 	// exchange has one that exists (each exchange visited once)
 	before := len(dst)
-	dst = n.routeOne(x, key, headers, dst)
+	dst = c.routeOne(x, key, headers, dst)
 	for seen := []string{x.Name}; len(dst) == before; {
 		ae, ok := x.Args.Get("alternate-exchange")
 		if !ok || ae.Kind != amqp.LongStr {
 			break
 		}
-		next, ok := n.exchanges[ae.Str]
+		next, ok := c.exchanges[ae.Str]
 		if !ok || containsName(seen, next.Name) {
 			break
 		}
 		seen = append(seen, next.Name)
 		x = next
-		dst = n.routeOne(x, key, headers, dst)
+		dst = c.routeOne(x, key, headers, dst)
 	}
 	return dst
 }
@@ -143,9 +142,9 @@ func containsName(list []string, s string) bool {
 }
 
 // routeOne routes through one exchange's bindings.
-func (n *Node) routeOne(x *Exchange, key string, headers amqp.Table, dst []string) []string {
+func (c *Cluster) routeOne(x *Exchange, key string, headers amqp.Table, dst []string) []string {
 	if x.Name == "" {
-		if _, ok := n.queues[key]; ok {
+		if _, ok := c.queues[key]; ok {
 			dst = append(dst, key)
 		}
 		return dst

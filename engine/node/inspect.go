@@ -9,12 +9,12 @@ import (
 )
 
 // CreditLinks lists the credit every process holds toward its peers.
-func (n *Node) CreditLinks() []CreditLink {
+func (c *Cluster) CreditLinks() []CreditLink {
 	var out []CreditLink
-	for _, r := range n.readers() {
+	for _, r := range c.readers() {
 		out = append(out, r.credit.links(r.proc.PID)...)
 	}
-	for _, p := range n.RT.Processes() {
+	for _, p := range c.RT.Processes() {
 		switch h := p.Handler.(type) {
 		case *channel:
 			if !h.closed {
@@ -30,12 +30,12 @@ func (n *Node) CreditLinks() []CreditLink {
 }
 
 // ConsumerLines describes every queue's consumers.
-func (n *Node) ConsumerLines() []string {
+func (c *Cluster) ConsumerLines() []string {
 	var out []string
-	for _, q := range n.QueueDetails(0) {
-		for _, c := range q.Consumers {
+	for _, q := range c.QueueDetails(0) {
+		for _, k := range q.Consumers {
 			out = append(out, fmt.Sprintf("consumer %s queue=%s %s priority=%d prefetch=%d unacked=%d state=%s",
-				c.Tag, q.Name, c.Channel, c.Priority, c.Prefetch, c.Unacked, c.State))
+				k.Tag, q.Name, k.Channel, k.Priority, k.Prefetch, k.Unacked, k.State))
 		}
 	}
 	return out
@@ -63,11 +63,11 @@ type QueueDetail struct {
 
 // QueueDetails inspects every queue, sorted by name; heads lists up to
 // n bodies from the head.
-func (n *Node) QueueDetails(heads int) []QueueDetail {
-	infos := n.ListQueues()
+func (c *Cluster) QueueDetails(heads int) []QueueDetail {
+	infos := c.ListQueues()
 	out := make([]QueueDetail, 0, len(infos))
 	for _, info := range infos {
-		rec := n.queues[info.Name]
+		rec := c.queues[info.Name]
 		q := rec.proc
 		d := QueueDetail{QueueInfo: info, PID: rec.PID}
 		if q == nil {
@@ -87,16 +87,16 @@ func (n *Node) QueueDetails(heads int) []QueueDetail {
 		}
 		cons := q.allConsumers()
 		sort.SliceStable(cons, func(i, j int) bool { return cons[i].order < cons[j].order })
-		for _, c := range cons {
+		for _, k := range cons {
 			state := "active"
-			if q.isConsumerBlocked(c) {
+			if q.isConsumerBlocked(k) {
 				state = "blocked"
 			}
-			if q.sac && q.holder != c {
+			if q.sac && q.holder != k {
 				state = "waiting"
 			}
-			d.Consumers = append(d.Consumers, ConsumerInfo{Tag: c.tag, Channel: n.RT.Process(c.ch.pid).Name, Priority: c.priority,
-				Prefetch: c.prefetch, Unacked: c.outstanding, State: state, NoAck: !c.ackRequired})
+			d.Consumers = append(d.Consumers, ConsumerInfo{Tag: k.tag, Channel: c.RT.Process(k.ch.pid).Name, Priority: k.priority,
+				Prefetch: k.prefetch, Unacked: k.outstanding, State: state, NoAck: !k.ackRequired})
 		}
 		out = append(out, d)
 	}

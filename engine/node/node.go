@@ -84,7 +84,7 @@ type QueueRecord struct {
 	down       bool    // its node is stopped: the record stays until it starts
 }
 
-// Stats are the node's cumulative counters (the management plugin's
+// Stats are the cluster's cumulative counters (the management plugin's
 // message_stats).
 type Stats struct {
 	Published int64 // publishes handled by channels
@@ -93,16 +93,13 @@ type Stats struct {
 	Confirmed int64 // publisher confirms sent
 }
 
-// Node is one simulated RabbitMQ node.
+// Node is one member of a Cluster: a RabbitMQ node with its own
+// schedulers, connections, memory, disk and message stores. What every
+// node shares (the metadata, the runtime) it reaches through its Cluster.
 type Node struct {
-	// cluster is what every node of a cluster shares: the metadata
-	// (mnesia's tables, replicated to every node), the members, and the
-	// counters that name things.
-	*cluster
+	*Cluster
 
-	RT     *sim.Runtime
 	Config Config
-	client Client
 
 	conns map[int]*reader
 	// Name is the node's Erlang name; group its scheduler group.
@@ -134,8 +131,16 @@ type Node struct {
 	recovering bool
 }
 
-// cluster is the state every node of a cluster shares.
-type cluster struct {
+// Cluster is a simulated RabbitMQ cluster: its nodes, and what they
+// share. A single node is a cluster of one. The metadata (mnesia's tables,
+// replicated to every node) is shared by every member; so are the
+// runtime that runs every process, the client, and the counters that name
+// things.
+type Cluster struct {
+	// RT runs the processes of every node, each node on its own group of
+	// schedulers.
+	RT      *sim.Runtime
+	client  Client
 	members []*Node
 	// connNode places each connection on a node (the first by default).
 	connNode map[int]*Node
@@ -170,20 +175,19 @@ type cluster struct {
 	rand    uint64 // the random locator's generator state
 }
 
-// New builds a node with the default exchanges.
-func New(cfg Config, client Client) *Node {
+// New builds a cluster of one node, with the default exchanges.
+func New(cfg Config, client Client) *Cluster {
 	if cfg.Costs == (Costs{}) {
 		cfg.Costs = DefaultCosts
 	}
 	if cfg.Credit == (CreditSpec{}) {
 		cfg.Credit = DefaultCredit
 	}
-	c := &cluster{exchanges: map[string]*Exchange{}, queues: map[string]*QueueRecord{}, connNode: map[int]*Node{}, rand: 0x9E3779B97F4A7C15}
+	c := &Cluster{RT: sim.New(cfg.Schedulers), client: client, exchanges: map[string]*Exchange{}, queues: map[string]*QueueRecord{},
+		connNode: map[int]*Node{}, rand: 0x9E3779B97F4A7C15}
 	n := &Node{
-		cluster: c,
-		RT:      sim.New(cfg.Schedulers),
+		Cluster: c,
 		Config:  cfg,
-		client:  client,
 		conns:   map[int]*reader{},
 		Name:    NodeName(0),
 	}
@@ -195,21 +199,25 @@ func New(cfg Config, client Client) *Node {
 		{"", "direct"}, {"amq.direct", "direct"}, {"amq.fanout", "fanout"},
 		{"amq.topic", "topic"}, {"amq.headers", "headers"}, {"amq.match", "headers"},
 	} {
-		n.exchanges[x.name] = &Exchange{Name: x.name, Type: x.typ, Durable: true}
+		c.exchanges[x.name] = &Exchange{Name: x.name, Type: x.typ, Durable: true}
 	}
-	return n
+	return c
 }
 
+// First is the cluster's first node: the only one of a single node, and
+// the one a connection lives on unless connect places it elsewhere.
+func (c *Cluster) First() *Node { return c.members[0] }
+
 // Queue returns a queue's record.
-func (n *Node) Queue(name string) (*QueueRecord, bool) {
-	q, ok := n.queues[name]
+func (c *Cluster) Queue(name string) (*QueueRecord, bool) {
+	q, ok := c.queues[name]
 	return q, ok
 }
 
 // QueueNames lists the queues, sorted by name.
-func (n *Node) QueueNames() []string {
-	names := make([]string, 0, len(n.queues))
-	for name := range n.queues {
+func (c *Cluster) QueueNames() []string {
+	names := make([]string, 0, len(c.queues))
+	for name := range c.queues {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -217,9 +225,9 @@ func (n *Node) QueueNames() []string {
 }
 
 // ExchangeNames lists the exchanges, sorted by name.
-func (n *Node) ExchangeNames() []string {
-	names := make([]string, 0, len(n.exchanges))
-	for name := range n.exchanges {
+func (c *Cluster) ExchangeNames() []string {
+	names := make([]string, 0, len(c.exchanges))
+	for name := range c.exchanges {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -227,8 +235,8 @@ func (n *Node) ExchangeNames() []string {
 }
 
 // Exchange returns an exchange.
-func (n *Node) Exchange(name string) (*Exchange, bool) {
-	x, ok := n.exchanges[name]
+func (c *Cluster) Exchange(name string) (*Exchange, bool) {
+	x, ok := c.exchanges[name]
 	return x, ok
 }
 
@@ -238,39 +246,39 @@ func (n *Node) Exchange(name string) (*Exchange, bool) {
 // the client has copied what it needs; a BasicAck goes client → reader →
 // channel, which frees it once handled.
 
-func (n *Node) newDelivery() *consumerDelivery {
-	if k := len(n.deliveryPool); k > 0 {
-		d := n.deliveryPool[k-1]
-		n.deliveryPool = n.deliveryPool[:k-1]
+func (c *Cluster) newDelivery() *consumerDelivery {
+	if k := len(c.deliveryPool); k > 0 {
+		d := c.deliveryPool[k-1]
+		c.deliveryPool = c.deliveryPool[:k-1]
 		return d
 	}
 	return new(consumerDelivery)
 }
 
-func (n *Node) freeDelivery(d *consumerDelivery) {
+func (c *Cluster) freeDelivery(d *consumerDelivery) {
 	*d = consumerDelivery{}
-	n.deliveryPool = append(n.deliveryPool, d)
+	c.deliveryPool = append(c.deliveryPool, d)
 }
 
 // NewAck returns a basic.ack frame for a client to send.
-func (n *Node) NewAck(tag uint64, multiple bool) *BasicAck {
-	if k := len(n.ackPool); k > 0 {
-		a := n.ackPool[k-1]
-		n.ackPool = n.ackPool[:k-1]
+func (c *Cluster) NewAck(tag uint64, multiple bool) *BasicAck {
+	if k := len(c.ackPool); k > 0 {
+		a := c.ackPool[k-1]
+		c.ackPool = c.ackPool[:k-1]
 		*a = BasicAck{Tag: tag, Multiple: multiple}
 		return a
 	}
 	return &BasicAck{Tag: tag, Multiple: multiple}
 }
 
-func (n *Node) freeAck(a *BasicAck) { n.ackPool = append(n.ackPool, a) }
+func (c *Cluster) freeAck(a *BasicAck) { c.ackPool = append(c.ackPool, a) }
 
 // changed records a topology change.
-func (n *Node) changed() { n.gen++ }
+func (c *Cluster) changed() { c.gen++ }
 
-func (n *Node) newMsgID() uint64 {
-	n.nextMsgID++
-	return n.nextMsgID
+func (c *Cluster) newMsgID() uint64 {
+	c.nextMsgID++
+	return c.nextMsgID
 }
 
 // Message kinds. Each process's handler gives them meaning.

@@ -100,8 +100,8 @@ func CheckPolicy(pattern string, def amqp.Table) error {
 }
 
 // HasPolicy says whether a policy of that name is set.
-func (n *Node) HasPolicy(name string) bool {
-	for _, p := range n.policies {
+func (c *Cluster) HasPolicy(name string) bool {
+	for _, p := range c.policies {
 		if p.Name == name {
 			return true
 		}
@@ -110,39 +110,39 @@ func (n *Node) HasPolicy(name string) bool {
 }
 
 // SetPolicy adds or replaces a policy and reapplies policies to queues.
-func (n *Node) SetPolicy(name, pattern, applyTo string, priority int, def amqp.Table) error {
+func (c *Cluster) SetPolicy(name, pattern, applyTo string, priority int, def amqp.Table) error {
 	if err := CheckPolicy(pattern, def); err != nil {
 		return err
 	}
 	re, _ := compilePattern(pattern)
 	p := &Policy{Name: name, Pattern: pattern, ApplyTo: applyTo, Priority: priority, Definition: def, re: re}
 	replaced := false
-	for i, old := range n.policies {
+	for i, old := range c.policies {
 		if old.Name == name {
-			n.policies[i] = p
+			c.policies[i] = p
 			replaced = true
 		}
 	}
 	if !replaced {
-		n.policies = append(n.policies, p)
+		c.policies = append(c.policies, p)
 	}
-	n.reapplyPolicies()
+	c.reapplyPolicies()
 	return nil
 }
 
 // Policies lists the policies, sorted by name.
-func (n *Node) Policies() []*Policy {
-	out := append([]*Policy(nil), n.policies...)
+func (c *Cluster) Policies() []*Policy {
+	out := append([]*Policy(nil), c.policies...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
 // ClearPolicy removes a policy.
-func (n *Node) ClearPolicy(name string) error {
-	for i, p := range n.policies {
+func (c *Cluster) ClearPolicy(name string) error {
+	for i, p := range c.policies {
 		if p.Name == name {
-			n.policies = append(n.policies[:i], n.policies[i+1:]...)
-			n.reapplyPolicies()
+			c.policies = append(c.policies[:i], c.policies[i+1:]...)
+			c.reapplyPolicies()
 			return nil
 		}
 	}
@@ -151,13 +151,13 @@ func (n *Node) ClearPolicy(name string) error {
 
 // reapplyPolicies recomputes each queue's policy; a queue whose settings
 // changed re-reads them (as on a policy_changed notification).
-func (n *Node) reapplyPolicies() {
-	for _, name := range n.QueueNames() {
-		rec := n.queues[name]
-		rec.Policy = n.policyFor(name)
+func (c *Cluster) reapplyPolicies() {
+	for _, name := range c.QueueNames() {
+		rec := c.queues[name]
+		rec.Policy = c.policyFor(name)
 		if rec.proc != nil {
 			rec.proc.configure()
-			n.RT.Send(rec.PID, sim_msgPolicyChanged)
+			c.RT.Send(rec.PID, sim_msgPolicyChanged)
 		}
 	}
 }
@@ -177,10 +177,10 @@ type QueueInfo struct {
 }
 
 // ListQueues returns every queue's info, sorted by name.
-func (n *Node) ListQueues() []QueueInfo {
+func (c *Cluster) ListQueues() []QueueInfo {
 	var out []QueueInfo
-	for _, name := range n.QueueNames() {
-		rec := n.queues[name]
+	for _, name := range c.QueueNames() {
+		rec := c.queues[name]
 		if rec.dead {
 			continue // its info call fails: rabbitmqctl leaves it out
 		}

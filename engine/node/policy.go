@@ -26,9 +26,9 @@ func (p *Policy) matchesQueue(name string) bool {
 // policyFor returns the policy that applies to a queue: the matching one
 // with the highest priority (ties: the one set last loses to the earlier,
 // as rabbit_policy sorts by priority only and keeps list order).
-func (n *Node) policyFor(queue string) *Policy {
+func (c *Cluster) policyFor(queue string) *Policy {
 	var best *Policy
-	for _, p := range n.policies {
+	for _, p := range c.policies {
 		if !p.matchesQueue(queue) {
 			continue
 		}

@@ -62,26 +62,23 @@ func (n *Node) Connect(conn int) sim.PID {
 }
 
 // Open reports whether connection conn is open.
-func (n *Node) Open(conn int) bool {
-	if m := n.homeOf(conn); m != n {
-		return m.Open(conn)
-	}
-	r, ok := n.conns[conn]
+func (c *Cluster) Open(conn int) bool {
+	r, ok := c.homeOf(conn).conns[conn]
 	return ok && !r.closed
 }
 
 // Send puts a client frame on connection conn's socket, opening the
 // connection first if needed.
-func (n *Node) Send(conn, ch int, method any) {
-	pid := n.Connect(conn)
-	n.RT.SendInput(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method})
+func (c *Cluster) Send(conn, ch int, method any) {
+	pid := c.homeOf(conn).Connect(conn)
+	c.RT.SendInput(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method})
 }
 
 // SendAt puts a client frame on the socket at virtual time at: a client
 // reacting to something it received at that time.
-func (n *Node) SendAt(conn, ch int, method any, at int64) {
-	pid := n.Connect(conn)
-	n.RT.SendInputAt(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method}, at)
+func (c *Cluster) SendAt(conn, ch int, method any, at int64) {
+	pid := c.homeOf(conn).Connect(conn)
+	c.RT.SendInputAt(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method}, at)
 }
 
 func (r *reader) Handle(ctx *sim.Ctx, m sim.Msg) {

@@ -169,18 +169,18 @@ func deliveredOf(rec *QueueRecord) map[levelSeq]bool {
 // connections are closed, its durable queues shut down cleanly and stay in
 // the metadata, down, until the node starts again; its other queues are
 // deleted. Channels elsewhere lose their consumers on its queues.
-func (n *Node) StopApp(m *Node) error {
-	if err := n.CheckApp("stop_app"); err != nil {
+func (c *Cluster) StopApp(m *Node) error {
+	if err := c.CheckApp("stop_app"); err != nil {
 		return err
 	}
 	if m.stopped {
 		return nil
 	}
-	now := n.RT.Now()
+	now := c.RT.Now()
 	m.delivered = map[string]map[levelSeq]bool{}
 	var gone []*QueueRecord
-	for _, name := range n.QueueNames() {
-		if rec := n.queues[name]; rec.home == m {
+	for _, name := range c.QueueNames() {
+		if rec := c.queues[name]; rec.home == m {
 			gone = append(gone, rec)
 			if rec.Durable && !rec.Exclusive {
 				m.delivered[name] = deliveredOf(rec)
@@ -188,9 +188,9 @@ func (n *Node) StopApp(m *Node) error {
 		}
 	}
 	// the clients of the node see their connections closed
-	for _, r := range n.readers() {
+	for _, r := range c.readers() {
 		if r.n == m {
-			n.client.Frame(r.conn, 0, Closed{Code: 320, Text: forcedClose}, now)
+			c.client.Frame(r.conn, 0, Closed{Code: 320, Text: forcedClose}, now)
 			r.closed = true
 		}
 	}
@@ -201,16 +201,16 @@ func (n *Node) StopApp(m *Node) error {
 	m.terms = terms
 	// what its channels held on other nodes' queues goes back (the queues
 	// see the channels go), and exclusive queues of its connections go
-	for _, p := range n.RT.Processes() {
+	for _, p := range c.RT.Processes() {
 		if p.Group != m.group {
 			continue
 		}
 		if ch, ok := p.Handler.(*channel); ok && !ch.closed {
 			for _, q := range ch.touched {
-				n.RT.Send(q, sim.Msg{Kind: kChannelDown, From: ch.pid})
+				c.RT.Send(q, sim.Msg{Kind: kChannelDown, From: ch.pid})
 			}
 		}
-		n.RT.Kill(p.PID)
+		c.RT.Kill(p.PID)
 	}
 	m.conns = map[int]*reader{}
 	m.stores = [2]sim.PID{}
@@ -226,24 +226,24 @@ func (n *Node) StopApp(m *Node) error {
 		if rec.Durable && !rec.Exclusive {
 			rec.down = true
 		} else {
-			n.unbindQueue(rec.Name)
-			delete(n.queues, rec.Name)
+			c.unbindQueue(rec.Name)
+			delete(c.queues, rec.Name)
 		}
-		n.queueWentDown(&queueDown{name: rec.Name, old: old, cur: sim.None, stopped: true})
+		c.queueWentDown(&queueDown{name: rec.Name, old: old, cur: sim.None, stopped: true})
 	}
-	for _, name := range n.QueueNames() {
-		if rec := n.queues[name]; rec.Exclusive && rec.proc != nil && n.homeOf(rec.Owner) == m {
-			n.RT.Send(rec.PID, sim.Msg{Kind: kExclusiveDown})
+	for _, name := range c.QueueNames() {
+		if rec := c.queues[name]; rec.Exclusive && rec.proc != nil && c.homeOf(rec.Owner) == m {
+			c.RT.Send(rec.PID, sim.Msg{Kind: kExclusiveDown})
 		}
 	}
-	n.changed()
+	c.changed()
 	return nil
 }
 
 // StartApp starts a stopped node again: its durable queues recover from
 // their files, cleanly, from the terms the stop left.
-func (n *Node) StartApp(m *Node) error {
-	if err := n.CheckApp("start_app"); err != nil {
+func (c *Cluster) StartApp(m *Node) error {
+	if err := c.CheckApp("start_app"); err != nil {
 		return err
 	}
 	if !m.stopped {
@@ -251,8 +251,8 @@ func (n *Node) StartApp(m *Node) error {
 	}
 	var down []*QueueRecord
 	var refs []store.QueueRef
-	for _, name := range n.QueueNames() {
-		if rec := n.queues[name]; rec.home == m && rec.down {
+	for _, name := range c.QueueNames() {
+		if rec := c.queues[name]; rec.home == m && rec.down {
 			down = append(down, rec)
 			refs = append(refs, m.queueRefs(rec, m.terms)...)
 		}
@@ -273,7 +273,7 @@ func (n *Node) StartApp(m *Node) error {
 	if m.Config.Watermark > 0 {
 		m.StartMemoryMonitor()
 	}
-	n.changed()
+	c.changed()
 	return nil
 }
 

@@ -31,11 +31,11 @@ type Lost struct{}
 
 // StopApp is not in the browser build: starting the node again recovers
 // its queues from their files (see Restart).
-func (n *Node) StopApp(m *Node) error {
+func (c *Cluster) StopApp(m *Node) error {
 	return fmt.Errorf("stop_app: stopping a node of a cluster is not in the browser build (starting it again needs the recovery code); run the scenario with go run ./scripts/scenario")
 }
 
 // StartApp: see StopApp.
-func (n *Node) StartApp(m *Node) error {
+func (c *Cluster) StartApp(m *Node) error {
 	return fmt.Errorf("start_app: starting a node of a cluster is not in the browser build (it recovers its queues from their files); run the scenario with go run ./scripts/scenario")
 }

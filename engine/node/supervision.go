@@ -26,11 +26,11 @@ type SupNode struct {
 }
 
 // Supervision returns each node's supervision tree.
-func (n *Node) Supervision() []SupNode {
+func (c *Cluster) Supervision() []SupNode {
 	var out []SupNode
-	for _, m := range n.members {
+	for _, m := range c.members {
 		t := m.supervision()
-		if len(n.members) > 1 {
+		if len(c.members) > 1 {
 			t.Name += " on " + m.Name
 		}
 		out = append(out, t)

@@ -79,7 +79,7 @@ func benchEngine(n int) (wall, virtual float64, err error) {
 		s.ExecLine("basic.publish key=bench size=16 count=" + strconv.Itoa(k))
 	}
 	elapsed := time.Since(start)
-	if q := s.Node().ListQueues()[0]; q.Messages != 0 {
+	if q := s.Cluster().ListQueues()[0]; q.Messages != 0 {
 		return 0, 0, fmt.Errorf("queue not drained: %d left", q.Messages)
 	}
 	busy := s.Runtime().Schedulers()[0].Busy - busy0
