@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"runtime"
 	"testing"
 
 	"warren/engine/script"
@@ -21,27 +22,81 @@ func mustExec(tb testing.TB, s *Sim, lines ...string) {
 	}
 }
 
-// BenchmarkTransientCycle publishes, delivers and acks transient messages
-// through reader, channel, queue, channel, writer and back, on one queue
-// and one scheduler; it reports simulated messages per second of wall time.
-func BenchmarkTransientCycle(b *testing.B) {
-	s := New(Options{DiscardTrace: true})
-	mustExec(b, s,
+// cycle publishes msgs transient messages to a consumer that acks every
+// delivery, in commands of at most 10,000 messages.
+func cycle(tb testing.TB, s *Sim, msgs int) {
+	tb.Helper()
+	for done := 0; done < msgs; {
+		n := min(msgs-done, 10_000)
+		mustExec(tb, s, "basic.publish key=bench size=16 count="+itoa(n))
+		done += n
+	}
+}
+
+func cycleSim(tb testing.TB, opts Options) *Sim {
+	tb.Helper()
+	s := New(opts)
+	mustExec(tb, s,
 		"queue.declare queue=bench",
 		"basic.qos prefetch=200 on=c2.1",
 		"basic.consume queue=bench tag=c on=c2.1 ack-every=1",
 	)
+	return s
+}
+
+// BenchmarkTransientCycle publishes, delivers and acks transient messages
+// through reader, channel, queue, channel, writer and back, on one queue
+// and one scheduler; it reports simulated messages per second of wall time.
+func BenchmarkTransientCycle(b *testing.B) {
+	s := cycleSim(b, Options{DiscardTrace: true})
 	b.ResetTimer()
-	for done := 0; done < b.N; {
-		n := min(b.N-done, 10_000)
-		mustExec(b, s, "basic.publish key=bench size=16 count="+itoa(n))
-		done += n
-	}
+	cycle(b, s, b.N)
 	b.StopTimer()
 	if got := s.cluster.ListQueues()[0]; got.Messages != 0 {
 		b.Fatalf("queue not drained: %+v", got)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// BenchmarkRecordedCycle is the same workload recorded as the browser
+// records it: every event kept for the timeline and every trace line kept
+// for the transcript.
+func BenchmarkRecordedCycle(b *testing.B) {
+	s := cycleSim(b, Options{Record: true})
+	b.ResetTimer()
+	cycle(b, s, b.N)
+	b.StopTimer()
+	if got := s.node.ListQueues()[0]; got.Messages != 0 {
+		b.Fatalf("queue not drained: %+v", got)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+	b.ReportMetric(float64(s.Furthest())/float64(b.N), "events/msg")
+}
+
+// BenchmarkRecordedRun100k records a run of 100,000 messages (about
+// 800,000 events) as the browser does, and reports the heap it keeps and
+// the memory the Go runtime took from the system for it: in the browser
+// build that is the wasm memory, which never shrinks.
+func BenchmarkRecordedRun100k(b *testing.B) {
+	var live, sys, peak float64
+	for b.Loop() {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s := cycleSim(b, Options{Record: true})
+		cycle(b, s, 100_000)
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		peak = float64(after.HeapSys) / 1e6
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		live = float64(after.HeapAlloc-before.HeapAlloc) / 1e6
+		sys = float64(after.Sys) / 1e6
+		runtime.KeepAlive(s)
+	}
+	b.ReportMetric(live, "MB-live")
+	b.ReportMetric(peak, "MB-heap-sys")
+	b.ReportMetric(sys, "MB-sys")
 }
 
 func itoa(n int) string {

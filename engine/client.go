@@ -23,8 +23,9 @@ type clientConn struct {
 type client struct {
 	cluster *node.Cluster
 	rt      *sim.Runtime
-	// transcript is every trace line as it arrived, with its event number.
-	transcript  []TraceLine
+	// lines is the transcript: every trace line as it arrived, with its
+	// event number (the timeline's, shared by every state a seek makes).
+	lines       *lineLog
 	record      bool
 	discard     bool // keep no events (benchmarks)
 	autoAck     map[autoKey]*autoAck
@@ -58,7 +59,7 @@ type autoAck struct {
 }
 
 func newClient() *client {
-	return &client{conns: map[int]*clientConn{}, autoAck: map[autoKey]*autoAck{}}
+	return &client{conns: map[int]*clientConn{}, autoAck: map[autoKey]*autoAck{}, lines: &lineLog{}}
 }
 
 func (c *client) conn(n int) *clientConn {
@@ -136,7 +137,7 @@ func (c *client) Frame(conn, ch int, method any, at int64) {
 	if !c.discard {
 		c.events = append(c.events, e)
 		if c.record {
-			c.transcript = append(c.transcript, TraceLine{Event: c.rt.Events() + 1, Time: at, Text: e.String()})
+			c.lines.add(c.rt.Events()+1, at, &e)
 		}
 	}
 }
@@ -164,4 +165,18 @@ func (c *client) take() []trace.Event {
 	ev := c.events
 	c.events = nil
 	return ev
+}
+
+// keepEvents is the most events whose buffer recycle keeps for the next
+// command (about 4 MB).
+const keepEvents = 1 << 14
+
+// recycle hands back a buffer take returned, once its events are printed,
+// so that the next command appends without growing one from nothing.
+func (c *client) recycle(ev []trace.Event) {
+	if c.events != nil || cap(ev) > keepEvents {
+		return
+	}
+	clear(ev) // hold no message bodies
+	c.events = ev[:0]
 }

@@ -21,8 +21,9 @@ func (s *Sim) control(cmd script.Command) ([]string, error) {
 		s.apply(op{kind: opSteps, n: n})
 		ran := s.rt.Events() - before
 		if s.opts.Record {
-			for i := before; i < s.rt.Events() && int(i) < len(s.events); i++ {
-				out = append(out, s.Describe(&s.events[i]))
+			for i := before + 1; i <= s.EventCount(); i++ {
+				e := s.Event(i)
+				out = append(out, s.Describe(&e))
 			}
 		} else {
 			out = append(out, fmt.Sprintf("ran %d events", ran))
@@ -129,6 +130,7 @@ func (s *Sim) lines() []string {
 	if len(ev) == 0 {
 		return nil
 	}
+	defer s.client.recycle(ev)
 	if s.summary {
 		return trace.Summary(ev)
 	}

@@ -94,8 +94,8 @@ func (s *Sim) expectSaw(cmd script.Command) Goal {
 		}
 	}
 	what := on + " saw " + strings.Join(append([]string{kind}, fields...), " ")
-	for _, l := range s.Transcript() {
-		if sawLine(l.Text, on, kind, fields) {
+	for i, n := 0, s.TranscriptLen(); i < n; i++ {
+		if sawLine(s.client.lines.line(i).Text, on, kind, fields) {
 			return Goal{Met: true, Text: what}
 		}
 	}

@@ -92,14 +92,8 @@ func (s *Sim) branch() {
 	s.partial = 0
 	s.furthest = s.rt.Events()
 	// what the dropped history recorded goes with it
-	if int64(len(s.events)) > s.furthest {
-		s.events = s.events[:s.furthest]
-	}
-	t := s.client.transcript
-	for len(t) > 0 && t[len(t)-1].Event > s.furthest {
-		t = t[:len(t)-1]
-	}
-	s.client.transcript = t
+	s.log.Truncate(s.furthest)
+	s.client.lines.truncate(s.furthest)
 }
 
 // Furthest is the number of events of the longest history recorded: the
@@ -140,7 +134,7 @@ func (s *Sim) SeekEvent(n int64) error {
 	keep := *s
 	*s = *fresh
 	s.opts = keep.opts
-	s.events, s.client.transcript = keep.events, keep.client.transcript
+	s.log, s.client.lines = keep.log, keep.client.lines
 	s.client.discard, s.client.record = keep.client.discard, keep.client.record
 	s.summary = keep.summary
 	s.observe()
@@ -152,8 +146,8 @@ func (s *Sim) SeekEvent(n int64) error {
 // forward runs the recorded operations on from the current state up to
 // event n, without recording what is already recorded.
 func (s *Sim) forward(n, end int64) {
-	discard, record, observe := s.client.discard, s.client.record, s.rt.Observe
-	s.client.discard, s.client.record, s.rt.Observe = true, false, nil
+	discard, record, log := s.client.discard, s.client.record, s.rt.Log
+	s.client.discard, s.client.record, s.rt.Log = true, false, nil
 	s.limiting, s.stopAt = n < end, n
 	for s.applied < len(s.ops) {
 		o := s.ops[s.applied]
@@ -169,7 +163,7 @@ func (s *Sim) forward(n, end int64) {
 		s.partial = 0
 	}
 	s.client.take()
-	s.client.discard, s.client.record, s.rt.Observe = discard, record, observe
+	s.client.discard, s.client.record, s.rt.Log = discard, record, log
 	s.limiting, s.hitLimit = false, false
 }
 

@@ -37,7 +37,7 @@ type Sim struct {
 	node    *node.Node
 	rt      *sim.Runtime
 	client  *client
-	events  []sim.Event
+	log     *sim.EventLog // the timeline's events (Options.Record)
 
 	ops      []op  // every operation applied, in order
 	applied  int   // ops applied to the current state (a prefix of ops)
@@ -57,7 +57,7 @@ type Sim struct {
 
 // New returns a fresh simulation.
 func New(opts Options) *Sim {
-	s := &Sim{opts: opts, client: newClient()}
+	s := &Sim{opts: opts, client: newClient(), log: &sim.EventLog{}}
 	cfg := node.DefaultConfig()
 	if opts.Schedulers > 0 {
 		cfg.Schedulers = opts.Schedulers
@@ -76,7 +76,7 @@ func New(opts Options) *Sim {
 
 func (s *Sim) observe() {
 	if s.opts.Record {
-		s.rt.Observe = func(e *sim.Event) { s.events = append(s.events, *e) }
+		s.rt.Log = s.log
 	}
 }
 
@@ -291,25 +291,6 @@ func (s *Sim) stepMode(limit int64, bounded bool) bool {
 		s.sample()
 	}
 	return true
-}
-
-// Transcript returns the trace lines that arrived so far, each with its
-// event number, in arrival order.
-func (s *Sim) Transcript() []TraceLine {
-	t := s.client.transcript
-	now := s.rt.Events()
-	for len(t) > 0 && t[len(t)-1].Event > now {
-		t = t[:len(t)-1]
-	}
-	return t
-}
-
-// Events returns the recorded events up to the current one (Options.Record).
-func (s *Sim) Events() []sim.Event {
-	if n := s.rt.Events(); int64(len(s.events)) > n {
-		return s.events[:n]
-	}
-	return s.events
 }
 
 // Describe prints one event for the console and the widget's event list.

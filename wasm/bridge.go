@@ -169,9 +169,9 @@ func (b *bridge) transcript(id int, from int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	all := s.Transcript()
-	from = min(max(from, 0), len(all))
-	lines := all[from:]
+	n := s.TranscriptLen()
+	from = min(max(from, 0), n)
+	lines := s.TraceLines(from, n)
 	return numberedJSON(len(lines), func(i int) (int64, int64, bool, string) {
 		return lines[i].Event, lines[i].Time, true, lines[i].Text
 	}), nil
@@ -201,13 +201,12 @@ func (b *bridge) events(id int, from, to int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	evs := s.Events()
 	from = max(from, 1)
-	to = min(to, int64(len(evs)), from+maxEventsPerCall-1)
+	to = min(to, s.EventCount(), from+maxEventsPerCall-1)
 	count := int(max(to-from+1, 0))
 	return numberedJSON(count, func(i int) (int64, int64, bool, string) {
-		e := &evs[from-1+int64(i)]
-		return e.N, 0, false, s.Describe(e)
+		e := s.Event(from + int64(i))
+		return e.N, 0, false, s.Describe(&e)
 	}), nil
 }
 

@@ -52,6 +52,8 @@ type Runtime struct {
 	ctx        Ctx
 	// Observe, when set, is called after every event.
 	Observe Observer
+	// Log, when set, keeps every event (the timeline's record).
+	Log *EventLog
 	// LinkDelay is how long a message takes between processes of
 	// different groups (nodes of a cluster), in virtual µs.
 	LinkDelay int64
@@ -338,8 +340,15 @@ func (rt *Runtime) run(si int, p *Process, ring, idx int, fromInput bool, t int6
 		*o = send{}
 	}
 	rt.out = rt.out[:0]
-	if rt.Observe != nil {
-		rt.Observe(&Event{N: rt.events, Start: t, End: end, Sched: si, PID: p.PID, Kind: m.Kind, From: m.From, Input: fromInput})
+	if rt.Log != nil || rt.Observe != nil {
+		e := Event{N: rt.events, Start: t, End: end, Sched: si, PID: p.PID, Kind: m.Kind, From: m.From, Input: fromInput}
+		if rt.Log != nil {
+			rt.Log.Add(&e)
+		}
+		if rt.Observe != nil {
+			o := e // only an observed event escapes to the heap
+			rt.Observe(&o)
+		}
 	}
 	if p.state == Exited {
 		s.cur = nil

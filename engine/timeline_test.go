@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"warren/engine/amqp"
+	"warren/engine/trace"
+)
+
+// TestLineLogDerivesTheSameText: a line kept as fields reads back as the
+// text trace.Event.String prints, for every kind of line, short and long
+// bodies, redelivered, persistent and prioritised deliveries; truncating
+// keeps exactly the earlier lines.
+func TestLineLogDerivesTheSameText(t *testing.T) {
+	long := []byte(strings.Repeat("x", 8192))
+	events := []trace.Event{
+		{Conn: 2, Chan: 1, Kind: trace.Deliver, ConsumerTag: "c", DeliveryTag: 7, Key: "q", Body: []byte("m1")},
+		{Conn: 2, Chan: 1, Kind: trace.Deliver, ConsumerTag: "c", DeliveryTag: 8, Redelivered: true, Exchange: "x", Key: "k", Body: long,
+			Props: amqp.Properties{DeliveryMode: 2, Priority: 5, HasPriority: true}},
+		{Conn: 2, Chan: 1, Kind: trace.Deliver, ConsumerTag: "d", DeliveryTag: 9, Key: "q", Body: []byte(strings.Repeat("y", 40)),
+			Props: amqp.Properties{HasExpiration: true, Expiration: "100"}},
+		{Conn: 1, Chan: 1, Kind: trace.ConfirmAck, Seq: 3},
+		{Conn: 1, Chan: 1, Kind: trace.ConfirmNack, Seq: 4},
+		{Conn: 1, Chan: 1, Kind: trace.DeclareOK, Queue: "q", Messages: 2},
+		{Conn: 1, Chan: 1, Kind: trace.GetOK, DeliveryTag: 1, Key: "q", Body: []byte("b")},
+		{Conn: 1, Chan: 1, Kind: trace.Return, Code: 312, Text: "NO_ROUTE", Key: "nowhere", Body: []byte("r")},
+		{Conn: 3, Kind: trace.ConnectionClosed, Code: 320, Text: "forced"},
+		{Conn: 70_000, Chan: 1, Kind: trace.ConfirmAck, Seq: 1},
+	}
+	var l lineLog
+	var want []TraceLine
+	for i := 0; i < 2500; i++ {
+		e := events[i%len(events)]
+		e.DeliveryTag += uint64(i)
+		l.add(int64(i/3+1), int64(i*10), &e)
+		want = append(want, TraceLine{Event: int64(i/3 + 1), Time: int64(i * 10), Text: e.String()})
+	}
+	check := func() {
+		t.Helper()
+		if l.n != len(want) {
+			t.Fatalf("%d lines, want %d", l.n, len(want))
+		}
+		for i := range want {
+			if got := l.line(i); got != want[i] {
+				t.Fatalf("line %d: got %+v, want %+v", i, got, want[i])
+			}
+		}
+	}
+	check()
+	l.truncate(400) // lines up to event 400: 1200 of them
+	want = want[:l.upTo(400)]
+	if len(want) != 1200 {
+		t.Fatalf("kept %d lines", len(want))
+	}
+	check()
+	for i := 0; i < 100; i++ {
+		e := events[(i+3)%len(events)]
+		l.add(401, 5000, &e)
+		want = append(want, TraceLine{Event: 401, Time: 5000, Text: e.String()})
+	}
+	check()
+}
