@@ -70,6 +70,10 @@ type driver struct {
 	inflight []StoreCall
 	m        *runModel
 	rng      *rand.Rand
+	seq      map[msgKey]uint64 // where each message went in its queue
+	// promised lists the promises of a clean shutdown the store broke:
+	// live index entries it did not sync (see checkShutdownSynced).
+	promised []string
 	ids      int
 	now      int64
 	step     int
@@ -79,12 +83,19 @@ type driver struct {
 // errStop ends a run at the injected crash.
 var errStop = errors.New("stopped at the crash point")
 
-func newDriver(t testing.TB, sc crashScenario, budget int) *driver {
+// newDriver runs sc with a crash before operation budget (inside it when
+// torn), on a MemFS with the given faults.
+func newDriver(t testing.TB, sc crashScenario, budget int, torn bool, faults ...vfs.Fault) *driver {
 	mem := vfs.NewMemFS()
+	for _, f := range faults {
+		if err := mem.SetFault(f.Kind, f.Pattern); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return &driver{
-		t: t, sc: sc, mem: mem, cfs: &crashFS{fs: mem, budget: budget},
+		t: t, sc: sc, mem: mem, cfs: newCrashFS(mem, budget, torn),
 		qs: map[string]*QueueFiles{}, live: map[string]map[uint64]format.MsgID{},
-		next: map[string]uint64{}, place: map[msgKey]Placement{},
+		next: map[string]uint64{}, place: map[msgKey]Placement{}, seq: map[msgKey]uint64{},
 		m: newRunModel(), rng: rand.New(rand.NewSource(sc.seed)),
 		gcOps: map[string]int{},
 	}
@@ -231,6 +242,7 @@ func (d *driver) publish() error {
 		}
 		d.next[qn] = seq + 1
 		k := msgKey{qn, id}
+		d.seq[k] = seq
 		d.m.term[k] = pm.Term
 		d.m.persistent[k] = persistent && d.durableQueue(qn)
 		res, err := q.Publish(seq, pm)
@@ -392,6 +404,7 @@ func (d *driver) restart() error {
 	if err := d.check(err, "shutdown"); err != nil {
 		return err
 	}
+	d.checkShutdownSynced()
 	for _, qn := range d.queueNames() {
 		d.acksReachedOS(qn)
 		if d.version(qn) == 1 {

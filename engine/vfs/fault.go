@@ -18,10 +18,16 @@ const (
 	// FaultDiskFull makes any write or truncate that would grow a matching
 	// file fail without changing it; writes inside the current size succeed.
 	FaultDiskFull = "disk-full"
+	// FaultSyncLost makes Sync of a matching file, or SyncDir of a matching
+	// directory, succeed without making anything durable: a disk whose
+	// write cache acknowledges a flush it loses on a power cut, or a store
+	// whose fsync calls were taken out. A process crash loses nothing by
+	// it; a power loss loses every write since the file was created.
+	FaultSyncLost = "sync-lost"
 )
 
 // faultKinds lists the valid fault kinds, sorted.
-var faultKinds = []string{FaultDiskFull, FaultSyncFail, FaultWriteFail}
+var faultKinds = []string{FaultDiskFull, FaultSyncFail, FaultSyncLost, FaultWriteFail}
 
 // FaultKinds returns the valid fault kinds, sorted.
 func FaultKinds() []string { return append([]string(nil), faultKinds...) }

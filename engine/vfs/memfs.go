@@ -339,6 +339,9 @@ func (m *MemFS) syncDir(dir string) error {
 	if err := m.faults.check(FaultSyncFail, "sync-dir", clean); err != nil {
 		return err
 	}
+	if _, lost := m.faults.match(FaultSyncLost, clean); lost {
+		return nil
+	}
 	n.synced = make(map[string]*memNode, len(n.children))
 	for k, v := range n.children {
 		n.synced[k] = v

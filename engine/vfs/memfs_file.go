@@ -138,6 +138,9 @@ func (f *memFile) sync() error {
 	if err := f.fs.faults.check(FaultSyncFail, "sync", f.name); err != nil {
 		return err
 	}
+	if _, lost := f.fs.faults.match(FaultSyncLost, f.name); lost {
+		return nil
+	}
 	// syncedData has its own array, never shared with data or another
 	// node: keep its clean start and copy the rest
 	n := f.node

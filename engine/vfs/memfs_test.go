@@ -168,6 +168,45 @@ func TestClone(t *testing.T) {
 	}
 }
 
+// TestFaultSyncLost: a sync that the disk loses succeeds, keeps what a
+// process crash keeps, and makes nothing durable for a power loss.
+func TestFaultSyncLost(t *testing.T) {
+	m := NewMemFS()
+	m.MkdirAll("q")
+	f := mustCreate(t, m, "q/0.qi")
+	f.Write([]byte("before;"))
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SyncDir("q"); err != nil {
+		t.Fatal(err)
+	}
+	m.SyncDir(".")
+	if err := m.SetFault(FaultSyncLost, "*"); err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("after"))
+	if err := f.Sync(); err != nil {
+		t.Fatalf("a lost sync reports success: %v", err)
+	}
+	g := mustCreate(t, m, "q/1.qi")
+	g.Write([]byte("new"))
+	if err := g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	m.SyncDir("q")
+	if n, _ := m.DurableSize("q/0.qi"); n != int64(len("before;")) {
+		t.Fatalf("durable size %d after a lost sync, want %d", n, len("before;"))
+	}
+	m.PowerLoss()
+	if got, err := ReadFile(m, "q/0.qi"); err != nil || string(got) != "before;" {
+		t.Fatalf("after the power loss: %q, %v", got, err)
+	}
+	if _, err := m.Stat("q/1.qi"); err == nil {
+		t.Fatal("a file whose directory sync was lost survived the power loss")
+	}
+}
+
 func TestFaultSyncFail(t *testing.T) {
 	m := NewMemFS()
 	if err := m.SetFault("sync-fail", "*.rdq"); err != nil {
@@ -258,7 +297,7 @@ func TestFaultDiskFull(t *testing.T) {
 func TestSetFaultErrors(t *testing.T) {
 	m := NewMemFS()
 	err := m.SetFault("fsync-lies", "*")
-	if err == nil || !strings.Contains(err.Error(), "valid: disk-full, sync-fail, write-fail") {
+	if err == nil || !strings.Contains(err.Error(), "valid: disk-full, sync-fail, sync-lost, write-fail") {
 		t.Fatalf("unknown kind: %v", err)
 	}
 	if err := m.SetFault(FaultSyncFail, "[bad"); err == nil {
