@@ -117,7 +117,7 @@ func (t *Target) method(ch *channel, cmd *script.Command) error {
 			return err
 		}
 		at.Kind, at.ConsumerTag = trace.ConsumeOK, name
-		t.rec.add(at, nil)
+		t.rec.addOn(ch.id, at, nil)
 		every := 0
 		if !cmd.Has("no-ack") {
 			every = int(cmd.Int("ack-every", 0))
@@ -152,7 +152,7 @@ func (t *Target) method(ch *channel, cmd *script.Command) error {
 	default:
 		return fmt.Errorf("%s: the broker target does not know this command", cmd.Name)
 	}
-	t.rec.add(at, nil)
+	t.rec.addOn(ch.id, at, nil)
 	return nil
 }
 

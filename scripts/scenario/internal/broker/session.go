@@ -14,6 +14,7 @@ import (
 type conn struct {
 	n     int
 	c     *amqp091.Connection
+	tap   *tap
 	chans map[int]*channel
 }
 
@@ -21,6 +22,7 @@ type conn struct {
 type channel struct {
 	conn *conn
 	n    int
+	id   uint16 // the AMQP channel number
 	ch   *amqp091.Channel
 }
 
@@ -41,7 +43,7 @@ func (t *Target) channelFor(on script.Target) (*channel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open channel %s: %w", on, err)
 	}
-	ch := &channel{conn: cn, n: on.Chan, ch: raw}
+	ch := &channel{conn: cn, n: on.Chan, id: cn.tap.opened(), ch: raw}
 	t.watchChannel(ch)
 	cn.chans[on.Chan] = ch
 	return ch, nil
@@ -55,11 +57,12 @@ func (t *Target) connFor(n int) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := amqp091.Dial(addr)
+	cfg, tp := t.rec.dialer(n)
+	raw, err := amqp091.DialConfig(addr, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect c%d to %s: %w", n, addr, err)
 	}
-	cn := &conn{n: n, c: raw, chans: map[int]*channel{}}
+	cn := &conn{n: n, c: raw, tap: tp, chans: map[int]*channel{}}
 	t.watchConn(cn)
 	t.conns[n] = cn
 	return cn, nil
@@ -96,10 +99,8 @@ func (t *Target) watchConn(cn *conn) {
 	}()
 }
 
-// watchChannel collects a channel's asynchronous events. One goroutine
-// serves every source so that events amqp091-go hands over one after the
-// other from its reader (a return, then the confirm of the same publish)
-// are recorded in that order.
+// watchChannel collects a channel's asynchronous events; the recorder
+// puts them in the order their frames came.
 func (t *Target) watchChannel(ch *channel) {
 	closes := ch.ch.NotifyClose(make(chan *amqp091.Error, 1))
 	returns := ch.ch.NotifyReturn(make(chan amqp091.Return))
@@ -140,14 +141,14 @@ func (t *Target) watchChannel(ch *channel) {
 				}
 				ev.Kind, ev.ConsumerTag = trace.Cancelled, tag
 			}
-			t.rec.add(ev, cause)
+			t.rec.addOn(ch.id, ev, cause)
 		}
 	}()
 }
 
-// watchDeliveries records a consumer's deliveries in the order they come.
-// It starts only after consume-ok was recorded, so that a delivery never
-// precedes its consumer's consume-ok. With ackEvery > 0 the client acks by
+// watchDeliveries records a consumer's deliveries; the recorder puts them
+// in the order their frames came, among those of every other consumer and
+// channel. With ackEvery > 0 the client acks by
 // itself every ackEvery-th delivery (multiple when ackEvery > 1), as the
 // engine's client does for basic.consume ack-every=N.
 func (t *Target) watchDeliveries(ch *channel, deliveries <-chan amqp091.Delivery, ackEvery int) {
@@ -158,7 +159,7 @@ func (t *Target) watchDeliveries(ch *channel, deliveries <-chan amqp091.Delivery
 			ev := at
 			ev.ConsumerTag, ev.DeliveryTag, ev.Redelivered = d.ConsumerTag, d.DeliveryTag, d.Redelivered
 			ev.Exchange, ev.Key, ev.Body, ev.Props = d.Exchange, d.RoutingKey, d.Body, props(&d)
-			t.rec.add(ev, nil)
+			t.rec.addOn(ch.id, ev, nil)
 			if seen++; ackEvery > 0 && seen%ackEvery == 0 {
 				// A failure means the channel is gone; its close is reported.
 				_ = ch.ch.Ack(d.DeliveryTag, ackEvery > 1)
