@@ -222,7 +222,17 @@ func (c *Cluster) routeOne(x *Exchange, key string, headers amqp.Table, dst []st
 // topicMatch matches a routing key against a binding pattern: words split
 // on '.', '*' matches one word and '#' zero or more.
 func topicMatch(pattern, key string) bool {
-	return matchWords(strings.Split(pattern, "."), strings.Split(key, "."))
+	return matchWords(topicWords(pattern), topicWords(key))
+}
+
+// topicWords splits a routing or binding key into its words as
+// split_topic_key does: every dot ends a word, so "a." is "a" and an empty
+// word, but the empty key has no words at all (it is not one empty word).
+func topicWords(key string) []string {
+	if key == "" {
+		return nil
+	}
+	return strings.Split(key, ".")
 }
 
 func matchWords(p, k []string) bool {
