@@ -244,6 +244,9 @@ func checkExpect(c *Command) *Error {
 }
 
 func checkCombination(c *Command) *Error {
+	if err := checkShortStrings(c); err != nil {
+		return err
+	}
 	bad := func(key, msg string) *Error {
 		a, _ := c.Arg(key)
 		return &Error{Col: a.Col, Cmd: c.Name, Msg: msg, Hint: "usage: " + c.Spec.Usage}

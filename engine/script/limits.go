@@ -1,0 +1,56 @@
+package script
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxShortString is the longest AMQP 0-9-1 short string: its length is
+// one byte. Queue and exchange names, routing keys, consumer tags, the
+// exchange type, the expiration property and the names of field-table
+// entries (x-arguments, headers) are short strings.
+//
+// A longer one cannot be put in a frame at all, so RabbitMQ 3.10.8 never
+// sees it (rabbit_binary_parser reads the length byte): the client
+// refuses it. amqp091-go fails the write ("amqp: shortstr ... exceeds 255
+// bytes") and shuts its connection; the language refuses the line instead,
+// on both targets, before anything is sent.
+const MaxShortString = 255
+
+// shortStrings are the named arguments of AMQP methods sent as short
+// strings.
+var shortStrings = map[string]bool{"queue": true, "exchange": true, "key": true, "tag": true, "type": true, "expiration": true}
+
+// checkShortStrings refuses an AMQP method whose short strings do not fit.
+func checkShortStrings(c *Command) *Error {
+	if !strings.Contains(c.Name, ".") {
+		return nil // not an AMQP method: operator and engine commands
+	}
+	for _, a := range c.Args {
+		what, n := "", 0
+		switch {
+		case shortStrings[a.Key] && a.HasVal:
+			what, n = a.Key, len(a.Val)
+			if a.Key == "key" && c.Name == "basic.publish" && strings.Contains(a.Val, IndexMark) {
+				n = len(Indexed(a.Val, max(c.Int("count", 1)-1, 0))) // the longest key of the run
+			}
+		case c.Spec.IsTableKey(a.Key) && a.HasVal:
+			what, n = "the argument name "+clipName(a.Key), len(a.Key)
+		case strings.HasPrefix(a.Key, "header.") && c.Spec.Extra == HeaderArgs:
+			what, n = "the header name "+clipName(strings.TrimPrefix(a.Key, "header.")), len(a.Key)-len("header.")
+		}
+		if n > MaxShortString {
+			return &Error{Col: a.Col, Cmd: c.Name, Msg: fmt.Sprintf("%s is %d bytes long; AMQP carries it as a short string of at most %d bytes",
+				what, n, MaxShortString), Hint: "usage: " + c.Spec.Usage}
+		}
+	}
+	return nil
+}
+
+// clipName keeps an error line short when it quotes a long name.
+func clipName(s string) string {
+	if len(s) > 60 {
+		return s[:40] + "..."
+	}
+	return s
+}
