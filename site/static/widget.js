@@ -3,7 +3,7 @@
 // console in the command language and a link that reproduces the exact
 // state. One script tag and one element work on any page; every element of
 // a page shares one warren.wasm instance (the engine and its bridge,
-// wasm/), loaded once.
+// wasm/), loaded once, in one Web Worker (widget/engine-worker.js).
 //
 // This file only loads the widget: it is a classic script, so that the
 // one tag pages carry, <script src=".../widget.js" defer>, works as it
@@ -33,6 +33,7 @@
     "console.js",
     "diagram.js",
     "dom.js",
+    "engine-worker.js",
     "files.js",
     "goals.js",
     "format.js",

@@ -10,6 +10,14 @@
 // the tables show the node, Player and EventList the timeline, Console
 // the commands, ShareBox the link.
 //
+// The engine runs in the page's one Web Worker (bridge-loader.js): every
+// call to it is a message and a promise, so what the reader does goes
+// through one queue per widget (act), in order, and idle() settles when
+// the queue is empty. A widget runs its scenario when it comes near the
+// viewport, or as soon as something asks for ready. When the worker dies
+// the widget rebuilds its simulation from its script, at the event it was
+// showing.
+//
 // A line "#@seek N" in a share script is the widget's own: the next
 // command ran after seeking back to event N. "#@goal LINE" and
 // "#@solution LINE" carry an exercise's goals and solution in a share link.
@@ -58,10 +66,69 @@ class WarrenScenario extends HTMLElement {
     this.graphic = "diagram"; // the drawn view the table view returns to
     this.samples = new SampleSeries();
     this.busy = false;
+    this.ran = false; // the scenario has run once
+    this.chain = Promise.resolve(); // what the reader asked for, in order
     let resolve;
-    /** ready settles when the scenario has run (or failed to). */
-    this.ready = new Promise((r) => (resolve = r));
+    this.readyPromise = new Promise((r) => (resolve = r));
     this.resolveReady = resolve;
+    let wanted;
+    this.near = new Promise((r) => (wanted = r));
+    this.wanted = wanted;
+  }
+
+  /** ready settles when the scenario has run (or failed to). Asking for
+   * it runs the scenario now, even far below the viewport. */
+  get ready() {
+    this.wanted();
+    return this.readyPromise;
+  }
+
+  /** idle settles when everything asked of the widget so far is done. */
+  async idle() {
+    let p;
+    do {
+      p = this.chain;
+      await p;
+    } while (p !== this.chain);
+  }
+
+  /** act queues fn after what was asked before; it settles with fn. An
+   * error that is not the engine's restarting shows as a problem. */
+  act(fn) {
+    const p = this.chain.then(fn).catch((e) => this.actionFailed(e));
+    this.chain = p;
+    return p;
+  }
+
+  actionFailed(e) {
+    if (e && e.lost && !e.culprit) {
+      return; // the engine restarted under it; the rebuild shows the state
+    }
+    if (e && e.culprit) {
+      this.lostCommand = e.message;
+      return; // the rebuild says what was lost
+    }
+    this.showProblem("The simulation stopped", e && e.message ? e.message : String(e));
+  }
+
+  /** watchViewport resolves near when the widget comes within a screen
+   * of the viewport. */
+  watchViewport() {
+    if (typeof IntersectionObserver !== "function") {
+      this.wanted();
+      return;
+    }
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          io.disconnect();
+          this.wanted();
+        }
+      },
+      { rootMargin: "100% 0px 100% 0px" },
+    );
+    io.observe(this);
+    this.near.then(() => io.disconnect());
   }
 
   connectedCallback() {
@@ -74,6 +141,7 @@ class WarrenScenario extends HTMLElement {
     }
     if (!this.started) {
       this.started = true;
+      this.watchViewport();
       this.start().catch((e) => this.fail("The widget could not start", e));
     }
   }
@@ -85,6 +153,10 @@ class WarrenScenario extends HTMLElement {
         if (this.engine && this.id_) {
           this.engine.destroy(this.id_);
           this.id_ = 0;
+        }
+        if (this.unwatch) {
+          this.unwatch();
+          this.unwatch = null;
         }
       }
     });
@@ -113,24 +185,32 @@ class WarrenScenario extends HTMLElement {
     if (this.fromURL) {
       addEventListener("hashchange", () => this.onHashChange());
     }
+    const engine = loadEngine(base); // the first widget starts the worker
+    engine.catch(() => {});
     let share = null;
     let source;
     try {
       ({ share, source } = await readSource(this, base));
     } catch (e) {
-      this.engine = await loadEngine(base).catch(() => null);
-      if (this.engine) {
-        this.id_ = this.engine.create(this.options());
-      }
+      this.engine = await engine.catch(() => null);
       this.showProblem(e instanceof LinkError ? "This link is damaged" : "The scenario could not be loaded", e.message || String(e));
       this.source = "";
-      this.refresh();
+      if (this.engine) {
+        this.watchRestarts();
+        await this.act(async () => {
+          this.id_ = await this.engine.create(this.options());
+          this.ran = true;
+          await this.refresh();
+        });
+      }
       this.setControlsEnabled(!!this.engine);
       this.status("");
       this.resolveReady();
       return;
     }
-    this.engine = await loadEngine(base);
+    await this.near;
+    this.engine = await engine;
+    this.watchRestarts();
     this.source = source;
     this.setGoals();
     if (share && share.view) {
@@ -138,19 +218,94 @@ class WarrenScenario extends HTMLElement {
     } else if (VIEWS.includes(this.getAttribute("view"))) {
       this.setView(this.getAttribute("view"));
     }
-    await this.runSource(source);
-    const at = share && share.event !== null ? share.event : this.attrEvent();
-    if (at !== null) {
-      this.seekTo(Math.min(at, this.end), false);
-      if (at > this.end) {
-        this.showProblem("This link points past the end", `event ${at} is past the end of the timeline (${this.end}); showing the end`);
+    await this.act(async () => {
+      await this.runSource(source);
+      const at = share && share.event !== null ? share.event : this.attrEvent();
+      if (at !== null) {
+        await this.doSeek(Math.min(at, this.end), false);
+        if (at > this.end) {
+          this.showProblem("This link points past the end", `event ${at} is past the end of the timeline (${this.end}); showing the end`);
+        }
       }
-    } else if (this.hasAttribute("autoplay") && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
-      this.seekTo(0, false);
-      this.play();
+    });
+    if (!this.ran) {
+      return; // the engine restarted under the first run: the rebuild finishes it
+    }
+    this.started_();
+  }
+
+  /** started_ ends the first run: autoplay, and ready. */
+  started_() {
+    if (this.attrEvent() === null && this.hasAttribute("autoplay") && !matchMedia("(prefers-reduced-motion: reduce)").matches && !/[#&]e=/.test(this.fromURL ? location.hash : "")) {
+      this.act(() => this.doSeek(0, false)).then(() => this.play());
     }
     this.status("");
     this.resolveReady();
+  }
+
+  /** watchRestarts rebuilds the simulation when the engine's worker had
+   * to be started again. */
+  watchRestarts() {
+    if (!this.unwatch) {
+      this.unwatch = this.engine.onRestart((why) => this.act(() => this.rebuild(why)));
+    }
+  }
+
+  /** rebuild makes the simulation again in a new worker: the script that
+   * made it (a share link's), then a seek to the event it showed. The
+   * command that was running when the worker died is left out. */
+  async rebuild(why) {
+    const culprit = this.lostCommand;
+    this.lostCommand = "";
+    if (!this.isConnected) {
+      return;
+    }
+    const wasRunning = this.player.playing;
+    this.pause();
+    const at = this.pos;
+    this.id_ = 0;
+    this.snap = null;
+    if (!this.ran) {
+      if (culprit) {
+        this.showProblem("The simulation stopped", `${culprit}; the scenario cannot run here`);
+        this.status("");
+        this.resolveReady();
+        return;
+      }
+      this.console.clear();
+      this.hideProblem();
+      await this.runSource(this.source);
+      this.started_();
+      return;
+    }
+    this.busy = true;
+    this.status("The engine restarted: rebuilding this simulation…");
+    try {
+      this.id_ = await this.engine.create(this.options());
+      for (const line of this.shareScript().split("\n").map((l) => l.trim())) {
+        if (!line || (line.startsWith("#") && !line.startsWith("#@seek "))) {
+          continue;
+        }
+        if (line.startsWith("#@seek ")) {
+          await this.engine.seek(this.id_, Number(line.slice(7).trim()));
+        } else {
+          await this.engine.exec(this.id_, line);
+        }
+      }
+      await this.position();
+      await this.engine.seek(this.id_, Math.min(at, this.end));
+    } finally {
+      this.busy = false;
+      this.status("");
+    }
+    this.setControlsEnabled(true);
+    await this.refresh();
+    if (culprit) {
+      this.showProblem("The simulation stopped", `${culprit}. The page restarted the engine; this widget is back at event ${this.pos}, without that command`);
+    }
+    if (wasRunning && !culprit) {
+      this.play();
+    }
   }
 
   /** onHashChange loads a share link pasted into the address bar. */
@@ -171,9 +326,9 @@ class WarrenScenario extends HTMLElement {
     this.source = share.script;
     this.setGoals();
     await this.reset();
-    this.setView(share.view || "diagram");
+    await this.setView(share.view || "diagram");
     if (share.event !== null) {
-      this.seekTo(Math.min(share.event, this.end), true);
+      await this.seekTo(Math.min(share.event, this.end), true);
     }
   }
 
@@ -204,14 +359,30 @@ class WarrenScenario extends HTMLElement {
   async runSource(text) {
     this.busy = true;
     this.setControlsEnabled(false);
-    if (!this.id_) {
-      this.id_ = this.engine.create(this.options());
-    }
     try {
-      this.engine.parse(text.split("\n").filter((l) => !l.trimStart().startsWith("#@")).join("\n"));
-    } catch (e) {
-      this.showProblem("The scenario has a mistake", `${e.message.replace(/^parse: /, "")}. The other lines ran.`);
+      if (!this.id_) {
+        this.id_ = await this.engine.create(this.options());
+      }
+      try {
+        await this.engine.parse(text.split("\n").filter((l) => !l.trimStart().startsWith("#@")).join("\n"));
+      } catch (e) {
+        if (e.lost) {
+          throw e;
+        }
+        this.showProblem("The scenario has a mistake", `${e.message.replace(/^parse: /, "")}. The other lines ran.`);
+      }
+      await this.runLines(text);
+    } finally {
+      this.busy = false;
+      this.status("");
     }
+    this.ran = true;
+    this.setControlsEnabled(true);
+    await this.refresh();
+  }
+
+  /** runLines runs the lines of a script, saying how far it is. */
+  async runLines(text) {
     const lines = text.split("\n");
     let refused = 0;
     const parseFailed = !this.el.problem.hidden;
@@ -222,12 +393,11 @@ class WarrenScenario extends HTMLElement {
       }
       if (lines.length > 20 && i % 5 === 0) {
         this.status(`Running line ${i + 1} of ${lines.length}…`);
-        await new Promise((r) => setTimeout(r, 0));
-        if (!this.id_) {
-          return; // removed meanwhile
-        }
       }
-      const ok = this.runLine(line, i + 1);
+      if (!this.id_) {
+        return; // removed meanwhile
+      }
+      const ok = await this.runLine(line, i + 1);
       if (!ok) {
         refused++;
         if (refused === 1 && !parseFailed && !this.hasAttribute("error-ok")) {
@@ -235,22 +405,22 @@ class WarrenScenario extends HTMLElement {
         }
       }
     }
-    this.busy = false;
-    this.setControlsEnabled(true);
-    this.refresh();
   }
 
   /** runLine runs one line of a script; false when it was refused. */
-  runLine(line, lineNo) {
+  async runLine(line, lineNo) {
     if (line.startsWith("#@seek ")) {
       const n = Number(line.slice(7).trim());
       try {
-        this.engine.seek(this.id_, n);
+        await this.engine.seek(this.id_, n);
       } catch (e) {
+        if (e.lost) {
+          throw e;
+        }
         this.console.add({ cmd: line, lines: ["error: " + e.message], at: this.pos });
         return false;
       }
-      this.afterRun();
+      await this.position();
       return true;
     }
     if (line.startsWith("#@goal ") || line.startsWith("#@solution ")) {
@@ -264,33 +434,34 @@ class WarrenScenario extends HTMLElement {
   }
 
   /** execLine runs one command until quiet and shows its lines. */
-  execLine(line, typed, lineNo) {
+  async execLine(line, typed, lineNo) {
     const from = this.pos;
     let lines;
     try {
-      lines = this.engine.exec(this.id_, line);
+      lines = await this.engine.exec(this.id_, line);
     } catch (e) {
+      if (e.lost) {
+        this.console.add({ cmd: line, lines: ["error: " + e.message], at: from, typed });
+        throw e;
+      }
       lines = ["error: " + e.message];
     }
     const refused = lines.length > 0 && lines[0].startsWith("error: ");
     if (refused && lineNo && !/^error: line \d+/.test(lines[0])) {
       lines[0] = lines[0].replace(/^error: /, `error: line ${lineNo}, `);
     }
-    this.afterRun();
+    await this.position();
     const held = !refused && !lines.length && /^submit\s/.test(line);
     this.console.add({ cmd: line, lines: held ? ["(handed to the node: step to see it run)"] : lines, at: from, to: this.end, typed, note: held });
     return !refused;
   }
 
-  afterRun() {
-    try {
-      this.snap = this.engine.snapshot(this.id_);
-    } catch (e) {
-      this.showProblem("The simulation stopped", e.message);
-      return;
-    }
-    this.pos = this.snap.events;
-    this.end = this.snap.furthest;
+  /** position reads where the simulation is: pos and end. */
+  async position() {
+    const snap = await this.engine.snapshot(this.id_);
+    this.snap = snap;
+    this.pos = snap.events;
+    this.end = snap.furthest;
   }
 
   // -------------------------------------------------------------------
@@ -309,34 +480,50 @@ class WarrenScenario extends HTMLElement {
   typed(line) {
     line = line.trim();
     if (!line) {
-      return;
+      return Promise.resolve();
     }
     this.console.remember(line);
-    this.lastStepWasButton = false;
     this.pause();
-    this.branchPoint();
-    if (this.console.stepMode && /^[a-z]+\.[a-z]+(\s|$)/.test(line)) {
-      line = `submit ${line}`; // a client command: its frames wait in the socket
-    }
-    const ok = this.execLine(line, true);
-    this.extra.push(line);
-    this.refresh();
-    this.announce(ok ? `Ran ${line}. ${this.positionText()}` : `Refused: ${line}`);
-    this.updateURL();
+    return this.act(async () => {
+      this.lastStepWasButton = false;
+      const mark = this.extra.length;
+      this.branchPoint();
+      if (this.console.stepMode && /^[a-z]+\.[a-z]+(\s|$)/.test(line)) {
+        line = `submit ${line}`; // a client command: its frames wait in the socket
+      }
+      let ok;
+      try {
+        ok = await this.execLine(line, true);
+      } catch (e) {
+        this.extra.length = mark; // not part of the history
+        throw e;
+      }
+      this.extra.push(line);
+      await this.refresh();
+      this.announce(ok ? `Ran ${line}. ${this.positionText()}` : `Refused: ${line}`);
+      this.updateURL();
+    });
   }
 
   stepForward() {
+    return this.act(() => this.doStep());
+  }
+
+  async doStep() {
     if (this.busy || !this.id_) {
       return;
     }
     if (this.pos < this.end) {
-      this.seekTo(this.pos + 1, true);
+      await this.doSeek(this.pos + 1, true);
       return;
     }
     let ran = 0;
     try {
-      ran = this.engine.step(this.id_, 1);
+      ran = await this.engine.step(this.id_, 1);
     } catch (e) {
+      if (e.lost) {
+        throw e;
+      }
       this.showProblem("Step failed", e.message);
       return;
     }
@@ -354,33 +541,40 @@ class WarrenScenario extends HTMLElement {
       this.extra.push(`step n=${ran}`);
     }
     this.lastStepWasButton = true;
-    this.afterRun();
-    this.refresh();
+    await this.refresh();
     this.announceEvent();
     this.updateURL();
   }
 
   stepBack() {
-    if (this.pos > 0) {
-      this.seekTo(this.pos - 1, true);
-    }
+    return this.act(async () => {
+      if (this.pos > 0) {
+        await this.doSeek(this.pos - 1, true);
+      }
+    });
   }
 
   /** seekTo shows the state right after event n. */
   seekTo(n, speak) {
+    return this.act(() => this.doSeek(n, speak));
+  }
+
+  async doSeek(n, speak) {
     if (!this.id_ || this.busy) {
       return;
     }
     n = Math.max(0, Math.min(n, this.end));
     try {
-      this.engine.seek(this.id_, n);
+      await this.engine.seek(this.id_, n);
     } catch (e) {
+      if (e.lost) {
+        throw e;
+      }
       this.showProblem("Cannot go there", e.message);
       return;
     }
-    this.afterRun();
     this.lastStepWasButton = false;
-    this.refresh();
+    await this.refresh();
     if (speak) {
       this.announceEvent();
     }
@@ -397,22 +591,24 @@ class WarrenScenario extends HTMLElement {
     }
   }
 
-  async reset() {
+  reset() {
     this.pause();
-    if (this.busy) {
-      return;
-    }
-    if (this.engine && this.id_) {
-      this.engine.destroy(this.id_);
-    }
-    this.id_ = 0;
-    this.extra = [];
-    this.console.clear();
-    this.hideProblem();
-    this.snap = null;
-    await this.runSource(this.source);
-    this.announce(`Reset. ${this.positionText()}`);
-    this.updateURL();
+    return this.act(async () => {
+      if (this.busy || !this.engine) {
+        return;
+      }
+      if (this.id_) {
+        this.engine.destroy(this.id_);
+      }
+      this.id_ = 0;
+      this.extra = [];
+      this.console.clear();
+      this.hideProblem();
+      this.snap = null;
+      await this.runSource(this.source);
+      this.announce(`Reset. ${this.positionText()}`);
+      this.updateURL();
+    });
   }
 
   /** setView shows the diagram, the rates, the files or the tables. */
@@ -429,8 +625,9 @@ class WarrenScenario extends HTMLElement {
     this.el.ratesBtn.setAttribute("aria-pressed", String(v === "rates"));
     this.el.filesBtn.setAttribute("aria-pressed", String(v === "files"));
     if (this.snap) {
-      this.render();
+      return this.act(() => this.render());
     }
+    return Promise.resolve();
   }
 
   /** shareScript is every line that made the current state, after an
@@ -571,20 +768,21 @@ class WarrenScenario extends HTMLElement {
   // -------------------------------------------------------------------
   // Drawing.
 
-  refresh() {
+  async refresh() {
     if (!this.id_) {
       return;
     }
     try {
-      this.snap = this.engine.snapshot(this.id_);
+      await this.position();
     } catch (e) {
+      if (e.lost) {
+        throw e;
+      }
       this.showProblem("The simulation stopped", e.message);
       return;
     }
-    this.pos = this.snap.events;
-    this.end = this.snap.furthest;
-    this.render();
-    const said = this.goals.check(this.engine, this.id_);
+    await this.render();
+    const said = await this.goals.check(this.engine, this.id_);
     if (said) {
       this.announce(said);
     }
@@ -594,18 +792,25 @@ class WarrenScenario extends HTMLElement {
     return `Event ${this.pos} of ${this.end}, t=${formatTime(this.snap ? this.snap.time : 0)}.`;
   }
 
-  render() {
+  /** render draws the state read last: what it needs besides the
+   * snapshot (the latest events, the samples) it asks for first. */
+  async render() {
     const s = this.snap;
+    const evs = await this.events.fetch(this.engine, this.id_, this.pos);
+    const samples = this.view === "table" || this.view === "rates" ? await this.samplesNow() : null;
+    if (s !== this.snap) {
+      return; // a newer state is being drawn
+    }
     this.player.show(this.pos, this.end, s.time, this.busy);
     if (this.pos < this.end || this.player.playing) {
       setText(this.el.idle, "");
     }
     this.console.markFuture(this.pos, this.end);
-    this.events.render(this.engine, this.id_, this.pos);
+    this.events.render(evs);
     if (this.view === "table") {
-      renderTables(this.el.tables, s, this.pos, this.end, this.samplesNow());
+      renderTables(this.el.tables, s, this.pos, this.end, samples);
     } else if (this.view === "rates") {
-      this.rates.render(s, this.samplesNow());
+      this.rates.render(s, samples);
     } else if (this.view === "files") {
       this.files.render(s);
     } else {
@@ -615,9 +820,10 @@ class WarrenScenario extends HTMLElement {
 
   /** samplesNow is the metrics series up to the current virtual time:
    * after a seek back, none from later. */
-  samplesNow() {
-    this.samples.update(this.engine, this.id_);
-    return this.samples.upTo(this.snap.time);
+  async samplesNow() {
+    const t = this.snap.time;
+    await this.samples.update(this.engine, this.id_);
+    return this.samples.upTo(t);
   }
 
   announceEvent() {

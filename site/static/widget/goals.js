@@ -61,22 +61,24 @@ export class Goals {
   }
 
   /** check evaluates every goal now; it returns a sentence to announce
-   * when the number met changed, or "". */
-  check(engine, id) {
+   * when the number met changed, or "". engine.batch asks the engine
+   * about every goal in one message. */
+  async check(engine, id) {
     if (this.goals.length === 0) {
       return "";
     }
+    const answers = await engine.batch(this.goals.map((g) => ["expect", id, g]));
     let met = 0;
     this.goals.forEach((g, i) => {
       const li = this.list.children[i];
+      const r = answers[i];
       let ok = false;
       let text;
-      try {
-        const r = engine.expect(id, g);
-        ok = r.met;
-        text = ok ? "met" : `not yet: ${r.text}`;
-      } catch (e) {
-        text = `this goal cannot be checked: ${e.message}`;
+      if ("error" in r) {
+        text = `this goal cannot be checked: ${r.error}`;
+      } else {
+        ok = r.value.met;
+        text = ok ? "met" : `not yet: ${r.value.text}`;
       }
       if (ok) {
         met++;

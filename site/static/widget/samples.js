@@ -13,7 +13,7 @@ export class SampleSeries {
    * from the last sample it holds: if that one is still there, only what
    * follows is new; if not (a seek back replayed the run, or the engine
    * dropped the oldest), it reads the whole series again. */
-  update(engine, id) {
+  async update(engine, id) {
     if (id !== this.id) {
       this.id = id;
       this.all = [];
@@ -21,7 +21,7 @@ export class SampleSeries {
     const have = this.all.length;
     try {
       if (have) {
-        const more = engine.samples(id, have - 1);
+        const more = await engine.samples(id, have - 1);
         if (more.length && same(more[0], this.all[have - 1])) {
           for (let i = 1; i < more.length; i++) {
             this.all.push(more[i]);
@@ -29,7 +29,7 @@ export class SampleSeries {
           return;
         }
       }
-      this.all = engine.samples(id, 0);
+      this.all = await engine.samples(id, 0);
     } catch {
       this.all = [];
     }

@@ -70,21 +70,26 @@ export class Player {
     this.back.disabled = busy || pos === 0;
   }
 
-  play() {
+  async play() {
     const host = this.host;
     if (this.playing || !host.id_) {
       return;
     }
-    if (host.pos >= host.end) {
-      host.seekTo(0, false);
-    }
     this.playing = true;
+    const run = (this.run = (this.run || 0) + 1); // one loop of ticks at a time
+    const on = () => this.playing && this.run === run;
     this.playBtn.setAttribute("aria-pressed", "true");
     setText(this.playLabel, "Pause");
     this.playBtn.querySelector(".icon").textContent = "❚❚";
+    if (host.pos >= host.end) {
+      await host.seekTo(0, false);
+      if (!on()) {
+        return;
+      }
+    }
     let last = performance.now();
-    const tick = () => {
-      if (!this.playing) {
+    const tick = async () => {
+      if (!on()) {
         return;
       }
       const now = performance.now();
@@ -97,9 +102,12 @@ export class Player {
         return;
       }
       const t0 = performance.now();
-      host.seekTo(Math.min(host.pos + n, host.end), false);
+      await host.seekTo(Math.min(host.pos + n, host.end), false);
+      if (!on()) {
+        return;
+      }
       const cost = performance.now() - t0;
-      const interval = Math.max(1000 / Math.min(speed, 30), cost * 1.5);
+      const interval = Math.max(1000 / Math.min(speed, 30) - cost, 0, cost * 0.5);
       this.timer = setTimeout(tick, interval);
     };
     this.timer = setTimeout(tick, 1000 / Math.min(Number(this.speed.value), 30));
@@ -176,16 +184,20 @@ export class EventList {
     this.last = "";
   }
 
-  /** render lists the events up to pos; engine.events describes them. */
-  render(engine, id, pos) {
-    let evs = [];
-    if (pos > 0) {
-      try {
-        evs = engine.events(id, Math.max(1, pos - EVENT_LIST + 1), pos);
-      } catch {
-        evs = [];
-      }
+  /** fetch asks the engine to describe the events the list shows at pos. */
+  async fetch(engine, id, pos) {
+    if (pos <= 0) {
+      return [];
     }
+    try {
+      return await engine.events(id, Math.max(1, pos - EVENT_LIST + 1), pos);
+    } catch {
+      return [];
+    }
+  }
+
+  /** render lists the events fetch found, the current one last. */
+  render(evs) {
     this.last = evs.length ? evs[evs.length - 1].text : "";
     const items = evs.map((e, i) => h(i === evs.length - 1 ? "li.now" : "li", { text: e.text, "aria-current": i === evs.length - 1 ? "step" : null }));
     if (!items.length) {

@@ -1,0 +1,177 @@
+// engine-worker.js: the page's one Web Worker. It holds warren.wasm (the
+// engine and its bridge, wasm/) and every simulation of the page, so that
+// the engine never runs on the page's main thread. bridge-loader.js starts
+// it and talks to it by messages:
+//
+//   page → worker  {type: "load", base}             load base + warren.wasm
+//                  {type: "call", id, calls}        calls: [[fn, ...args], ...]
+//   worker → page  {type: "loaded", names, usages}  or {type: "failed", why}
+//                  {type: "answer", id, results}    one {value, ms} or {error, ms} a call
+//                  {type: "dead", why}              the Go program has exited
+//
+// The calls of one message run one after another without a pause; each
+// answer carries the milliseconds its call took in here. Answers that the
+// bridge gives as JSON text arrive parsed. Once the Go program has exited
+// (out of memory, a fatal error) the worker says so once and answers
+// nothing more, not even the answer to the calls it died in: the page
+// starts another.
+
+/** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
+export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names"]);
+
+/** runCalls runs a batch of calls on the bridge w, in order. isDead says
+ * whether the Go program has exited; once it has, the calls left get an
+ * error. Nothing here throws. */
+export function runCalls(w, calls, isDead, clock = () => performance.now()) {
+  const out = [];
+  for (const call of calls) {
+    const t0 = clock();
+    if (isDead()) {
+      out.push({ error: "the engine has stopped", ms: 0 });
+      continue;
+    }
+    const [fn, ...args] = Array.isArray(call) ? call : [];
+    if (typeof fn !== "string" || typeof w[fn] !== "function" || fn === "ready") {
+      out.push({ error: `no engine function ${JSON.stringify(fn)}`, ms: 0 });
+      continue;
+    }
+    let r;
+    try {
+      const v = w[fn](...args);
+      if (v && typeof v === "object" && typeof v.error === "string") {
+        r = { error: v.error };
+      } else if (isDead()) {
+        r = { error: "the engine has stopped" };
+      } else {
+        r = { value: JSON_ANSWERS.has(fn) && typeof v === "string" ? JSON.parse(v) : v };
+      }
+    } catch (e) {
+      r = { error: `${fn}: ${e && e.message ? e.message : e}` };
+    }
+    r.ms = clock() - t0;
+    out.push(r);
+  }
+  return out;
+}
+
+/** usagesOf is every command's usage, for completion without a message. */
+export function usagesOf(w, names) {
+  const all = {};
+  for (const n of names) {
+    try {
+      all[n] = JSON.parse(w.usage(n));
+    } catch {
+      all[n] = null;
+    }
+  }
+  return all;
+}
+
+/** lastLines is the end of what the Go program printed, for a death
+ * notice: its last few lines, at most 600 characters. */
+export function lastLines(text) {
+  const lines = text.trim().split("\n").filter((l) => l.trim());
+  const fatal = lines.findIndex((l) => /^(fatal error|panic|runtime:)/.test(l));
+  const pick = fatal >= 0 ? lines.slice(fatal, fatal + 2) : lines.slice(-2);
+  return pick.join(" / ").slice(0, 600);
+}
+
+// ---------------------------------------------------------------------
+// In a worker: serve the page.
+
+if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope) {
+  let go = null;
+  let w = null;
+  let dead = "";
+  let said = false;
+  let printed = "";
+  let loading = null;
+
+  const isDead = () => !!dead || (go !== null && go.exited);
+
+  const die = (why) => {
+    if (!dead) {
+      dead = why || "the engine stopped";
+    }
+    if (!said) {
+      said = true;
+      postMessage({ type: "dead", why: dead });
+    }
+  };
+
+  const load = async (base) => {
+    if (typeof globalThis.Go !== "function") {
+      await import(base + "wasm_exec.js");
+    }
+    // Keep the end of what Go prints: a fatal error says why there.
+    const fs = globalThis.fs;
+    const write = fs.writeSync.bind(fs);
+    const decoder = new TextDecoder();
+    fs.writeSync = (fd, buf) => {
+      printed = (printed + decoder.decode(buf)).slice(-4000);
+      return write(fd, buf);
+    };
+    go = new globalThis.Go();
+    const url = base + "warren.wasm";
+    const response = await fetch(url);
+    if (!response.ok) {
+      throw new Error(`cannot load ${url}: HTTP ${response.status}`);
+    }
+    let instance;
+    try {
+      ({ instance } = await WebAssembly.instantiateStreaming(response.clone(), go.importObject));
+    } catch {
+      // A server that does not say application/wasm.
+      ({ instance } = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject));
+    }
+    // run() settles when the Go program exits, which it does only on a
+    // fatal error; the functions are in place as soon as it has started.
+    go.run(instance).then(
+      () => die(lastLines(printed) || "the engine stopped"),
+      (e) => die(String(e)),
+    );
+    const bridge = globalThis.warren;
+    if (!bridge || !bridge.ready) {
+      throw new Error("warren.wasm started but did not install its functions");
+    }
+    // The bridge's functions, and the size of the engine's memory (bytes).
+    w = Object.create(bridge);
+    w.wasmMemory = () => instance.exports.mem.buffer.byteLength;
+    const names = JSON.parse(bridge.names());
+    return { names, usages: usagesOf(bridge, names) };
+  };
+
+  globalThis.onmessage = async (e) => {
+    const m = e.data || {};
+    if (m.type === "load") {
+      if (!loading) {
+        loading = load(m.base);
+        loading.then(
+          (r) => postMessage({ type: "loaded", ...r }),
+          (err) => postMessage({ type: "failed", why: err && err.message ? err.message : String(err) }),
+        );
+      }
+      return;
+    }
+    if (m.type !== "call") {
+      return;
+    }
+    try {
+      await loading;
+    } catch {
+      return; // "failed" said why
+    }
+    if (said) {
+      return;
+    }
+    const results = runCalls(w, m.calls || [], isDead);
+    if (isDead()) {
+      // No answer: the page fails the calls it was waiting on, the one
+      // running first. Go's exit promise settles a moment later.
+      await Promise.resolve();
+      die(lastLines(printed) || "the Go program has exited");
+      return;
+    }
+    postMessage({ type: "answer", id: m.id, results });
+  };
+}

@@ -1,0 +1,167 @@
+// Unit tests of the widget's engine connection (bridge-loader.js) and of
+// the worker's dispatch (engine-worker.js), under Node's test runner,
+// with a fake bridge in place of warren.wasm: node --test site/widgettest/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { Connection, Engine, EngineError } from "../static/widget/bridge-loader.js";
+import { lastLines, runCalls } from "../static/widget/engine-worker.js";
+
+/** fakeBridge is a tiny stand-in for the `warren` object: simulations
+ * that count the lines they ran; "boom" kills the Go program. */
+function fakeBridge(state) {
+  const sims = new Map();
+  let next = 0;
+  return {
+    ready: true,
+    create: () => (sims.set(++next, []), next),
+    exec: (id, line) => {
+      if (!sims.has(id)) return { error: `exec: no simulation ${id}` };
+      if (line === "boom") {
+        state.dead = true;
+        return undefined;
+      }
+      if (line.startsWith("bad")) return JSON.stringify({ lines: [`error: unknown command "${line}"`] });
+      sims.get(id).push(line);
+      return JSON.stringify({ lines: [`ran ${line}`] });
+    },
+    snapshot: (id) => (sims.has(id) ? JSON.stringify({ events: sims.get(id).length, furthest: sims.get(id).length }) : { error: `snapshot: no simulation ${id}` }),
+    step: () => {
+      throw new Error("Go program has already exited");
+    },
+    names: () => JSON.stringify(["queue.declare"]),
+  };
+}
+
+/** fakeWorker runs runCalls on a fake bridge, answering asynchronously as
+ * a worker does; every worker it makes is kept in workers. */
+function fakeWorkers() {
+  const workers = [];
+  const start = () => {
+    const state = { dead: false, terminated: false };
+    const bridge = fakeBridge(state);
+    const w = {
+      state,
+      bridge,
+      onmessage: null,
+      onerror: null,
+      posted: [],
+      terminate() {
+        state.terminated = true;
+      },
+      postMessage(m) {
+        w.posted.push(m);
+        setTimeout(() => {
+          if (state.terminated) return;
+          if (m.type === "load") {
+            w.onmessage({ data: { type: "loaded", names: ["queue.declare"], usages: { "queue.declare": { name: "queue.declare" } } } });
+          } else if (m.type === "call") {
+            // as engine-worker.js does: a batch the Go program died in has no answer
+            const results = runCalls(bridge, m.calls, () => state.dead, () => 0);
+            if (state.dead) w.onmessage({ data: { type: "dead", why: "fatal error: runtime: out of memory" } });
+            else w.onmessage({ data: { type: "answer", id: m.id, results } });
+          }
+        }, 0);
+      },
+    };
+    workers.push(w);
+    return w;
+  };
+  return { workers, start };
+}
+
+test("runCalls parses JSON answers, turns {error} and exceptions into errors, and refuses unknown names", () => {
+  const b = fakeBridge({ dead: false });
+  const r = runCalls(b, [["create", "{}"], ["exec", 1, "queue.declare queue=q"], ["exec", 9, "x"], ["step", 1, 1], ["nope"], ["ready"], "junk"], () => false, () => 0);
+  assert.deepEqual(r[0], { value: 1, ms: 0 });
+  assert.deepEqual(r[1], { value: { lines: ["ran queue.declare queue=q"] }, ms: 0 });
+  assert.deepEqual(r[2], { error: "exec: no simulation 9", ms: 0 });
+  assert.deepEqual(r[3], { error: "step: Go program has already exited", ms: 0 });
+  assert.match(r[4].error, /no engine function "nope"/);
+  assert.match(r[5].error, /no engine function "ready"/);
+  assert.match(r[6].error, /no engine function/);
+});
+
+test("runCalls stops calling once the Go program has exited", () => {
+  const state = { dead: false };
+  const b = fakeBridge(state);
+  const r = runCalls(b, [["create"], ["exec", 1, "boom"], ["exec", 1, "a"]], () => state.dead, () => 0);
+  assert.equal(r[1].error, "the engine has stopped");
+  assert.equal(r[2].error, "the engine has stopped");
+});
+
+test("lastLines picks Go's fatal error out of what it printed", () => {
+  assert.equal(lastLines("hello\nfatal error: runtime: out of memory\n\ngoroutine 1 [running]:\nmore\n"), "fatal error: runtime: out of memory / goroutine 1 [running]:");
+  assert.equal(lastLines("a\nb\nc\n"), "b / c");
+  assert.equal(lastLines(""), "");
+});
+
+test("Engine runs calls in the worker, with handles of its own", async () => {
+  const f = fakeWorkers();
+  const conn = new Connection(f.start, "/base/");
+  const e = new Engine(conn, await conn.loaded);
+  assert.deepEqual(e.names, ["queue.declare"]);
+  assert.deepEqual(e.usage("queue.declare"), { name: "queue.declare" });
+  assert.equal(e.usage("nope"), null);
+  assert.deepEqual(f.workers[0].posted[0], { type: "load", base: "/base/" });
+  const a = await e.create({});
+  const b = await e.create({});
+  assert.notEqual(a, b);
+  assert.deepEqual(await e.exec(a, "one"), ["ran one"]);
+  assert.deepEqual(await e.exec(b, "two"), ["ran two"]);
+  assert.equal((await e.snapshot(a)).events, 1);
+  await assert.rejects(e.snapshot(77), (err) => err instanceof EngineError && /no simulation 77/.test(err.message) && !err.lost);
+  const [x, y] = await e.all([["exec", a, "three"], ["snapshot", a]]);
+  assert.deepEqual(x.lines, ["ran three"]);
+  assert.equal(y.events, 2);
+  assert.equal(f.workers.length, 1);
+});
+
+test("a worker that dies is replaced: its culprit call is marked, old handles are lost, listeners hear of it", async () => {
+  const f = fakeWorkers();
+  const conn = new Connection(f.start, "/", () => 1000);
+  const e = new Engine(conn, await conn.loaded);
+  const a = await e.create({});
+  const b = await e.create({});
+  await e.exec(b, "kept");
+  const heard = [];
+  const restarted = new Promise((r) => e.onRestart((why, gen) => (heard.push(why), r(gen))));
+  const [killing, behind] = await Promise.allSettled([e.exec(a, "boom"), e.exec(b, "queued")]);
+  assert.equal(killing.status, "rejected");
+  assert.ok(killing.reason.lost && killing.reason.culprit && /out of memory/.test(killing.reason.message), killing.reason.message);
+  assert.equal(behind.status, "rejected");
+  assert.ok(behind.reason.lost && !behind.reason.culprit, behind.reason.message);
+  await restarted;
+  assert.deepEqual(heard, ["fatal error: runtime: out of memory"]);
+  assert.equal(f.workers.length, 2);
+  assert.ok(f.workers[0].state.terminated, "the dead worker is terminated");
+  await assert.rejects(e.exec(b, "late"), (err) => err.lost && /lost when the engine restarted/.test(err.message));
+  const c = await e.create({});
+  assert.deepEqual(await e.exec(c, "fresh"), ["ran fresh"]);
+  assert.equal((await e.snapshot(c)).events, 1);
+});
+
+test("an engine that keeps dying is not restarted for ever", async () => {
+  const f = fakeWorkers();
+  const conn = new Connection(f.start, "/", () => 5000);
+  const e = new Engine(conn, await conn.loaded);
+  for (let i = 0; i < 4; i++) {
+    const restarted = new Promise((r) => {
+      const off = e.onRestart(() => (off(), r()));
+    });
+    const id = await e.create({});
+    await assert.rejects(e.exec(id, "boom"));
+    await restarted;
+  }
+  const id = await e.create({});
+  await assert.rejects(e.exec(id, "boom"), (err) => err.culprit);
+  await assert.rejects(e.create({}), /not running \(it stopped 5 times in a minute/);
+  assert.equal(f.workers.length, 5);
+});
+
+test("a worker that cannot start fails loading with why", async () => {
+  const conn = new Connection(() => {
+    throw new Error("SecurityError: no workers here");
+  }, "/");
+  await assert.rejects(conn.loaded, /cannot start the engine's worker: SecurityError/);
+});
