@@ -179,6 +179,12 @@ basic.publsh key=q body=x</warren-scenario>
 <html lang="en"><head><meta charset="utf-8"><title>cluster</title>
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
 <body><warren-scenario title="Cluster"><pre>` + scenarioCluster + `</pre></warren-scenario></body></html>`,
+	"test-far.html": `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>far below</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario id="near"><pre>` + scenarioTwo + `</pre></warren-scenario>
+<div style="height: 6000px">A long text.</div>
+<warren-scenario id="far"><pre>` + scenarioOne + `</pre></warren-scenario></body></html>`,
 	"test-bench.html": `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
@@ -196,7 +202,7 @@ type browser struct {
 
 // newBrowser starts headless Chromium. Without it the test fails under CI
 // (CI=true) and is skipped elsewhere.
-func newBrowser(t *testing.T) *browser {
+func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -209,7 +215,7 @@ func newBrowser(t *testing.T) *browser {
 	}
 	base := siteURL(t)
 	_ = base
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+	opts := append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless,
 		chromedp.NoSandbox,
@@ -220,7 +226,8 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1280, 900),
-	)
+	}, flags...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(func() {

@@ -44,6 +44,7 @@ export class Connection {
     this.restarts = [];
     this.listeners = new Set();
     this.stopped = ""; // why the engine cannot be restarted
+    this.restarting = Promise.resolve();
     this.start();
   }
 
@@ -144,10 +145,20 @@ export class Connection {
       return;
     }
     this.restarts.push(t);
-    this.start().then(
+    this.restarting = this.start().then(
       () => this.listeners.forEach((f) => f(why, this.generation)),
       () => {},
     );
+  }
+
+  /** settled resolves once no restart is under way: the listeners of the
+   * last one have been told. */
+  async settled() {
+    let r;
+    do {
+      r = this.restarting;
+      await r;
+    } while (r !== this.restarting);
   }
 
   /** onRestart registers f(why, generation), called once a new worker
@@ -228,6 +239,11 @@ export class Engine {
       }
       return r.value;
     });
+  }
+
+  /** settled: see Connection.settled. */
+  settled() {
+    return this.conn.settled();
   }
 
   /** onRestart: see Connection.onRestart. */

@@ -87,6 +87,9 @@ class WarrenScenario extends HTMLElement {
   async idle() {
     let p;
     do {
+      if (this.engine) {
+        await this.engine.settled(); // a restart queues a rebuild
+      }
       p = this.chain;
       await p;
     } while (p !== this.chain);

@@ -84,7 +84,8 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
   let w = null;
   let dead = "";
   let said = false;
-  let printed = "";
+  let printed = ""; // the end of what Go printed
+  let fatal = ""; // the first line of a fatal error it printed
   let loading = null;
 
   const isDead = () => !!dead || (go !== null && go.exited);
@@ -109,6 +110,10 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
     const decoder = new TextDecoder();
     fs.writeSync = (fd, buf) => {
       printed = (printed + decoder.decode(buf)).slice(-4000);
+      if (!fatal) {
+        const m = /(^|\n)((fatal error|panic|runtime: out of memory)[^\n]*)\n/.exec(printed);
+        fatal = m ? m[2] : "";
+      }
       return write(fd, buf);
     };
     go = new globalThis.Go();
@@ -127,7 +132,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
     // run() settles when the Go program exits, which it does only on a
     // fatal error; the functions are in place as soon as it has started.
     go.run(instance).then(
-      () => die(lastLines(printed) || "the engine stopped"),
+      () => die(fatal || lastLines(printed) || "the engine stopped"),
       (e) => die(String(e)),
     );
     const bridge = globalThis.warren;
@@ -169,7 +174,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       // No answer: the page fails the calls it was waiting on, the one
       // running first. Go's exit promise settles a moment later.
       await Promise.resolve();
-      die(lastLines(printed) || "the Go program has exited");
+      die(fatal || lastLines(printed) || "the Go program has exited");
       return;
     }
     postMessage({ type: "answer", id: m.id, results });
