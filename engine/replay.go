@@ -9,12 +9,10 @@ import (
 type opKind uint8
 
 const (
-	opSubmit   opKind = iota // a client command's frames enter the socket
+	opCommand  opKind = iota // a command's handler applies it (cmd)
 	opSettle                 // run until quiet (t: when the command was sent)
 	opRunUntil               // run to virtual time t
 	opSteps                  // run n events
-	opOperator               // set_policy, clear_policy, list_queues
-	opControl                // set, alarm
 )
 
 // op is one recorded operation on the simulation.
@@ -25,20 +23,21 @@ type op struct {
 	n    int64
 }
 
-// apply runs an operation and records it. It returns the operator's lines.
-func (s *Sim) apply(o op) []string {
-	out, _ := s.run(o)
+// apply runs an operation and records it. It returns what a command's
+// handler printed and the error it met while applying it.
+func (s *Sim) apply(o op) ([]string, error) {
+	out, err, _ := s.run(o)
 	s.ops = append(s.ops, o)
 	s.applied = len(s.ops)
 	s.furthest = max(s.furthest, s.rt.Events())
-	return out
+	return out, err
 }
 
 // run performs an operation; done is false if the replay limit stopped it.
-func (s *Sim) run(o op) (out []string, done bool) {
+func (s *Sim) run(o op) (out []string, err error, done bool) {
 	switch o.kind {
-	case opSubmit:
-		s.submit(o.cmd)
+	case opCommand:
+		out, err = s.applyCommand(o.cmd)
 	case opSettle:
 		for {
 			last := max(o.t, s.client.lastFrame)
@@ -48,7 +47,7 @@ func (s *Sim) run(o op) (out []string, done bool) {
 			}
 			if !s.stepQuiet(limit) {
 				if s.hitLimit {
-					return nil, false
+					return nil, nil, false
 				}
 				s.rt.AdvanceTo(max(s.rt.Now(), last+QuietWindow))
 				s.sample()
@@ -59,22 +58,18 @@ func (s *Sim) run(o op) (out []string, done bool) {
 		for s.step(o.t) {
 		}
 		if s.hitLimit {
-			return nil, false
+			return nil, nil, false
 		}
 		s.rt.AdvanceTo(o.t)
 		s.sample()
 	case opSteps:
 		for i := int64(0); i < o.n; i++ {
 			if !s.step(-1) {
-				return nil, !s.hitLimit
+				return nil, nil, !s.hitLimit
 			}
 		}
-	case opOperator:
-		out = s.operator(o.cmd)
-	case opControl:
-		s.controlChange(o.cmd)
 	}
-	return out, true
+	return out, err, true
 }
 
 // branch makes the current state the end of history before something new
@@ -125,7 +120,7 @@ func (s *Sim) SeekEvent(n int64) error {
 	applied, partial := 0, int64(0)
 	for _, o := range s.ops {
 		before := fresh.rt.Events()
-		if _, done := fresh.run(o); !done {
+		if _, _, done := fresh.run(o); !done {
 			partial = fresh.rt.Events() - before
 			break
 		}
@@ -155,7 +150,7 @@ func (s *Sim) forward(n, end int64) {
 			o.n -= s.partial
 		}
 		before := s.rt.Events()
-		if _, done := s.run(o); !done {
+		if _, _, done := s.run(o); !done {
 			s.partial += s.rt.Events() - before
 			break
 		}

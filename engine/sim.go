@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
 	"warren/engine/node"
 	"warren/engine/script"
@@ -45,14 +44,12 @@ type Sim struct {
 	furthest int64 // the most events any replay of ops has reached
 	// While replaying for Seek: run no event past stopAt; hitLimit says a
 	// step was refused because of it.
-	mark mark
-	// restartErr is a storage failure while restarting, reported by show files.
-	restartErr error
-	metrics    metrics
-	summary    bool // set trace=summary: fold long runs of deliveries and confirms
-	limiting   bool
-	stopAt     int64
-	hitLimit   bool
+	mark     mark
+	metrics  metrics
+	summary  bool // set trace=summary: fold long runs of deliveries and confirms
+	limiting bool
+	stopAt   int64
+	hitLimit bool
 }
 
 // New returns a fresh simulation.
@@ -117,40 +114,6 @@ func (s *Sim) Submit(line string) ([]string, error) {
 	return s.exec(cmd, false)
 }
 
-func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
-	if err := s.check(cmd); err != nil {
-		return nil, err
-	}
-	if cmd.Name == "show" || cmd.Name == "expect" {
-		return s.control(cmd)
-	}
-	if cmd.Name == "submit" {
-		cmd, settle = *cmd.Inner, false
-	}
-	s.branch()
-	s.markStart()
-	var pre []string
-	switch cmd.Name {
-	case "step", "run", "set", "alarm", "restart", "cluster", "connect":
-		return s.control(cmd)
-	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash", "stop_app", "start_app":
-		pre = s.apply(op{kind: opOperator, cmd: cmd})
-		s.apply(op{kind: opSettle, t: s.rt.Now()})
-	case "wait":
-		target := s.rt.Now() + cmd.Int("ms", 0)*1000
-		s.apply(op{kind: opRunUntil, t: target})
-		s.apply(op{kind: opSettle, t: target})
-	default:
-		start := s.rt.Now()
-		s.apply(op{kind: opSubmit, cmd: cmd})
-		if !settle {
-			return nil, nil
-		}
-		s.apply(op{kind: opSettle, t: start})
-	}
-	return append(pre, s.lines()...), nil
-}
-
 // mark is where the last command that runs events started, for the
 // utilisation `show schedulers` reports.
 type mark struct {
@@ -176,91 +139,6 @@ func (s *Sim) markStart() {
 			s.mark.procBusy[p.PID] = p.Busy
 		}
 	}
-}
-
-// check refuses what cannot be done, before anything changes.
-func (s *Sim) check(cmd script.Command) error {
-	if c := cmd; c.Name == "submit" && c.Inner != nil {
-		cmd = *c.Inner
-	}
-	// a client command (an AMQP method) needs its connection's node running
-	if strings.Contains(cmd.Name, ".") && cmd.Name != "connection.close" && cmd.Name != "channel.close" {
-		if err := s.cluster.CheckConnOpen(cmd.On().Conn); err != nil {
-			return fmt.Errorf("%s: %w", cmd.Name, err)
-		}
-	}
-	switch cmd.Name {
-	// rabbitmqctl's own refusals: the node is not touched
-	case "set_policy":
-		if err := node.CheckPolicy(cmd.Str("pattern", ""), cmd.Table()); err != nil {
-			return err
-		}
-	case "clear_policy":
-		if !s.cluster.HasPolicy(cmd.Str("name", "")) {
-			return node.ErrNoPolicy
-		}
-	case "crash":
-		if err := s.cluster.CheckCrash(cmd.Str("queue", "")); err != nil {
-			return err
-		}
-	case "stop_app", "start_app":
-		if _, err := s.cluster.Member(cmd.Str("node", "")); err != nil {
-			return fmt.Errorf("%s: %w", cmd.Name, err)
-		}
-		if err := s.cluster.CheckApp(cmd.Name); err != nil {
-			return err
-		}
-	case "cluster":
-		if err := s.cluster.CheckCluster(int(cmd.Int("nodes", 2)), int(cmd.Int("ram", 0))); err != nil {
-			return err
-		}
-		if !s.untouched() {
-			return fmt.Errorf("cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", cmd.Int("nodes", 2))
-		}
-	case "connect":
-		m, err := s.cluster.Member(cmd.Str("node", ""))
-		if err != nil {
-			return fmt.Errorf("connect: %w", err)
-		}
-		if err := s.cluster.CheckConnectTo(cmd.On().Conn, m); err != nil {
-			return err
-		}
-	case "set":
-		return s.checkSet(cmd)
-	}
-	return nil
-}
-
-// checkSet refuses the settings that can only be chosen at the start.
-func (s *Sim) checkSet(cmd script.Command) error {
-	if cmd.Has("version") && !s.untouched() {
-		return fmt.Errorf("set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", cmd.Str("version", ""))
-	}
-	if (cmd.Has("file-size-limit") || cmd.Has("version")) && s.node.HasFiles() {
-		return fmt.Errorf("set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first")
-	}
-	if len(s.cluster.Members()) > 1 && (cmd.Has("schedulers") || cmd.Has("version") || cmd.Has("file-size-limit")) {
-		return fmt.Errorf("set: schedulers, the version profile and the file size are chosen before the cluster is formed (every node gets the same)")
-	}
-	if cmd.Has("schedulers") && s.busyOnScheduler() {
-		return fmt.Errorf("set: schedulers can only change while no process is running; run until quiet first")
-	}
-	return nil
-}
-
-// untouched says that nothing has happened yet: no event ran and no queue
-// exists.
-func (s *Sim) untouched() bool {
-	return s.rt.Events() == 0 && len(s.cluster.QueueNames()) == 0
-}
-
-func (s *Sim) busyOnScheduler() bool {
-	for _, sc := range s.rt.Schedulers() {
-		if sc.Current() != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // step runs one event, bounded by virtual time limit, if the replay limit

@@ -187,6 +187,10 @@ func Lookup(name string) (*Spec, bool) {
 	return s, ok
 }
 
+// Specs lists the signature of every command, submit aside (it wraps
+// another command), in the order of the language's reference.
+func Specs() []*Spec { return append([]*Spec(nil), specs...) }
+
 // Names lists every command, sorted (for completion in the console).
 func Names() []string {
 	out := make([]string, 0, len(specs)+1)

@@ -40,6 +40,13 @@ func (s *Sim) Expect(line string) (Goal, error) {
 	return s.expect(cmd), nil
 }
 
+// expectCommands are the goals.
+var expectCommands = map[string]handler{
+	"expect": {family: familyExpect, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
+		return []string{s.expect(cmd).Line()}, nil
+	}},
+}
+
 func (s *Sim) expect(cmd script.Command) Goal {
 	if cmd.Has("queue") {
 		return s.expectQueue(cmd)

@@ -1,149 +1,30 @@
 package engine
 
+// The show command: views of the simulation as text, one line per thing
+// shown. A view changes nothing.
+
 import (
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
-	"warren/engine/node"
 	"warren/engine/script"
-	"warren/engine/trace"
 )
 
-// control runs the simulation-control commands: step, run, show, set, alarm.
-func (s *Sim) control(cmd script.Command) ([]string, error) {
-	var out []string
-	switch cmd.Name {
-	case "step":
-		n := cmd.Int("n", 1)
-		before := s.rt.Events()
-		s.apply(op{kind: opSteps, n: n})
-		ran := s.rt.Events() - before
-		if s.opts.Record {
-			for i := before + 1; i <= s.EventCount(); i++ {
-				e := s.Event(i)
-				out = append(out, s.Describe(&e))
-			}
-		} else {
-			out = append(out, fmt.Sprintf("ran %d events", ran))
-		}
-		if ran < n {
-			out = append(out, "idle: nothing left to run")
-		}
-	case "run":
-		switch {
-		case cmd.Has("ms"):
-			s.apply(op{kind: opRunUntil, t: s.rt.Now() + cmd.Int("ms", 0)*1000})
-		case cmd.Has("events"):
-			s.apply(op{kind: opSteps, n: cmd.Int("events", 1)})
-		default:
-			s.apply(op{kind: opSettle, t: s.rt.Now()})
-		}
-		out = append(out, "t="+formatTime(s.rt.Now())+" events="+i64(s.rt.Events()))
-	case "expect":
-		return []string{s.expect(cmd).Line()}, nil
-	case "show":
+// showCommands are the views.
+var showCommands = map[string]handler{
+	"show": {family: familyShow, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
 		views := cmd.Words()
 		if len(views) == 0 {
 			views = []string{"processes"}
 		}
+		var out []string
 		for _, v := range views {
 			out = append(out, s.show(v)...)
 		}
 		return out, nil
-	case "set", "cluster", "connect":
-		s.apply(op{kind: opControl, cmd: cmd})
-	case "alarm", "restart":
-		s.apply(op{kind: opControl, cmd: cmd})
-		if err := s.restartErr; err != nil {
-			s.restartErr = nil
-			return nil, err
-		}
-		s.apply(op{kind: opSettle, t: s.rt.Now()})
-	}
-	return append(out, s.clientLines()...), nil
-}
-
-// controlChange applies set and alarm.
-func (s *Sim) controlChange(cmd script.Command) {
-	switch cmd.Name {
-	case "set":
-		if cmd.Has("version") {
-			s.node.Config.Version = cmd.Str("version", "3.10")
-		}
-		if cmd.Has("file-size-limit") {
-			s.node.Config.FileSizeLimit = cmd.Int("file-size-limit", 0)
-		}
-		if cmd.Has("version") || cmd.Has("file-size-limit") {
-			s.node.ReopenDisk()
-		}
-		if cmd.Has("schedulers") {
-			s.rt.SetSchedulers(int(cmd.Int("schedulers", 1)))
-		}
-		for _, m := range s.cluster.Members() {
-			if cmd.Has("watermark") {
-				m.Config.Watermark = cmd.Int("watermark", 0)
-				m.StartMemoryMonitor()
-			}
-			if cmd.Has("memory-per-message") {
-				m.Config.MemoryPerMessage = cmd.Int("memory-per-message", 0)
-			}
-		}
-		if cmd.Has("trace") {
-			s.summary = cmd.Str("trace", "full") == "summary"
-		}
-		if cmd.Has("queue-master-locator") {
-			s.cluster.SetLocator(cmd.Str("queue-master-locator", "client-local"))
-		}
-	case "cluster":
-		link := int64(node.DefaultLinkDelay)
-		if cmd.Has("link-us") {
-			link = cmd.Int("link-us", 0)
-		}
-		if err := s.cluster.AddNodes(int(cmd.Int("nodes", 2))-1, int(cmd.Int("ram", 0)), link); err != nil {
-			s.restartErr = err
-		}
-	case "connect":
-		if m, err := s.cluster.Member(cmd.Str("node", "")); err == nil {
-			s.cluster.ConnectTo(cmd.On().Conn, m)
-		}
-	case "restart":
-		if err := s.node.Restart(cmd.Str("kind", "clean")); err != nil {
-			s.restartErr = err
-		}
-	case "alarm":
-		if r := cmd.Str("set", ""); r != "" {
-			s.cluster.SetAlarm(r, true)
-		}
-		if r := cmd.Str("clear", ""); r != "" {
-			s.cluster.SetAlarm(r, false)
-		}
-	}
-}
-
-func (s *Sim) clientLines() []string { return s.lines() }
-
-// lines prints the client events observed since the last call.
-func (s *Sim) lines() []string {
-	ev := s.client.take()
-	if len(ev) == 0 {
-		return nil
-	}
-	defer s.client.recycle(ev)
-	if s.summary {
-		return trace.Summary(ev)
-	}
-	return trace.Lines(ev)
-}
-
-func i64(n int64) string { return strconv.FormatInt(n, 10) }
-
-func percent(part, whole int64) string {
-	if whole <= 0 {
-		return "0.0%"
-	}
-	return fmt.Sprintf("%.1f%%", float64(part)*100/float64(whole))
+	}},
 }
 
 // show prints one view of the node as text.
@@ -262,4 +143,13 @@ func (s *Sim) show(view string) []string {
 		out = append(out, s.cluster.ConsumerLines()...)
 	}
 	return out
+}
+
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
+
+func percent(part, whole int64) string {
+	if whole <= 0 {
+		return "0.0%"
+	}
+	return fmt.Sprintf("%.1f%%", float64(part)*100/float64(whole))
 }

@@ -1,0 +1,184 @@
+package engine
+
+// The simulation-control commands: running the clock (step, run, wait),
+// the settings (set), forming a cluster and placing connections on its
+// nodes, restarting the node and raising alarms.
+
+import (
+	"fmt"
+
+	"warren/engine/node"
+	"warren/engine/script"
+)
+
+// controlCommands run the clock and change the simulation's settings.
+var controlCommands = map[string]handler{
+	"step": {family: familyControl, run: step},
+	"run":  {family: familyControl, run: run},
+	"wait": {family: familyControl, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
+		target := s.rt.Now() + cmd.Int("ms", 0)*1000
+		s.apply(op{kind: opRunUntil, t: target})
+		s.apply(op{kind: opSettle, t: target})
+		return s.lines(), nil
+	}},
+	"set":     {family: familyControl, check: checkSet, apply: set},
+	"cluster": {family: familyControl, check: checkCluster, apply: cluster},
+	"connect": {family: familyControl,
+		check: func(s *Sim, cmd script.Command) error {
+			m, err := s.cluster.Member(cmd.Str("node", ""))
+			if err != nil {
+				return fmt.Errorf("connect: %w", err)
+			}
+			return s.cluster.CheckConnectTo(cmd.On().Conn, m)
+		},
+		apply: func(s *Sim, cmd script.Command) ([]string, error) {
+			m, err := s.cluster.Member(cmd.Str("node", ""))
+			if err != nil {
+				return nil, err
+			}
+			return nil, s.cluster.ConnectTo(cmd.On().Conn, m)
+		}},
+	"restart": {family: familyControl,
+		check: func(s *Sim, _ script.Command) error { return s.node.CheckRestart() },
+		apply: func(s *Sim, cmd script.Command) ([]string, error) {
+			return nil, s.node.Restart(cmd.Str("kind", "clean"))
+		},
+		run: settled},
+	"alarm": {family: familyControl,
+		apply: func(s *Sim, cmd script.Command) ([]string, error) {
+			if r := cmd.Str("set", ""); r != "" {
+				s.cluster.SetAlarm(r, true)
+			}
+			if r := cmd.Str("clear", ""); r != "" {
+				s.cluster.SetAlarm(r, false)
+			}
+			return nil, nil
+		},
+		run: settled},
+}
+
+// settled applies a command and runs until the node is quiet.
+func settled(s *Sim, cmd script.Command, _ bool) ([]string, error) {
+	if _, err := s.record(cmd); err != nil {
+		return nil, err
+	}
+	s.apply(op{kind: opSettle, t: s.rt.Now()})
+	return s.lines(), nil
+}
+
+// step runs n events and describes them (or counts them, unrecorded).
+func step(s *Sim, cmd script.Command, _ bool) ([]string, error) {
+	var out []string
+	n := cmd.Int("n", 1)
+	before := s.rt.Events()
+	s.apply(op{kind: opSteps, n: n})
+	ran := s.rt.Events() - before
+	if s.opts.Record {
+		for i := before + 1; i <= s.EventCount(); i++ {
+			e := s.Event(i)
+			out = append(out, s.Describe(&e))
+		}
+	} else {
+		out = append(out, fmt.Sprintf("ran %d events", ran))
+	}
+	if ran < n {
+		out = append(out, "idle: nothing left to run")
+	}
+	return append(out, s.lines()...), nil
+}
+
+// run runs for ms=N of virtual time, for events=N, or until quiet.
+func run(s *Sim, cmd script.Command, _ bool) ([]string, error) {
+	switch {
+	case cmd.Has("ms"):
+		s.apply(op{kind: opRunUntil, t: s.rt.Now() + cmd.Int("ms", 0)*1000})
+	case cmd.Has("events"):
+		s.apply(op{kind: opSteps, n: cmd.Int("events", 1)})
+	default:
+		s.apply(op{kind: opSettle, t: s.rt.Now()})
+	}
+	return append([]string{"t=" + formatTime(s.rt.Now()) + " events=" + i64(s.rt.Events())}, s.lines()...), nil
+}
+
+// checkSet refuses the settings that can only be chosen at the start.
+func checkSet(s *Sim, cmd script.Command) error {
+	if cmd.Has("version") && !s.untouched() {
+		return fmt.Errorf("set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", cmd.Str("version", ""))
+	}
+	if (cmd.Has("file-size-limit") || cmd.Has("version")) && s.node.HasFiles() {
+		return fmt.Errorf("set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first")
+	}
+	if len(s.cluster.Members()) > 1 && (cmd.Has("schedulers") || cmd.Has("version") || cmd.Has("file-size-limit")) {
+		return fmt.Errorf("set: schedulers, the version profile and the file size are chosen before the cluster is formed (every node gets the same)")
+	}
+	if cmd.Has("schedulers") && s.busyOnScheduler() {
+		return fmt.Errorf("set: schedulers can only change while no process is running; run until quiet first")
+	}
+	return nil
+}
+
+func set(s *Sim, cmd script.Command) ([]string, error) {
+	if cmd.Has("version") {
+		s.node.Config.Version = cmd.Str("version", "3.10")
+	}
+	if cmd.Has("file-size-limit") {
+		s.node.Config.FileSizeLimit = cmd.Int("file-size-limit", 0)
+	}
+	if cmd.Has("version") || cmd.Has("file-size-limit") {
+		s.node.ReopenDisk()
+	}
+	if cmd.Has("schedulers") {
+		s.rt.SetSchedulers(int(cmd.Int("schedulers", 1)))
+	}
+	for _, m := range s.cluster.Members() {
+		if cmd.Has("watermark") {
+			m.Config.Watermark = cmd.Int("watermark", 0)
+			m.StartMemoryMonitor()
+		}
+		if cmd.Has("memory-per-message") {
+			m.Config.MemoryPerMessage = cmd.Int("memory-per-message", 0)
+		}
+	}
+	if cmd.Has("trace") {
+		s.summary = cmd.Str("trace", "full") == "summary"
+	}
+	if cmd.Has("queue-master-locator") {
+		s.cluster.SetLocator(cmd.Str("queue-master-locator", "client-local"))
+	}
+	return nil, nil
+}
+
+// untouched says that nothing has happened yet: no event ran and no queue
+// exists.
+func (s *Sim) untouched() bool {
+	return s.rt.Events() == 0 && len(s.cluster.QueueNames()) == 0
+}
+
+func (s *Sim) busyOnScheduler() bool {
+	for _, sc := range s.rt.Schedulers() {
+		if sc.Current() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func checkCluster(s *Sim, cmd script.Command) error {
+	if err := s.cluster.CheckCluster(int(cmd.Int("nodes", 2)), int(cmd.Int("ram", 0))); err != nil {
+		return err
+	}
+	if !s.untouched() {
+		return fmt.Errorf("cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", cmd.Int("nodes", 2))
+	}
+	return nil
+}
+
+// cluster joins more nodes to the first; a failure (a new node's disk
+// could not be opened) is this command's error.
+func cluster(s *Sim, cmd script.Command) ([]string, error) {
+	link := int64(node.DefaultLinkDelay)
+	if cmd.Has("link-us") {
+		link = cmd.Int("link-us", 0)
+	}
+	return nil, s.cluster.AddNodes(int(cmd.Int("nodes", 2))-1, int(cmd.Int("ram", 0)), link)
+}
