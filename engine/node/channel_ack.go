@@ -21,33 +21,33 @@ type unacked struct {
 }
 
 // ack settles delivery tags: tag 0 with multiple means every outstanding one.
+// Otherwise the tag itself must be outstanding, with multiple too: like
+// collect_acks, a multiple ack of a tag beyond the last delivered, or of
+// one settled already, settles nothing and fails the channel.
 func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *amqp.Error {
-	var picked []unacked
 	list := ch.unacked.items()
-	if multiple {
-		i := 0
-		for i < len(list) && (tag == 0 || list[i].tag <= tag) {
-			i++
-		}
-		if i == 0 && tag != 0 {
-			return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
-		}
-		picked = append(picked, list[:i]...)
-		ch.unacked.dropFront(i)
-	} else {
-		i := sort.Search(len(list), func(i int) bool { return list[i].tag >= tag })
-		if i == len(list) || list[i].tag != tag {
-			return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
-		}
-		u := list[i]
-		ch.unacked.removeAt(i)
-		if u.ctag != "" {
-			ch.limiter.release(ctx, 1)
-		}
-		ctx.Send(ch.queuePID(u.q), sim.Msg{Kind: kind, N: int64(u.ackTag)})
+	if multiple && tag == 0 {
+		picked := append([]unacked(nil), list...)
+		ch.unacked.dropFront(len(list))
+		ch.settle(ctx, picked, kind)
 		return nil
 	}
-	ch.settle(ctx, picked, kind)
+	i := sort.Search(len(list), func(i int) bool { return list[i].tag >= tag })
+	if i == len(list) || list[i].tag != tag {
+		return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
+	}
+	if multiple {
+		picked := append([]unacked(nil), list[:i+1]...)
+		ch.unacked.dropFront(i + 1)
+		ch.settle(ctx, picked, kind)
+		return nil
+	}
+	u := list[i]
+	ch.unacked.removeAt(i)
+	if u.ctag != "" {
+		ch.limiter.release(ctx, 1)
+	}
+	ctx.Send(ch.queuePID(u.q), sim.Msg{Kind: kind, N: int64(u.ackTag)})
 	return nil
 }
 
