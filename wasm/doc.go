@@ -1,10 +1,10 @@
 //go:build js && wasm
 
 // Command wasm is the bridge between the engine and a web page: compiled
-// with GOOS=js GOARCH=wasm it puts one global object, `warren`, on the page,
-// whose functions create simulations and run, step, seek and inspect them.
-// Every simulation on the page lives in this one instance, named by a
-// handle. It is the only code that touches JavaScript, through safejs.
+// with GOOS=js GOARCH=wasm it puts one global object, `warren`, on the
+// global object of the page's engine worker, whose functions create
+// simulations and run, step, seek and inspect them. Every simulation on
+// the page lives in this one instance, named by a handle. It is the only code that touches JavaScript, through safejs.
 //
 // The functions of `warren` (id is a handle from create; JSON means a JSON
 // text the page parses; every function returns {error: "..."} instead
@@ -35,7 +35,14 @@
 //	                                          "words"?, "engine"?}
 //	parse(script)            → JSON {"commands": N}, or the first mistake as
 //	                                          {error: "parse: line 3, column 11: ..."}
+//	stats(id)                → JSON {"events", "furthest", "timelineBytes",
+//	                                          "checkpointBytes"}: what the history
+//	                                          costs (checkpointBytes -1 without
+//	                                          checkpoints)
 //	destroy(id)              → true if there was such a simulation
+//
+// site/static/widget/engine-worker.js calls them in the worker, never on
+// the page's main thread: a call runs to its end before the next starts.
 //
 // `warren.ready` is true once the functions are in place. A panic inside a
 // function becomes {error} and marks that simulation broken (every later

@@ -152,6 +152,7 @@ func (b *bridge) exports() []export {
 			}
 			return b.events(id, from, to)
 		}),
+		withID("stats", func(id int, _ []safejs.Value) (any, error) { return b.stats(id) }),
 		withID("destroy", func(id int, _ []safejs.Value) (any, error) { return b.destroy(id), nil }),
 		{name: "names", fn: func([]safejs.Value) (any, error) { return b.names(), nil }},
 		{name: "usage", fn: func(args []safejs.Value) (any, error) {
