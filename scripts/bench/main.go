@@ -3,6 +3,7 @@
 //
 //	go run ./scripts/bench [-n 200000] [-url amqp://guest:guest@127.0.0.1:5672/]
 //	go run ./scripts/bench -hop [-n 50000]
+//	go run ./scripts/bench -browser
 //
 // The workload is a transient publish-deliver-ack cycle on one queue: one
 // publisher connection, one consumer connection with prefetch 200 that
@@ -10,6 +11,14 @@
 // per second of wall time (and per second of virtual time: what the
 // simulated broker would sustain); for the broker, messages per second end
 // to end. The last line is `engine/rabbitmq transient ratio: N`.
+//
+// -browser measures the widget in Chromium instead (site's
+// TestBrowserBench, which builds the site and drives /usr/bin/chromium):
+// the first widget answering a step after navigation, cold and warm, the
+// longest main-thread task on each lesson page, the recorded cycle in
+// Chromium and natively and their ratio, seek and step-back times at 10
+// points of a 100,000-message run, the memory of its history, and the
+// shipped wasm sizes.
 package main
 
 import (
@@ -30,7 +39,16 @@ func main() {
 	url := flag.String("url", "amqp://guest:guest@127.0.0.1:5672/", "broker to compare with (loopback only)")
 	hop := flag.Bool("hop", false, "measure instead what a message crossing between the two nodes of scripts/broker.sh's cluster costs, on the broker and on the engine")
 	url2 := flag.String("url2", "amqp://guest:guest@127.0.0.1:5673/", "with -hop: the second node")
+	browser := flag.Bool("browser", false, "measure instead the widget in Chromium (the site's TestBrowserBench)")
 	flag.Parse()
+
+	if *browser {
+		if err := benchBrowser(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 
 	if *hop {
 		if err := benchHop([2]string{*url, *url2}, min(*n, 50_000), 3, []int{16, 8192}); err != nil {

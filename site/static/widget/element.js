@@ -490,6 +490,8 @@ class WarrenScenario extends HTMLElement {
     return this.act(async () => {
       this.lastStepWasButton = false;
       const mark = this.extra.length;
+      // what branchPoint strikes out, to put back if the command is lost
+      const kept = this.console.entries.filter((e) => e.cmdEl && !e.cmdEl.parentElement.classList.contains("dropped"));
       this.branchPoint();
       if (this.console.stepMode && /^[a-z]+\.[a-z]+(\s|$)/.test(line)) {
         line = `submit ${line}`; // a client command: its frames wait in the socket
@@ -499,6 +501,10 @@ class WarrenScenario extends HTMLElement {
         ok = await this.execLine(line, true);
       } catch (e) {
         this.extra.length = mark; // not part of the history
+        for (const entry of kept) {
+          entry.cmdEl.parentElement.classList.remove("dropped");
+          entry.cmdEl.parentElement.removeAttribute("title");
+        }
         throw e;
       }
       this.extra.push(line);

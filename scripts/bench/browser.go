@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// benchBrowser runs the site's browser bench and prints its figures, the
+// lines its log starts with "bench: ".
+func benchBrowser() error {
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
+		return fmt.Errorf("-browser needs Chromium at /usr/bin/chromium (apt-get install chromium)")
+	}
+	cmd := exec.Command("go", "test", "./site", "-run", "^TestBrowserBench$", "-count=1", "-v", "-timeout", "20m")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := cmd.Run()
+	printed := 0
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if _, fig, ok := strings.Cut(line, "bench: "); ok && strings.Contains(line, ".go:") {
+			fmt.Println("browser:", fig)
+			printed++
+		}
+	}
+	if err != nil || printed == 0 {
+		return fmt.Errorf("the browser bench failed (%v):\n%s", err, out.String())
+	}
+	return nil
+}
