@@ -91,30 +91,40 @@ func (ch *channel) stat(ctx *sim.Ctx, q *QueueRecord) {
 	})
 }
 
+// bind adds or removes a binding in the order rabbit_binding checks:
+// the exchange and the queue must exist (for an unbind a missing one is
+// no error, only a queue whose home node is down), then a new binding must
+// be valid for the exchange type, then an exclusive queue must belong to
+// this connection; an unbind of a binding that does not exist succeeds
+// without that last check.
 func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Table, add bool) *amqp.Error {
 	n := ch.n
 	if exchange == "" {
 		return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
 	}
-	x, ok := n.exchanges[exchange]
-	if !ok {
+	x, xok := n.exchanges[exchange]
+	q, qok := n.queues[queue]
+	switch {
+	case add && !xok:
 		return notFoundExchange(exchange)
-	}
-	q, ok := n.queues[queue]
-	if !ok {
+	case add && !qok:
 		return notFoundQueue(queue)
-	}
-	if q.Exclusive && q.Owner != ch.conn {
-		return resourceLocked(queue)
-	}
-	if q.down {
+	case qok && q.down:
 		return homeDown(q)
+	case !xok || !qok:
+		ch.committed(ctx, Ok{Method: "queue.unbind-ok"})
+		return nil
 	}
 	b := &Binding{Queue: queue, Key: key, Args: args}
 	if add {
 		if e := x.validateBinding(b); e != nil {
 			return e
 		}
+	}
+	if (add || x.hasBinding(b)) && q.Exclusive && q.Owner != ch.conn {
+		return resourceLocked(queue)
+	}
+	if add {
 		if !x.hasBinding(b) {
 			x.Bindings = append(x.Bindings, b)
 			x.hadBindings = true
