@@ -25,7 +25,7 @@ func TestShortStringLimits(t *testing.T) {
 	}
 	bad := []struct{ line, want string }{
 		{"queue.declare queue=" + n(256), "line 1, column 15: queue.declare: queue is 256 bytes long; AMQP carries it as a short string of at most 255 bytes"},
-		{"basic.consume queue=q tag=" + n(1 << 20), "line 1, column 23: basic.consume: tag is 1048576 bytes long"},
+		{"basic.consume queue=q tag=" + n(1<<20), "line 1, column 23: basic.consume: tag is 1048576 bytes long"},
 		{"basic.publish key=" + n(253) + "{i} count=1000", "basic.publish: key is 256 bytes long"},
 		{"exchange.declare exchange=" + n(256) + " type=direct", "exchange.declare: exchange is 256 bytes long"},
 		{"queue.bind queue=q exchange=amq.direct key=" + n(256), "queue.bind: key is 256 bytes long"},
