@@ -168,6 +168,12 @@ func (s *Sim) publish(cmd script.Command, send func(any)) {
 	if cmd.Has("expiration") {
 		props.Expiration, props.HasExpiration = cmd.Str("expiration", ""), true
 	}
+	props.ContentType, props.ContentEncoding = cmd.Str("content-type", ""), cmd.Str("content-encoding", "")
+	props.CorrelationID, props.ReplyTo, props.MessageID = cmd.Str("correlation-id", ""), cmd.Str("reply-to", ""), cmd.Str("message-id", "")
+	props.Type, props.UserID, props.AppID = cmd.Str("type", ""), cmd.Str("user-id", ""), cmd.Str("app-id", "")
+	if cmd.Has("timestamp") {
+		props.Timestamp, props.HasTimestamp = uint64(cmd.Int("timestamp", 0)), true
+	}
 	var body []byte
 	text := cmd.Str("body", "")
 	perMessage := strings.Contains(text, script.IndexMark)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -66,7 +67,7 @@ func runCase(s *Sim, d *datadriven.TestData) string {
 		line, _ = strconv.Atoi(d.Pos[i+1:])
 	}
 	var out []string
-	cmds := append([]string{d.FullCmd()}, strings.Split(d.Input, "\n")...)
+	cmds := append([]string{directive(d, line)}, strings.Split(d.Input, "\n")...)
 	for i, text := range cmds {
 		if strings.TrimSpace(text) == "" || strings.HasPrefix(strings.TrimSpace(text), "#") {
 			continue
@@ -82,4 +83,27 @@ func runCase(s *Sim, d *datadriven.TestData) string {
 		return ""
 	}
 	return strings.Join(out, "\n") + "\n"
+}
+
+// directive is a case's first command line as written in its file:
+// datadriven splits it at spaces, which would lose the spacing inside a
+// quoted value (body="a  b").
+func directive(d *datadriven.TestData, line int) string {
+	file := d.Pos
+	if i := strings.LastIndexByte(file, ':'); i >= 0 {
+		file = file[:i]
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return d.FullCmd()
+	}
+	lines := strings.Split(string(src), "\n")
+	if line < 1 || line > len(lines) {
+		return d.FullCmd()
+	}
+	raw := lines[line-1]
+	if f := strings.Fields(raw); len(f) == 0 || f[0] != d.Cmd {
+		return d.FullCmd()
+	}
+	return raw
 }

@@ -90,7 +90,7 @@ func compact(e *trace.Event) bool {
 	case trace.ConfirmAck, trace.ConfirmNack:
 		return true
 	case trace.Deliver:
-		return !e.Props.HasExpiration && len(e.Props.Headers) == 0 && len(e.Body) <= 1<<32-1
+		return !e.Props.HasOthers() && len(e.Body) <= 1<<32-1
 	}
 	return false
 }

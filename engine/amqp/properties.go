@@ -1,9 +1,11 @@
 package amqp
 
-// Properties are the basic-class content properties warren models. A
+// Properties are the basic-class content properties of a message. A
 // priority of 0 and an absent priority are the same to the command language
 // (AMQP clients commonly cannot send an explicit 0), so HasPriority is only
-// kept to tell the two apart when a real client does.
+// kept to tell the two apart when a real client does. The other short-string
+// properties are absent when empty, as client libraries send them (an empty
+// content-type is not put on the wire).
 type Properties struct {
 	DeliveryMode  uint8 // 2 = persistent
 	Priority      uint8
@@ -11,6 +13,25 @@ type Properties struct {
 	Expiration    string
 	HasExpiration bool
 	Headers       Table
+
+	ContentType     string
+	ContentEncoding string
+	CorrelationID   string
+	ReplyTo         string
+	MessageID       string
+	Timestamp       uint64 // seconds since the epoch
+	HasTimestamp    bool
+	Type            string
+	UserID          string
+	AppID           string
+}
+
+// HasOthers reports whether any property beyond delivery mode and priority
+// is set.
+func (p *Properties) HasOthers() bool {
+	return p.HasExpiration || len(p.Headers) > 0 || p.ContentType != "" || p.ContentEncoding != "" ||
+		p.CorrelationID != "" || p.ReplyTo != "" || p.MessageID != "" || p.HasTimestamp ||
+		p.Type != "" || p.UserID != "" || p.AppID != ""
 }
 
 // Persistent reports whether the message asks to be written to disk.

@@ -52,6 +52,9 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 			}
 		}
 	}
+	if u := m.Props.UserID; u != "" && u != User {
+		return amqp.Errorf(amqp.PreconditionFailed, "user_id property set to '"+u+"' but authenticated user was '"+User+"'")
+	}
 	if m.Props.HasExpiration {
 		if e := checkExpiration(m.Props.Expiration); e != nil {
 			return e
@@ -103,6 +106,10 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 	}
 	return nil
 }
+
+// User is the user every client connection authenticates as (RabbitMQ's
+// default user, which is not an impersonator).
+const User = "guest"
 
 // checkExpiration validates a per-message expiration as rabbit_basic does.
 func checkExpiration(s string) *amqp.Error {

@@ -328,6 +328,12 @@ func (n *Node) decodeStored(file string, term []byte) (*Message, error) {
 	if p.Has(format.FlagHeaders) {
 		m.Props.Headers = amqpTable(p.Headers)
 	}
+	m.Props.ContentType, m.Props.ContentEncoding, m.Props.CorrelationID = p.ContentType, p.ContentEncoding, p.CorrelationID
+	m.Props.ReplyTo, m.Props.MessageID, m.Props.Type = p.ReplyTo, p.MessageID, p.Type
+	m.Props.UserID, m.Props.AppID = p.UserID, p.AppID
+	if p.Has(format.FlagTimestamp) {
+		m.Props.Timestamp, m.Props.HasTimestamp = p.Timestamp, true
+	}
 	return m, nil
 }
 

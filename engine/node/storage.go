@@ -153,6 +153,27 @@ func storedMessage(m *Message, expiry int64, confirm bool) (store.PublishedMsg, 
 	if len(m.Props.Headers) > 0 {
 		props.Headers, props.Present = formatTable(m.Props.Headers), props.Present|format.FlagHeaders
 	}
+	for _, s := range [...]struct {
+		flag uint16
+		v    string
+		to   *string
+	}{
+		{format.FlagContentType, m.Props.ContentType, &props.ContentType},
+		{format.FlagContentEncoding, m.Props.ContentEncoding, &props.ContentEncoding},
+		{format.FlagCorrelationID, m.Props.CorrelationID, &props.CorrelationID},
+		{format.FlagReplyTo, m.Props.ReplyTo, &props.ReplyTo},
+		{format.FlagMessageID, m.Props.MessageID, &props.MessageID},
+		{format.FlagType, m.Props.Type, &props.Type},
+		{format.FlagUserID, m.Props.UserID, &props.UserID},
+		{format.FlagAppID, m.Props.AppID, &props.AppID},
+	} {
+		if s.v != "" {
+			*s.to, props.Present = s.v, props.Present|s.flag
+		}
+	}
+	if m.Props.HasTimestamp {
+		props.Timestamp, props.Present = m.Props.Timestamp, props.Present|format.FlagTimestamp
+	}
 	fm := format.NewMessage(m.Exchange, m.Key, props, m.Body, msgID(m.ID), m.Props.Persistent())
 	var exp uint64
 	if expiry > 0 {

@@ -12,7 +12,17 @@ type Arg struct {
 	Key    string
 	Val    string
 	HasVal bool
-	Col    int // 1-based column of the key
+	Col    int  // 1-based column of the key
+	Quoted bool // the value was written in quotes: always a string
+}
+
+// Value types the argument's value as a field-table value: a quoted value
+// is a string, anything else as amqp.ParseValue types it.
+func (a Arg) Value() amqp.Value {
+	if a.Quoted {
+		return amqp.StrValue(a.Val)
+	}
+	return amqp.ParseValue(a.Val)
 }
 
 // Command is one parsed and checked command line.
@@ -82,7 +92,7 @@ func (c *Command) Table() amqp.Table {
 	var t amqp.Table
 	for _, a := range c.Args {
 		if c.Spec.IsTableKey(a.Key) {
-			t = append(t, amqp.Field{Key: a.Key, Val: amqp.ParseValue(a.Val)})
+			t = append(t, amqp.Field{Key: a.Key, Val: a.Value()})
 		}
 	}
 	return t
@@ -93,7 +103,7 @@ func (c *Command) Headers() amqp.Table {
 	var t amqp.Table
 	for _, a := range c.Args {
 		if name, ok := strings.CutPrefix(a.Key, "header."); ok {
-			t = append(t, amqp.Field{Key: name, Val: amqp.ParseValue(a.Val)})
+			t = append(t, amqp.Field{Key: name, Val: a.Value()})
 		}
 	}
 	return t

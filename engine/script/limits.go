@@ -19,7 +19,9 @@ const MaxShortString = 255
 
 // shortStrings are the named arguments of AMQP methods sent as short
 // strings.
-var shortStrings = map[string]bool{"queue": true, "exchange": true, "key": true, "tag": true, "type": true, "expiration": true}
+var shortStrings = map[string]bool{"queue": true, "exchange": true, "key": true, "tag": true, "type": true, "expiration": true,
+	"content-type": true, "content-encoding": true, "correlation-id": true, "reply-to": true, "message-id": true,
+	"user-id": true, "app-id": true, "source": true, "destination": true}
 
 // checkShortStrings refuses an AMQP method whose short strings do not fit.
 func checkShortStrings(c *Command) *Error {

@@ -63,7 +63,14 @@ func Parse(src string) ([]Command, error) {
 // ParseLine parses and checks one command. line is its 1-based line number
 // (0 for a console entry); columns count from the first byte of text.
 func ParseLine(text string, line int) (Command, error) {
-	toks := tokenize(text)
+	toks, terr := tokenize(text)
+	if terr != nil {
+		terr.Line = line
+		if f := strings.Fields(text); len(f) > 0 && !strings.Contains(f[0], `"`) {
+			terr.Cmd = f[0]
+		}
+		return Command{}, terr
+	}
 	if len(toks) == 0 {
 		return Command{}, &Error{Line: line, Col: 1, Msg: "empty command", Hint: "try one of: " + strings.Join(Names(), ", ")}
 	}
@@ -90,14 +97,14 @@ func ParseLine(text string, line int) (Command, error) {
 	}
 	for _, t := range toks[1:] {
 		key, val, hasVal := strings.Cut(t.s, "=")
-		a := Arg{Key: key, Val: val, HasVal: hasVal, Col: t.col}
+		a := Arg{Key: key, Val: val, HasVal: hasVal, Col: t.col, Quoted: t.quoted}
 		if key == "" {
 			return fail(t.col, "", "argument %q has no name", t.s)
 		}
 		if cmd.Has(key) {
 			return fail(t.col, "", "%s is given twice", key)
 		}
-		if hasVal && strings.HasPrefix(val, "(") {
+		if hasVal && !t.quoted && strings.HasPrefix(val, "(") {
 			return fail(t.col+len(key)+1, "write the value without a leading parenthesis", "%s: a value starting with ( is read as a list", key)
 		}
 		if p, named := spec.param(key); named {
@@ -318,11 +325,15 @@ func parseSubmit(text string, line int, toks []token) (Command, error) {
 var submitSpec = &Spec{Name: "submit", Engine: true, Usage: "submit CMD [ARG ...]"}
 
 type token struct {
-	s   string
-	col int
+	s      string
+	col    int
+	quoted bool // the value was written in quotes
 }
 
-func tokenize(text string) []token {
+// tokenize splits a line at spaces and tabs. A value may be quoted
+// (`body="Hello World!"`): inside the quotes \" is a quote, \\ a backslash
+// and nothing else is special; the token holds the value unquoted.
+func tokenize(text string) ([]token, *Error) {
 	var out []token
 	i := 0
 	for i < len(text) {
@@ -330,12 +341,50 @@ func tokenize(text string) []token {
 			i++
 		}
 		start := i
+		var b strings.Builder
+		quoted := false
 		for i < len(text) && text[i] != ' ' && text[i] != '\t' {
+			c := text[i]
+			if c != '"' {
+				b.WriteByte(c)
+				i++
+				continue
+			}
+			eq := strings.IndexByte(text[start:i], '=')
+			if quoted || eq < 0 || start+eq != i-1 {
+				return nil, &Error{Col: i + 1, Msg: "a quote may only open a value, right after key=",
+					Hint: `write key="a value"; inside quotes \" is a quote and \\ a backslash`}
+			}
+			quoted = true
+			open := i
 			i++
+			closed := false
+			for i < len(text) {
+				c := text[i]
+				if c == '\\' && i+1 < len(text) && (text[i+1] == '"' || text[i+1] == '\\') {
+					b.WriteByte(text[i+1])
+					i += 2
+					continue
+				}
+				i++
+				if c == '"' {
+					closed = true
+					break
+				}
+				b.WriteByte(c)
+			}
+			if !closed {
+				return nil, &Error{Col: open + 1, Msg: "the quote opened here is never closed",
+					Hint: `write key="a value"; inside quotes \" is a quote and \\ a backslash`}
+			}
+			if i < len(text) && text[i] != ' ' && text[i] != '\t' {
+				return nil, &Error{Col: i + 1, Msg: "text right after a closing quote",
+					Hint: "put a space between arguments, or the text inside the quotes"}
+			}
 		}
 		if i > start {
-			out = append(out, token{text[start:i], start + 1})
+			out = append(out, token{b.String(), start + 1, quoted})
 		}
 	}
-	return out
+	return out, nil
 }

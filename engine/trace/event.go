@@ -98,6 +98,7 @@ func (e *Event) String() string {
 		b.WriteString("confirm-nack seq=" + utoa(e.Seq))
 	case Return:
 		b.WriteString("return code=" + itoa(e.Code) + " text=" + e.Text + " exchange=" + e.Exchange + " key=" + e.Key + " body=" + FormatBody(e.Body))
+		writeProps(&b, &e.Props)
 	case Cancelled:
 		b.WriteString("cancelled consumer=" + e.ConsumerTag)
 	case ChannelClosed, ConnectionClosed:
@@ -137,6 +138,22 @@ func writeProps(b *strings.Builder, p *amqp.Properties) {
 	if len(p.Headers) > 0 {
 		b.WriteString(" headers=")
 		b.WriteString(FormatHeaders(p.Headers))
+	}
+	for _, s := range [...]struct{ name, v string }{
+		{"content-type", p.ContentType}, {"content-encoding", p.ContentEncoding},
+		{"correlation-id", p.CorrelationID}, {"reply-to", p.ReplyTo}, {"message-id", p.MessageID},
+	} {
+		if s.v != "" {
+			b.WriteString(" " + s.name + "=" + s.v)
+		}
+	}
+	if p.HasTimestamp {
+		b.WriteString(" timestamp=" + utoa(p.Timestamp))
+	}
+	for _, s := range [...]struct{ name, v string }{{"type", p.Type}, {"user-id", p.UserID}, {"app-id", p.AppID}} {
+		if s.v != "" {
+			b.WriteString(" " + s.name + "=" + s.v)
+		}
 	}
 }
 

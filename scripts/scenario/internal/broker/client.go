@@ -165,9 +165,20 @@ func (t *Target) publish(c *amqp091.Channel, cmd *script.Command) error {
 		body = strings.Repeat("x", int(cmd.Int("size", 0)))
 	}
 	msg := amqp091.Publishing{
-		Priority:   uint8(cmd.Int("priority", 0)),
-		Expiration: cmd.Str("expiration", ""),
-		Headers:    toTable(cmd.Headers()),
+		Priority:        uint8(cmd.Int("priority", 0)),
+		Expiration:      cmd.Str("expiration", ""),
+		Headers:         toTable(cmd.Headers()),
+		ContentType:     cmd.Str("content-type", ""),
+		ContentEncoding: cmd.Str("content-encoding", ""),
+		CorrelationId:   cmd.Str("correlation-id", ""),
+		ReplyTo:         cmd.Str("reply-to", ""),
+		MessageId:       cmd.Str("message-id", ""),
+		Type:            cmd.Str("type", ""),
+		UserId:          cmd.Str("user-id", ""),
+		AppId:           cmd.Str("app-id", ""),
+	}
+	if cmd.Has("timestamp") {
+		msg.Timestamp = time.Unix(cmd.Int("timestamp", 0), 0)
 	}
 	if cmd.Has("persistent") {
 		msg.DeliveryMode = amqp091.Persistent

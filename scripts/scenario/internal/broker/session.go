@@ -124,7 +124,7 @@ func (t *Target) watchChannel(ch *channel) {
 					continue
 				}
 				ev.Kind, ev.Code, ev.Text = trace.Return, int(r.ReplyCode), r.ReplyText
-				ev.Exchange, ev.Key, ev.Body = r.Exchange, r.RoutingKey, r.Body
+				ev.Exchange, ev.Key, ev.Body, ev.Props = r.Exchange, r.RoutingKey, r.Body, returnProps(&r)
 			case c, ok := <-confirms:
 				if !ok {
 					confirms = nil
@@ -169,17 +169,46 @@ func (t *Target) watchDeliveries(ch *channel, deliveries <-chan amqp091.Delivery
 }
 
 // props reads the properties warren prints from a delivery. amqp091-go
-// cannot tell an absent priority from priority 0, and the language treats
-// the two alike.
+// cannot tell an absent priority from priority 0, nor an absent short
+// string from an empty one, and the language treats them alike.
 func props(d *amqp091.Delivery) amqp.Properties {
-	return amqp.Properties{
-		DeliveryMode:  d.DeliveryMode,
-		Priority:      d.Priority,
-		HasPriority:   d.Priority > 0,
-		Expiration:    d.Expiration,
-		HasExpiration: d.Expiration != "",
-		Headers:       fromTable(d.Headers),
+	return readProps(d.DeliveryMode, d.Priority, d.Expiration, d.Headers, amqp091.Publishing{
+		ContentType: d.ContentType, ContentEncoding: d.ContentEncoding, CorrelationId: d.CorrelationId,
+		ReplyTo: d.ReplyTo, MessageId: d.MessageId, Timestamp: d.Timestamp, Type: d.Type, UserId: d.UserId, AppId: d.AppId,
+	})
+}
+
+// returnProps reads the properties of a returned message.
+func returnProps(r *amqp091.Return) amqp.Properties {
+	return readProps(r.DeliveryMode, r.Priority, r.Expiration, r.Headers, amqp091.Publishing{
+		ContentType: r.ContentType, ContentEncoding: r.ContentEncoding, CorrelationId: r.CorrelationId,
+		ReplyTo: r.ReplyTo, MessageId: r.MessageId, Timestamp: r.Timestamp, Type: r.Type, UserId: r.UserId, AppId: r.AppId,
+	})
+}
+
+// readProps gathers the properties; p carries the short strings and the
+// timestamp (zero when absent).
+func readProps(mode, prio uint8, expiration string, headers amqp091.Table, p amqp091.Publishing) amqp.Properties {
+	out := amqp.Properties{
+		DeliveryMode:    mode,
+		Priority:        prio,
+		HasPriority:     prio > 0,
+		Expiration:      expiration,
+		HasExpiration:   expiration != "",
+		Headers:         fromTable(headers),
+		ContentType:     p.ContentType,
+		ContentEncoding: p.ContentEncoding,
+		CorrelationID:   p.CorrelationId,
+		ReplyTo:         p.ReplyTo,
+		MessageID:       p.MessageId,
+		Type:            p.Type,
+		UserID:          p.UserId,
+		AppID:           p.AppId,
 	}
+	if !p.Timestamp.IsZero() {
+		out.Timestamp, out.HasTimestamp = uint64(p.Timestamp.Unix()), true
+	}
+	return out
 }
 
 // closeChannel closes cN.M if it is open; closing what is not open does

@@ -1,0 +1,42 @@
+package script
+
+import "testing"
+
+func TestQuotedValues(t *testing.T) {
+	c, err := ParseLine(`basic.publish key="a b" body="say \"hi\" \\ x=1" header.n="5" header.m=5 header.e="" header.p="(x"`, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"key": "a b", "body": `say "hi" \ x=1`, "header.e": "", "header.p": "(x"} {
+		if got := c.Str(k, "?"); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	kinds := map[string]string{}
+	for _, f := range c.Headers() {
+		kinds[f.Key] = f.Val.Kind.String()
+	}
+	if kinds["n"] != "longstr" || kinds["m"] != "signedint" {
+		t.Errorf("header kinds %v: a quoted 5 is a string, a bare 5 an integer", kinds)
+	}
+	// a backslash before anything else is itself
+	c, err = ParseLine(`basic.publish body="a\nb"`, 1)
+	if err != nil || c.Str("body", "") != `a\nb` {
+		t.Fatalf("body %q, err %v", c.Str("body", ""), err)
+	}
+}
+
+func TestQuoteErrors(t *testing.T) {
+	cases := []struct{ line, want string }{
+		{`basic.publish body="Hello World!`, `line 2, column 20: basic.publish: the quote opened here is never closed (write key="a value"; inside quotes \" is a quote and \\ a backslash)`},
+		{`basic.publish body="a"b`, `line 2, column 23: basic.publish: text right after a closing quote (put a space between arguments, or the text inside the quotes)`},
+		{`basic.publish bo"dy=x`, `line 2, column 17: basic.publish: a quote may only open a value, right after key= (write key="a value"; inside quotes \" is a quote and \\ a backslash)`},
+		{`basic.publish body=a"b"`, `line 2, column 21: basic.publish: a quote may only open a value, right after key= (write key="a value"; inside quotes \" is a quote and \\ a backslash)`},
+	}
+	for _, c := range cases {
+		_, err := ParseLine(c.line, 2)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.line, err, c.want)
+		}
+	}
+}
