@@ -332,7 +332,8 @@ type token struct {
 
 // tokenize splits a line at spaces and tabs. A value may be quoted
 // (`body="Hello World!"`): inside the quotes \" is a quote, \\ a backslash
-// and nothing else is special; the token holds the value unquoted.
+// and nothing else is special; the token holds the value unquoted. A quote
+// that does not open a value is an ordinary character.
 func tokenize(text string) ([]token, *Error) {
 	var out []token
 	i := 0
@@ -350,10 +351,12 @@ func tokenize(text string) ([]token, *Error) {
 				i++
 				continue
 			}
-			eq := strings.IndexByte(text[start:i], '=')
-			if quoted || eq < 0 || start+eq != i-1 {
-				return nil, &Error{Col: i + 1, Msg: "a quote may only open a value, right after key=",
-					Hint: `write key="a value"; inside quotes \" is a quote and \\ a backslash`}
+			if eq := strings.IndexByte(text[start:i], '='); eq < 0 || start+eq != i-1 {
+				// NB: a quote anywhere but at the start of a value is
+				// an ordinary character, as it was before quoting.
+				b.WriteByte(c)
+				i++
+				continue
 			}
 			quoted = true
 			open := i
