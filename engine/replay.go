@@ -26,7 +26,9 @@ type op struct {
 // apply runs an operation and records it. It returns what a command's
 // handler printed and the error it met while applying it.
 func (s *Sim) apply(o op) ([]string, error) {
+	s.recordOp(o.kind != opCommand)
 	out, err, _ := s.run(o)
+	s.recordOp(false)
 	s.ops = append(s.ops, o)
 	s.applied = len(s.ops)
 	s.furthest = max(s.furthest, s.rt.Events())
@@ -89,53 +91,56 @@ func (s *Sim) branch() {
 	// what the dropped history recorded goes with it
 	s.log.Truncate(s.furthest)
 	s.client.lines.truncate(s.furthest)
+	s.cps.dropAfter(s.furthest)
 }
 
 // Furthest is the number of events of the longest history recorded: the
 // end of the timeline.
 func (s *Sim) Furthest() int64 { return max(s.furthest, s.rt.Events()) }
 
-// SeekEvent puts the simulation in the state it had right after event n, by
-// replaying the recorded operations from the start. History after n is
-// kept until something new is done, so a later SeekEvent can go forward again.
+// SeekEvent puts the simulation in the state it had right after event n:
+// from a copy of the nearest checkpoint at or before n (see checkpoint.go),
+// or from the current state when that is nearer, or from the start, it
+// replays the recorded operations up to n. History after n is kept until
+// something new is done, so a later SeekEvent can go forward again.
 // Seeking to the end replays everything, operations after the last event
 // included.
 //
 // The events and trace lines of the whole timeline are kept from the first
 // time they ran (a replay produces the same ones), so a replay records
-// nothing; a seek forward continues from the current state instead of
-// starting again.
+// nothing.
 func (s *Sim) SeekEvent(n int64) error {
 	end := s.Furthest()
 	if n < 0 || n > end {
 		return fmt.Errorf("seek: event %d is outside the timeline (0 to %d)", n, end)
 	}
-	if n >= s.rt.Events() && !(n == s.rt.Events() && n < end) {
+	cur := s.rt.Events()
+	cp := s.cps.nearest(n)
+	if n >= cur && !(n == cur && n < end) && (cp == nil || cp.at <= cur) {
 		s.forward(n, end)
 		return nil
 	}
-	fresh := New(Options{Schedulers: s.opts.Schedulers, DiscardTrace: true})
-	fresh.limiting, fresh.stopAt = n < end, n
-	fresh.summary = false
-	applied, partial := 0, int64(0)
-	for _, o := range s.ops {
-		before := fresh.rt.Events()
-		if _, _, done := fresh.run(o); !done {
-			partial = fresh.rt.Events() - before
-			break
+	if cp != nil {
+		if err := s.restore(cp); err != nil {
+			return fmt.Errorf("seek: %w", err)
 		}
-		applied++
+	} else {
+		keep := *s
+		*s = *New(Options{Schedulers: s.opts.Schedulers, DiscardTrace: true})
+		s.adopt(&keep)
+		s.applied, s.partial = 0, 0
 	}
-	keep := *s
-	*s = *fresh
-	s.opts = keep.opts
-	s.log, s.client.lines = keep.log, keep.client.lines
-	s.client.discard, s.client.record = keep.client.discard, keep.client.record
-	s.summary = keep.summary
-	s.observe()
-	s.ops, s.applied, s.partial, s.furthest = keep.ops, applied, partial, end
-	s.limiting, s.hitLimit = false, false
+	s.forward(n, end)
 	return nil
+}
+
+// StepBack puts the simulation in the state it had one event earlier.
+func (s *Sim) StepBack() error {
+	n := s.rt.Events()
+	if n == 0 {
+		return fmt.Errorf("step back: already at the start")
+	}
+	return s.SeekEvent(n - 1)
 }
 
 // forward runs the recorded operations on from the current state up to

@@ -101,6 +101,9 @@ func BenchmarkSeek100k(b *testing.B) {
 	b.ReportMetric(median(backs), "ms/back-median")
 	b.ReportMetric(slices.Max(backs), "ms/back-max")
 	b.ReportMetric(float64(end), "events")
+	cs := s.Checkpoints()
+	b.ReportMetric(float64(cs.Bytes)/1e6, "MB-checkpoints")
+	b.ReportMetric(float64(cs.Count), "checkpoints")
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1000 }

@@ -37,6 +37,7 @@ type Sim struct {
 	rt      *sim.Runtime
 	client  *client
 	log     *sim.EventLog // the timeline's events (Options.Record)
+	cps     checkpoints   // copies of the state along the timeline, for Seek
 
 	ops      []op  // every operation applied, in order
 	applied  int   // ops applied to the current state (a prefix of ops)
@@ -168,6 +169,7 @@ func (s *Sim) stepMode(limit int64, bounded bool) bool {
 	if s.rt.Now() >= s.metrics.next {
 		s.sample()
 	}
+	s.afterEvent()
 	return true
 }
 

@@ -54,8 +54,16 @@ func (m *mailbox) pop() Msg {
 	m.buf[m.head] = Msg{}
 	m.head = (m.head + 1) & (len(m.buf) - 1)
 	m.size--
+	if m.size == 0 && len(m.buf) > keepRing {
+		// a burst is over: hold no more than a small ring (a checkpoint
+		// copies the whole ring)
+		m.buf, m.head = nil, 0
+	}
 	return msg
 }
+
+// keepRing is the largest ring an empty mailbox keeps.
+const keepRing = 64
 
 // removeAt takes out the i-th message (selective receive).
 func (m *mailbox) removeAt(i int) Msg {

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"warren/engine/clone"
+)
+
+// Checkpoints make a seek fast: while a run is recorded, the whole
+// simulation (runtime, processes and their handlers, mailboxes, timers,
+// the node and its MemFS, the client, the metrics) is copied every
+// interval of events. A seek to event n starts from a copy of the nearest
+// checkpoint at or before n and replays the recorded operations from
+// there, at most one interval of events, instead of everything from the
+// start.
+//
+// The copy is clone.Copy's, which walks every field the types hold, so a
+// field added later is copied without anyone remembering to. It refuses a
+// state that holds a closure (a channel waiting for a queue's reply keeps
+// what to do next as one): then the checkpoint is taken a little later,
+// when the state holds none. Checkpoints are taken after an event, where
+// a replay from the start would be too, so the replay from one gives the
+// same state (TestCheckpointSeekMatchesReplay).
+//
+// Their memory is bounded: past maxCheckpoints checkpoints or
+// maxCheckpointBytes of them, every other one is dropped and the interval
+// doubles, so a run of any length keeps at most that many, spread evenly.
+
+const (
+	// checkpointInterval is the first interval, in events.
+	checkpointInterval = 8192
+	// checkpointRetry is how long to wait after a state that could not be
+	// copied, in events.
+	checkpointRetry = 256
+	maxCheckpoints  = 96
+	// maxCheckpointBytes bounds the memory of the checkpoints together.
+	maxCheckpointBytes = 24 << 20
+)
+
+// checkpoints are a run's copies of the simulation, oldest first.
+type checkpoints struct {
+	list     []*checkpoint
+	interval int64
+	next     int64 // events after which to take the next
+	bytes    int64
+	// While an operation is recorded (apply): its index in ops and the
+	// events before it started.
+	recording bool
+	op        int
+	opStart   int64
+}
+
+// checkpoint is the simulation right after event at, inside operation
+// applied with partial of its events run.
+type checkpoint struct {
+	at      int64
+	applied int
+	partial int64
+	state   *Sim
+	bytes   int64
+}
+
+// CheckpointStats says what the checkpoints of the timeline cost.
+type CheckpointStats struct {
+	Count    int   `json:"count"`
+	Bytes    int64 `json:"bytes"`    // the memory they hold together
+	Interval int64 `json:"interval"` // events between two, as now spaced
+}
+
+// Checkpoints reports the timeline's checkpoints.
+func (s *Sim) Checkpoints() CheckpointStats {
+	return CheckpointStats{Count: len(s.cps.list), Bytes: s.cps.bytes, Interval: s.cps.interval}
+}
+
+// CheckpointBytes is the memory the checkpoints hold.
+func (s *Sim) CheckpointBytes() int64 { return s.cps.bytes }
+
+// recordOp marks the start (or, with on false, the end) of recording
+// operation ops[op], so that a checkpoint taken inside it knows where it
+// is.
+func (s *Sim) recordOp(on bool) {
+	if !s.opts.Record {
+		return
+	}
+	c := &s.cps
+	c.recording, c.op, c.opStart = on, len(s.ops), s.rt.Events()
+	if c.interval == 0 {
+		c.interval, c.next = checkpointInterval, checkpointInterval
+	}
+}
+
+// afterEvent is called after every event the simulation runs.
+func (s *Sim) afterEvent() {
+	if c := &s.cps; c.recording && s.rt.Events() >= c.next {
+		s.takeCheckpoint()
+	}
+}
+
+func (s *Sim) takeCheckpoint() {
+	c := &s.cps
+	at := s.rt.Events()
+	if n := len(c.list); n > 0 && c.list[n-1].at >= at {
+		c.next = c.list[n-1].at + c.interval
+		return
+	}
+	st, bytes, err := s.copyState()
+	if err != nil {
+		c.next = at + checkpointRetry
+		return
+	}
+	c.list = append(c.list, &checkpoint{at: at, applied: c.op, partial: at - c.opStart, state: st, bytes: bytes})
+	c.bytes += bytes
+	c.next = at + c.interval
+	for len(c.list) > maxCheckpoints || (c.bytes > maxCheckpointBytes && len(c.list) > 1) {
+		c.thin()
+	}
+}
+
+// thin drops every other checkpoint and doubles the interval.
+func (c *checkpoints) thin() {
+	keep := c.list[:0]
+	c.bytes = 0
+	for i, cp := range c.list {
+		if i%2 == 1 {
+			keep = append(keep, cp)
+			c.bytes += cp.bytes
+		}
+	}
+	clear(c.list[len(keep):])
+	c.list = keep
+	c.interval *= 2
+	if n := len(keep); n > 0 {
+		c.next = keep[n-1].at + c.interval
+	}
+}
+
+// dropAfter forgets the checkpoints past event n (history after it is
+// being replaced).
+func (c *checkpoints) dropAfter(n int64) {
+	i := len(c.list)
+	for i > 0 && c.list[i-1].at > n {
+		i--
+		c.bytes -= c.list[i].bytes
+	}
+	clear(c.list[i:])
+	c.list = c.list[:i]
+	c.next = n + c.interval
+	if i > 0 {
+		c.next = max(c.next, c.list[i-1].at+c.interval)
+	}
+}
+
+// nearest is the latest checkpoint at or before event n, or nil.
+func (c *checkpoints) nearest(n int64) *checkpoint {
+	lo, hi := 0, len(c.list)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if c.list[m].at <= n {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == 0 {
+		return nil
+	}
+	return c.list[lo-1]
+}
+
+// copyState copies the simulation without its timeline (the events, the
+// trace lines and the operations, which every state shares) and without
+// its checkpoints.
+func (s *Sim) copyState() (*Sim, int64, error) {
+	tmp := *s
+	tmp.log, tmp.ops, tmp.cps = nil, nil, checkpoints{}
+	cl, rt := s.client, s.rt
+	lines, events, log, observe := cl.lines, cl.events, rt.Log, rt.Observe
+	cl.lines, cl.events, rt.Log, rt.Observe = nil, nil, nil, nil
+	defer func() { cl.lines, cl.events, rt.Log, rt.Observe = lines, events, log, observe }()
+	return clone.Copy(&tmp)
+}
+
+// restore makes the simulation a copy of checkpoint cp, keeping the
+// timeline, the checkpoints and the settings that are not replayed.
+func (s *Sim) restore(cp *checkpoint) error {
+	st, _, err := clone.Copy(cp.state)
+	if err != nil {
+		return err // cannot happen: the checkpoint was copied once
+	}
+	keep := *s
+	*s = *st
+	s.adopt(&keep)
+	s.applied, s.partial = cp.applied, cp.partial
+	return nil
+}
+
+// adopt takes from keep, the simulation this state replaces, what a seek
+// keeps: the timeline, the checkpoints, the options and the display
+// settings.
+func (s *Sim) adopt(keep *Sim) {
+	s.opts = keep.opts
+	s.log, s.client.lines = keep.log, keep.client.lines
+	s.client.discard, s.client.record = keep.client.discard, keep.client.record
+	s.summary = keep.summary
+	s.mark = keep.mark
+	s.cps = keep.cps
+	s.cps.recording = false
+	s.ops, s.furthest = keep.ops, keep.Furthest()
+	s.limiting, s.hitLimit = false, false
+	s.observe()
+}

@@ -1,0 +1,357 @@
+// Package clone makes a deep copy of a value graph: every pointer,
+// slice, map and interface reachable from it is copied, unexported fields
+// included, and what several references shared stays shared in the copy.
+//
+// It is correct by construction rather than by a Clone method per type
+// that someone must remember to extend: it walks whatever the types hold
+// now. What it cannot copy faithfully it refuses with an error instead of
+// sharing: a closure or a method value (its captured variables are out of
+// reach), a channel, an unsafe.Pointer. A plain function is shared, as it
+// holds no state. Strings are shared, as they never change, and so is a
+// value without pointers boxed in an interface, which cannot change
+// either.
+//
+// For speed it works on memory directly, with a plan per type that lists
+// where the pointers are; memory is copied with reflect's typed copies,
+// so the garbage collector sees every pointer written.
+package clone
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// Refused is the error for a value that cannot be copied.
+type Refused struct {
+	Path string // where in the graph, as types and fields
+	Why  string
+}
+
+func (e *Refused) Error() string { return "clone: " + e.Path + ": " + e.Why }
+
+// Copy returns a deep copy of *p as a new pointer, and the bytes it
+// allocated.
+func Copy[T any](p *T) (cp *T, bytes int64, err error) {
+	c := copier{ptrs: map[ptrKey]unsafe.Pointer{}}
+	defer func() {
+		if r := recover(); r != nil {
+			ref, ok := r.(*Refused)
+			if !ok {
+				panic(r)
+			}
+			cp, bytes, err = nil, 0, ref
+		}
+	}()
+	pl := planOf(reflect.TypeFor[T]())
+	np := c.pointer(unsafe.Pointer(p), pl)
+	return (*T)(np), c.bytes, nil
+}
+
+// plan is what the copier needs to know about a type.
+type plan struct {
+	t    reflect.Type
+	kind reflect.Kind
+	size uintptr
+	deep bool // holds pointers, slices, maps, interfaces or functions
+	// elem: a pointer's, slice's or array's element type
+	elem *plan
+	n    int // an array's length
+	// fields: a struct's deep fields
+	fields []field
+	// efaceLike: an interface without methods (any)
+	eface bool
+}
+
+type field struct {
+	off  uintptr
+	name string
+	p    *plan
+}
+
+var (
+	plans    sync.Map // reflect.Type -> *plan, complete
+	planning sync.Mutex
+	partial  = map[reflect.Type]*plan{} // being built, under planning
+)
+
+func planOf(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	planning.Lock()
+	defer planning.Unlock()
+	p := build(t)
+	for t, q := range partial {
+		plans.Store(t, q)
+	}
+	clear(partial)
+	return p
+}
+
+// build makes the plan of t, with planning held; a recursive type finds
+// its own plan, not yet complete, in partial.
+func build(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	if p, ok := partial[t]; ok {
+		return p
+	}
+	p := &plan{t: t, kind: t.Kind(), size: t.Size(), deep: true}
+	partial[t] = p
+	switch p.kind {
+	case reflect.Pointer, reflect.Slice:
+		p.elem = build(t.Elem())
+	case reflect.Array:
+		p.elem, p.n = build(t.Elem()), t.Len()
+		p.deep = p.n > 0 && p.elem.deep
+	case reflect.Struct:
+		p.deep = false
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			fp := build(f.Type)
+			if fp.deep {
+				p.fields = append(p.fields, field{f.Offset, f.Name, fp})
+				p.deep = true
+			}
+		}
+	case reflect.Interface:
+		p.eface = t.NumMethod() == 0
+	case reflect.Map, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+	default:
+		p.deep = false
+	}
+	return p
+}
+
+type ptrKey struct {
+	addr unsafe.Pointer
+	p    *plan
+}
+
+type sliceKey struct {
+	addr     unsafe.Pointer
+	len, cap int
+	p        *plan
+}
+
+type copier struct {
+	ptrs   map[ptrKey]unsafe.Pointer
+	slices map[sliceKey]sliceHeader
+	maps   map[unsafe.Pointer]reflect.Value
+	bytes  int64
+	path   []step // where the copy is, named only if it is refused
+}
+
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// step is one step down the graph: a field, or (name "") what a pointer
+// of type t points to.
+type step struct {
+	t    reflect.Type
+	name string
+}
+
+func (c *copier) refuse(why string) {
+	var b strings.Builder
+	for _, s := range c.path {
+		if s.name == "" {
+			b.WriteString("(*" + s.t.String() + ")")
+		} else {
+			b.WriteString("." + s.name)
+		}
+	}
+	panic(&Refused{Path: b.String(), Why: why})
+}
+
+// value is the reflect view of the memory at p, holding a pl.t.
+func value(p unsafe.Pointer, pl *plan) reflect.Value {
+	return reflect.NewAt(pl.t, p).Elem()
+}
+
+// pointer copies what src (of type *pl.t) points to.
+func (c *copier) pointer(src unsafe.Pointer, pl *plan) unsafe.Pointer {
+	if src == nil {
+		return nil
+	}
+	k := ptrKey{src, pl}
+	if d, ok := c.ptrs[k]; ok {
+		return d
+	}
+	nv := reflect.New(pl.t)
+	d := nv.UnsafePointer()
+	c.ptrs[k] = d
+	c.bytes += int64(pl.size)
+	nv.Elem().Set(value(src, pl))
+	if pl.deep {
+		c.path = append(c.path, step{t: pl.t})
+		c.fix(d, src, pl)
+		c.path = c.path[:len(c.path)-1]
+	}
+	return d
+}
+
+// fix replaces, in dst (already a typed copy of src), everything the copy
+// shares with src by a copy of its own.
+func (c *copier) fix(dst, src unsafe.Pointer, pl *plan) {
+	switch pl.kind {
+	case reflect.Pointer:
+		if sp := *(*unsafe.Pointer)(src); sp != nil {
+			*(*unsafe.Pointer)(dst) = c.pointer(sp, pl.elem)
+		}
+	case reflect.Struct:
+		for i := range pl.fields {
+			f := &pl.fields[i]
+			c.path = append(c.path, step{name: f.name})
+			c.fix(unsafe.Add(dst, f.off), unsafe.Add(src, f.off), f.p)
+			c.path = c.path[:len(c.path)-1]
+		}
+	case reflect.Array:
+		for i := 0; i < pl.n; i++ {
+			off := uintptr(i) * pl.elem.size
+			c.fix(unsafe.Add(dst, off), unsafe.Add(src, off), pl.elem)
+		}
+	case reflect.Slice:
+		*(*sliceHeader)(dst) = c.slice(*(*sliceHeader)(src), pl)
+	case reflect.Map:
+		sv := value(src, pl)
+		if !sv.IsNil() {
+			value(dst, pl).Set(c.mapCopy(sv, pl))
+		}
+	case reflect.Interface:
+		c.iface(dst, src, pl)
+	case reflect.Func:
+		if fp := *(*unsafe.Pointer)(src); fp != nil {
+			if pc := value(src, pl).Pointer(); closure(pc) {
+				c.refuse("holds a closure or method value (" + funcName(pc) + "), whose captured state cannot be copied")
+			}
+		}
+	case reflect.Chan:
+		if *(*unsafe.Pointer)(src) != nil {
+			c.refuse("holds a channel")
+		}
+	case reflect.UnsafePointer:
+		if *(*unsafe.Pointer)(src) != nil {
+			c.refuse("holds an unsafe.Pointer")
+		}
+	}
+}
+
+// iface copies what an interface holds. Its second word is the value's
+// data: a pointer-shaped value itself, else a pointer to a boxed copy.
+func (c *copier) iface(dst, src unsafe.Pointer, pl *plan) {
+	words := (*[2]unsafe.Pointer)(src)
+	if words[0] == nil {
+		return // nil interface
+	}
+	e := value(src, pl).Elem()
+	ep := planOf(e.Type())
+	if !ep.deep {
+		return // the box cannot change: share it
+	}
+	if ep.kind == reflect.Pointer {
+		(*[2]unsafe.Pointer)(dst)[1] = c.pointer(words[1], ep.elem)
+		return
+	}
+	// any other value with pointers: copy it out (whether the data word
+	// holds it or points to it depends on its shape), then box the copy
+	c.bytes += int64(ep.size)
+	value(dst, pl).Set(c.boxed(e, ep))
+}
+
+func (c *copier) slice(s sliceHeader, pl *plan) sliceHeader {
+	if s.data == nil {
+		return s
+	}
+	k := sliceKey{s.data, s.len, s.cap, pl}
+	if d, ok := c.slices[k]; ok {
+		return d
+	}
+	d := reflect.MakeSlice(pl.t, s.len, s.cap)
+	if c.slices == nil {
+		c.slices = map[sliceKey]sliceHeader{}
+	}
+	h := sliceHeader{d.UnsafePointer(), s.len, s.cap}
+	c.slices[k] = h
+	c.bytes += int64(s.cap) * int64(pl.elem.size)
+	reflect.Copy(d, reflect.NewAt(pl.t, unsafe.Pointer(&s)).Elem())
+	if el := pl.elem; el.deep {
+		for i := 0; i < s.len; i++ {
+			off := uintptr(i) * el.size
+			c.fix(unsafe.Add(h.data, off), unsafe.Add(s.data, off), el)
+		}
+	}
+	return h
+}
+
+func (c *copier) mapCopy(src reflect.Value, pl *plan) reflect.Value {
+	mp := src.UnsafePointer()
+	if d, ok := c.maps[mp]; ok {
+		return d
+	}
+	t := pl.t
+	d := reflect.MakeMapWithSize(t, src.Len())
+	if c.maps == nil {
+		c.maps = map[unsafe.Pointer]reflect.Value{}
+	}
+	c.maps[mp] = d
+	c.bytes += int64(src.Len()) * int64(t.Key().Size()+t.Elem().Size()+8)
+	kp, vp := planOf(t.Key()), planOf(t.Elem())
+	it := src.MapRange()
+	for it.Next() {
+		k, v := it.Key(), it.Value()
+		if kp.deep {
+			k = c.boxed(k, kp)
+		}
+		if vp.deep {
+			v = c.boxed(v, vp)
+		}
+		d.SetMapIndex(k, v)
+	}
+	return d
+}
+
+// boxed copies a value that cannot be addressed (a map's key or value).
+func (c *copier) boxed(v reflect.Value, pl *plan) reflect.Value {
+	tmp := reflect.New(pl.t)
+	tmp.Elem().Set(v)
+	out := reflect.New(pl.t)
+	out.Elem().Set(v)
+	c.fix(out.UnsafePointer(), tmp.UnsafePointer(), pl)
+	return out.Elem()
+}
+
+var closures sync.Map // code pointer -> bool
+
+// closure says whether a function value may carry state. Only a
+// package-level function (named path/pkg.Name) is known not to: a
+// function literal is named pkg.outer.funcN and a method value
+// pkg.(*T).M-fm, or pkg.(*T).M in the browser build, which names the
+// wrapper after the method.
+func closure(pc uintptr) bool {
+	if v, ok := closures.Load(pc); ok {
+		return v.(bool)
+	}
+	name := funcName(pc)
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i] // a generic function's type arguments
+	}
+	name = name[strings.LastIndexByte(name, '/')+1:]
+	yes := strings.Count(name, ".") != 1 || strings.ContainsAny(name, "()-")
+	closures.Store(pc, yes)
+	return yes
+}
+
+func funcName(pc uintptr) string {
+	if f := runtime.FuncForPC(pc); f != nil {
+		return f.Name()
+	}
+	return fmt.Sprintf("func at %#x", pc)
+}

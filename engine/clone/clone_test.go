@@ -1,0 +1,117 @@
+package clone
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+type node struct {
+	name  string
+	next  *node
+	peers map[int]*node
+	buf   []byte
+	items []item
+	any   any
+	fn    func(int) int
+	arr   [2]*node
+}
+
+type item struct {
+	n    int
+	back *node
+}
+
+func double(x int) int { return 2 * x }
+
+// TestCopyIsDeepAndKeepsSharing: a cycle, a map of pointers, a slice of
+// structs pointing back, an interface holding a struct and a plain
+// function come out as a graph of their own with the same shape.
+func TestCopyIsDeepAndKeepsSharing(t *testing.T) {
+	a := &node{name: "a", buf: []byte("hello"), fn: double}
+	b := &node{name: "b", next: a, any: item{n: 7, back: a}}
+	a.next = b
+	a.peers = map[int]*node{1: b, 2: a}
+	a.items = []item{{n: 1, back: b}, {n: 2, back: a}}
+	a.arr = [2]*node{b, b}
+
+	c, bytes, err := Copy(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes <= 0 {
+		t.Fatalf("bytes %d", bytes)
+	}
+	if c == a || c.next == b || c.next.next != c {
+		t.Fatal("the cycle is not copied as a cycle of new nodes")
+	}
+	if c.peers[2] != c || c.peers[1] != c.next || c.items[0].back != c.next || c.items[1].back != c {
+		t.Fatal("sharing is lost")
+	}
+	if c.arr[0] != c.next || c.arr[1] != c.next {
+		t.Fatal("array of pointers not remapped")
+	}
+	if it := c.next.any.(item); it.back != c || it.n != 7 {
+		t.Fatalf("interface value: %+v", it)
+	}
+	if c.fn(21) != 42 {
+		t.Fatal("plain function lost")
+	}
+	c.buf[0] = 'J'
+	c.items[0].n = 99
+	if string(a.buf) != "hello" || a.items[0].n != 1 {
+		t.Fatal("the copy shares memory with the original")
+	}
+}
+
+type onePtr struct{ p *node }
+
+// TestCopyInterfaces: an interface holding a pointer, a struct of one
+// pointer (kept in the interface's data word itself), a boxed struct with
+// pointers and a plain value.
+func TestCopyInterfaces(t *testing.T) {
+	a := &node{name: "a"}
+	vals := []any{a, onePtr{a}, item{n: 3, back: a}, 42, "s", nil}
+	c, _, err := Copy(&vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := *c
+	na := v[0].(*node)
+	if na == a || na.name != "a" {
+		t.Fatal("pointer in interface not copied")
+	}
+	if v[1].(onePtr).p != na || v[2].(item).back != na || v[2].(item).n != 3 {
+		t.Fatalf("values in interfaces not remapped: %+v %+v", v[1], v[2])
+	}
+	if v[3] != 42 || v[4] != "s" || v[5] != nil {
+		t.Fatalf("plain values: %v", v[3:])
+	}
+	if d := Diff(&vals, c); d != "" {
+		t.Fatalf("copy differs: %s", d)
+	}
+	na.name = "changed"
+	if d := Diff(&vals, c); d == "" {
+		t.Fatal("Diff missed a changed field")
+	}
+}
+
+// TestCopyRefusesClosures: a function literal that captures state cannot
+// be copied, and the error says where it is.
+func TestCopyRefusesClosures(t *testing.T) {
+	k := 3
+	a := &node{next: &node{fn: func(x int) int { return x * k }}}
+	_, _, err := Copy(a)
+	var ref *Refused
+	if !errors.As(err, &ref) || !strings.Contains(ref.Path, ".next") || !strings.Contains(ref.Path, ".fn") {
+		t.Fatalf("got %v", err)
+	}
+	b := &node{any: strings.NewReader("x").Len}
+	if _, _, err := Copy(b); err == nil {
+		t.Fatal("a method value was copied")
+	}
+	ch := &struct{ c chan int }{make(chan int)}
+	if _, _, err := Copy(ch); err == nil {
+		t.Fatal("a channel was copied")
+	}
+}
