@@ -73,8 +73,8 @@ func BenchmarkRecordedCycle(b *testing.B) {
 	b.ReportMetric(float64(s.Furthest())/float64(b.N), "events/msg")
 }
 
-// BenchmarkRecordedRun100k records a run of 100,000 messages (about
-// 800,000 events) as the browser does, and reports the heap it keeps and
+// BenchmarkRecordedRun100k records the run of BenchmarkSeek100k, 100,000
+// messages (about 800,000 events), as the browser does, and reports the heap it keeps and
 // the memory the Go runtime took from the system for it: in the browser
 // build that is the wasm memory, which never shrinks.
 func BenchmarkRecordedRun100k(b *testing.B) {
@@ -83,8 +83,7 @@ func BenchmarkRecordedRun100k(b *testing.B) {
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
-		s := cycleSim(b, Options{Record: true})
-		cycle(b, s, 100_000)
+		s := msgRun(b, 100_000)
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
 		peak = float64(after.HeapSys) / 1e6

@@ -31,8 +31,10 @@ const (
 	// copied, in events.
 	checkpointRetry = 256
 	maxCheckpoints  = 96
-	// maxCheckpointBytes bounds the memory of the checkpoints together.
-	maxCheckpointBytes = 24 << 20
+	// maxCheckpointBytes bounds the memory of the checkpoints together:
+	// with the timeline, a 100,000-message run stays well under 64 MB of
+	// wasm memory.
+	maxCheckpointBytes = 8 << 20
 )
 
 // checkpoints are a run's copies of the simulation, oldest first.

@@ -10,7 +10,9 @@
 // acknowledges every delivery. For the engine it prints simulated messages
 // per second of wall time (and per second of virtual time: what the
 // simulated broker would sustain); for the broker, messages per second end
-// to end. The last line is `engine/rabbitmq transient ratio: N`.
+// to end. The engine's cycle is measured again recorded as the browser
+// records it, and a 100,000-message recorded run is sought through at 10
+// points. The last line is `engine/rabbitmq transient ratio: N`.
 //
 // -browser measures the widget in Chromium instead (site's
 // TestBrowserBench, which builds the site and drives /usr/bin/chromium):
@@ -66,6 +68,10 @@ func main() {
 	fmt.Printf("engine: %d transient messages published, delivered and acked in one queue: %.0f msgs/s of wall time (%s, GOMAXPROCS=%d)\n",
 		*n, eng, runtime.Version(), runtime.GOMAXPROCS(0))
 	fmt.Printf("engine: the simulated node sustains %.0f msgs/s of virtual time on one scheduler\n", virt)
+	if err := printRecorded(*n, eng); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
 
 	real, err := benchBroker(*url, min(*n, 100_000))
 	if err != nil {
