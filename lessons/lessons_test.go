@@ -162,6 +162,7 @@ func runScenario(t *testing.T, l Lesson, b Scenario) *engine.Sim {
 	if b.Info.ErrorOK && !refused {
 		t.Errorf("%s:%d: the block is marked error-ok but no command was refused", file, b.Line)
 	}
+	checkOpenMoment(t, l, b, steps)
 	return sim
 }
 

@@ -26,6 +26,9 @@ type Info struct {
 	// goals for the reader to meet, and its SolutionPrefix lines a
 	// solution (see Scenario.Exercise).
 	Exercise bool
+	// Open is where the widget opens: OpenStart, OpenEnd (the default,
+	// also when empty) or the name of a `#@mark` line of the block.
+	Open string
 }
 
 // Views are the values the view= attribute takes.
@@ -55,13 +58,18 @@ func ParseInfo(s string) (Info, error) {
 			in.ErrorOK = true
 		case t.key == "exercise" && !t.hasVal:
 			in.Exercise = true
+		case t.key == "open" && t.hasVal:
+			if t.val != OpenStart && t.val != OpenEnd && !validSlug(t.val) {
+				return Info{}, fmt.Errorf("scenario block open=%q: want start, end or the name of a %s line", t.val, MarkPrefix)
+			}
+			in.Open = t.val
 		case t.key == "view" && t.hasVal:
 			if !slices.Contains(Views, t.val) {
 				return Info{}, fmt.Errorf("scenario block view=%q: want one of %s", t.val, strings.Join(Views, ", "))
 			}
 			in.View = t.val
 		default:
-			return Info{}, fmt.Errorf("unknown scenario block attribute %q (want title=\"...\", view=..., error-ok or exercise)", t.key)
+			return Info{}, fmt.Errorf("unknown scenario block attribute %q (want title=\"...\", view=..., open=..., error-ok or exercise)", t.key)
 		}
 	}
 	return in, nil

@@ -74,6 +74,7 @@ func (r *lessonRenderer) fencedCode(w util.BufWriter, src []byte, n ast.Node, en
 			Version: r.lesson.Version,
 			ErrorOK: in.ErrorOK,
 			View:    in.View,
+			Open:    in.Open,
 			Script:  strings.TrimSuffix(code, "\n"),
 		}
 		if in.Exercise {

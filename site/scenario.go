@@ -18,6 +18,9 @@ type scenarioView struct {
 	ErrorOK bool
 	// View is the view the widget opens on; empty for the diagram.
 	View string
+	// Open is the moment the widget opens at: start, end (empty) or the
+	// name of a #@mark line of the script.
+	Open string
 	// Script is the scenario, lines joined by "\n".
 	Script string
 	// Goals and Solution make the widget an exercise: the expect lines the

@@ -29,6 +29,7 @@
   const MODULES = [
     "element.js",
     "bridge-loader.js",
+    "captions.js",
     "charts.js",
     "console.js",
     "diagram.js",

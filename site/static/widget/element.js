@@ -24,6 +24,7 @@
 // To the engine they are comments.
 
 import { loadEngine } from "./bridge-loader.js";
+import { Captions } from "./captions.js";
 import { Console } from "./console.js";
 import { Diagram } from "./diagram.js";
 import { h, setText } from "./dom.js";
@@ -223,7 +224,7 @@ class WarrenScenario extends HTMLElement {
     }
     await this.act(async () => {
       await this.runSource(source);
-      const at = share && share.event !== null ? share.event : this.attrEvent();
+      const at = share && share.event !== null ? share.event : this.attrEvent() ?? this.openMoment();
       if (at !== null) {
         await this.doSeek(Math.min(at, this.end), false);
         if (at > this.end) {
@@ -277,6 +278,7 @@ class WarrenScenario extends HTMLElement {
       }
       this.console.clear();
       this.hideProblem();
+      this.captions.clear();
       await this.runSource(this.source);
       this.started_();
       return;
@@ -347,6 +349,13 @@ class WarrenScenario extends HTMLElement {
         .map((l) => l.slice(name.length + 3).trim());
     const fromAttr = attr("goals").length > 0;
     this.goals.set(fromAttr ? attr("goals") : directive("goal"), fromAttr ? attr("solution") : directive("solution"));
+  }
+
+  /** openMoment is the event the open attribute names: start, a mark of
+   * the script, or null for the end. */
+  openMoment() {
+    const m = this.captions.moment(this.getAttribute("open") || "end");
+    return m === null || m >= this.end ? null : m;
   }
 
   attrEvent() {
@@ -428,6 +437,9 @@ class WarrenScenario extends HTMLElement {
     }
     if (line.startsWith("#@goal ") || line.startsWith("#@solution ")) {
       return true; // read by setGoals
+    }
+    if (this.captions.directive(line, this.pos)) {
+      return true;
     }
     if (line.startsWith("#@")) {
       this.console.add({ cmd: line, lines: [`error: unknown widget directive ${line.split(" ")[0]}`], at: this.pos });
@@ -614,7 +626,12 @@ class WarrenScenario extends HTMLElement {
       this.console.clear();
       this.hideProblem();
       this.snap = null;
+      this.captions.clear();
       await this.runSource(this.source);
+      const open = this.openMoment();
+      if (open !== null) {
+        await this.doSeek(open, false);
+      }
       this.announce(`Reset. ${this.positionText()}`);
       this.updateURL();
     });
@@ -711,6 +728,7 @@ class WarrenScenario extends HTMLElement {
 
     // What just happened.
     this.events = new EventList();
+    this.captions = new Captions();
     el.idle = h("p.idle");
 
     this.console = new Console(uid, this);
@@ -727,7 +745,7 @@ class WarrenScenario extends HTMLElement {
         "div.main",
         null,
         h("div.stage", { tabindex: "0", role: "group", "aria-label": "Simulation: Space plays or pauses, arrows step" }, this.diagram.el, this.rates.el, this.files.el, el.tables),
-        h("aside.side", null, h("h3", { text: "Events" }), this.events.el, el.idle),
+        h("aside.side", null, this.captions.el, h("h3", { text: "Events" }), this.events.el, el.idle),
       ),
       el.controls,
       this.shareBox.box,
@@ -815,6 +833,10 @@ class WarrenScenario extends HTMLElement {
       setText(this.el.idle, "");
     }
     this.console.markFuture(this.pos, this.end);
+    this.caption = this.captions.render(this.pos);
+    if (this.caption && this.player.playing) {
+      this.announce(this.caption);
+    }
     this.events.render(evs);
     if (this.view === "table") {
       renderTables(this.el.tables, s, this.pos, this.end, samples);
@@ -837,7 +859,8 @@ class WarrenScenario extends HTMLElement {
 
   announceEvent() {
     const last = this.events.last;
-    this.announce(`${this.positionText()} ${last ? last.replace(/^#\d+ t=\S+ /, "") : ""}`);
+    const caption = this.caption ? ` ${this.caption}` : "";
+    this.announce(`${this.positionText()} ${last ? last.replace(/^#\d+ t=\S+ /, "") : ""}${caption}`);
   }
 
   announce(text) {

@@ -1,7 +1,8 @@
 // sheet.js: the widget's style sheets, fetched once and shared by every
 // shadow root: widget.css from the widget's base (the page links the same
 // file for the element itself), rates.css and files.css, the charts' and
-// the file view's own, beside this module.
+// the file view's own, and teach.css, the captions', markers' and
+// hints', beside this module.
 
 let sheetsPromise = null;
 
@@ -12,7 +13,7 @@ const FALLBACK_CSS = `:host{display:block;all:initial;font:14px system-ui,sans-s
 /** loadSheets resolves to the style sheets for a shadow root. */
 export function loadSheets(base) {
   if (!sheetsPromise) {
-    sheetsPromise = Promise.all([sheet(base + "widget.css", FALLBACK_CSS), sheet(new URL("rates.css", import.meta.url).href, ""), sheet(new URL("files.css", import.meta.url).href, "")]);
+    sheetsPromise = Promise.all([sheet(base + "widget.css", FALLBACK_CSS), sheet(new URL("rates.css", import.meta.url).href, ""), sheet(new URL("files.css", import.meta.url).href, ""), sheet(new URL("teach.css", import.meta.url).href, "")]);
   }
   return sheetsPromise;
 }

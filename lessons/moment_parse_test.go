@@ -1,0 +1,48 @@
+package lessons
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDirectives(t *testing.T) {
+	b := Scenario{Line: 10, Info: Info{Lang: Lang, Open: "sent"}, Script: "queue.declare queue=q\n" +
+		"#@caption Declared.\n" +
+		"submit basic.publish key=q body=x\n" +
+		"#@mark sent\n" +
+		"step"}
+	ds, err := b.Directives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 2 || ds[0] != (Directive{Line: 12, Kind: "caption", Text: "Declared.", After: 1}) || ds[1] != (Directive{Line: 14, Kind: "mark", Text: "sent", After: 2}) {
+		t.Fatalf("directives %+v", ds)
+	}
+	if k, err := b.OpenAfter(); err != nil || k != 2 {
+		t.Errorf("open=sent: after %d commands (%v), want 2", k, err)
+	}
+	for open, want := range map[string]int{"": 3, "end": 3, "start": 0} {
+		b.Info.Open = open
+		if k, err := b.OpenAfter(); err != nil || k != want {
+			t.Errorf("open=%q: after %d commands (%v), want %d", open, k, err, want)
+		}
+	}
+	b.Info.Open = "nowhere"
+	if _, err := b.OpenAfter(); err == nil || !strings.Contains(err.Error(), "open=nowhere names no #@mark") {
+		t.Errorf("open=nowhere: %v", err)
+	}
+	for script, want := range map[string]string{
+		"#@mark A b":         `line 11: #@mark needs a name of lowercase letters, digits and dashes, got "A b"`,
+		"#@mark x\n#@mark x": `line 12: mark "x" is already set on line 11`,
+		"#@caption":          "line 11: #@caption needs words after it",
+		"#@seek 3":           "line 11: unknown directive #@seek",
+	} {
+		_, err := Scenario{Line: 10, Script: script}.Directives()
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", script, err, want)
+		}
+	}
+	if _, err := ParseInfo(`warren open="two words"`); err == nil {
+		t.Error(`open="two words" was accepted`)
+	}
+}

@@ -1,0 +1,60 @@
+package lessons
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"warren/engine"
+)
+
+// checkOpenMoment checks that the widget opens where the prose is: every
+// line a block quotes from a query (show, list_queues) that ran before the
+// moment the widget opens at must still be printed when the same query is
+// asked at that moment, after a seek there as the widget does. Quotes of
+// later commands are what playing on shows, checked as they print.
+//
+// It runs the block again on a simulation of its own, since a query such
+// as list_queues after a seek back makes that moment the end of history.
+func checkOpenMoment(t *testing.T, l Lesson, b Scenario, steps []Step) {
+	t.Helper()
+	if _, err := b.Directives(); err != nil {
+		t.Fatalf("%s: %v", l.File, err)
+	}
+	k, err := b.OpenAfter()
+	if err != nil {
+		t.Fatalf("%s: %v", l.File, err)
+	}
+	sim := engine.New(engine.Options{Record: true})
+	sim.ExecLine("set version=" + l.Version)
+	at := []int64{sim.Runtime().Events()} // at[k]: events once k commands ran
+	for _, s := range steps {
+		sim.ExecLine(s.Command)
+		at = append(at, sim.Runtime().Events())
+	}
+	moment := at[k]
+	if k < len(steps) || sim.Furthest() != moment {
+		if err := sim.SeekEvent(moment); err != nil {
+			t.Fatalf("%s:%d: the widget cannot open at event %d: %v", l.File, b.Line, moment, err)
+		}
+	}
+	for _, s := range steps[:k] {
+		if len(s.Expect) == 0 || !IsQuery(s.Command) {
+			continue
+		}
+		out := sim.ExecLine(s.Command)
+		for _, want := range s.Expect {
+			if !slices.Contains(out, want) {
+				t.Errorf("%s:%d: the widget opens at event %d (open=%s), where %s\ndoes not print the quoted line\n\t%s\nit prints:\n\t%s\n(put a %s line where the prose is and open there)",
+					l.File, s.Line, moment, openName(b), s.Command, want, strings.Join(head(out, 30), "\n\t"), MarkPrefix)
+			}
+		}
+	}
+}
+
+func openName(b Scenario) string {
+	if b.Info.Open == "" {
+		return OpenEnd
+	}
+	return b.Info.Open
+}

@@ -1,0 +1,76 @@
+// captions.js: the narration of a scenario. A "#@mark NAME" line of the
+// script names the moment where it stands (the events run by the lines
+// before it); a "#@caption TEXT" line narrates from where it stands until
+// the next caption. The widget opens at the moment its open attribute
+// names (start, end or a mark), and shows beside the diagram the caption
+// in force at the event it shows.
+
+import { h, setText } from "./dom.js";
+
+/** Captions keeps a scenario's marks and captions, and draws the one in
+ * force. */
+export class Captions {
+  constructor() {
+    this.marks = new Map(); // name -> event
+    this.list = []; // {at, text}, in script order (so by at)
+    this.text = h("p.caption-text");
+    this.el = h("div.caption", { "data-role": "caption", hidden: true }, this.text);
+    this.current = -1;
+  }
+
+  clear() {
+    this.marks.clear();
+    this.list = [];
+    this.current = -1;
+  }
+
+  /** directive reads one #@mark or #@caption line run at event at; false
+   * if the line is neither. */
+  directive(line, at) {
+    const m = /^#@(mark|caption)(?:\s+(.*))?$/.exec(line.trim());
+    if (!m) {
+      return false;
+    }
+    const arg = (m[2] || "").trim();
+    if (m[1] === "mark") {
+      if (arg) {
+        this.marks.set(arg, at);
+      }
+    } else if (arg) {
+      this.list.push({ at, text: arg });
+    }
+    return true;
+  }
+
+  /** moment is the event a widget opens at for open=name: null for the
+   * end (or a name that is no mark). */
+  moment(name) {
+    if (name === "start") {
+      return 0;
+    }
+    return this.marks.has(name) ? this.marks.get(name) : null;
+  }
+
+  /** at is the caption in force at event pos: the last one standing at or
+   * before it. */
+  at(pos) {
+    let i = -1;
+    for (let j = 0; j < this.list.length && this.list[j].at <= pos; j++) {
+      i = j;
+    }
+    return i;
+  }
+
+  /** render shows the caption in force at pos; it returns its text when
+   * it is not the one shown before, for the live region. */
+  render(pos) {
+    const i = this.at(pos);
+    this.el.hidden = i < 0;
+    if (i === this.current) {
+      return "";
+    }
+    this.current = i;
+    setText(this.text, i < 0 ? "" : this.list[i].text);
+    return i < 0 ? "" : this.list[i].text;
+  }
+}
