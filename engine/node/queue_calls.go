@@ -32,8 +32,9 @@ func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
 		reply(DeleteOk{Messages: q.ready.count})
 		q.delete(ctx)
 	case *callGet:
+		// fetch takes the head as it is, expired or not, and looks for
+		// expired messages after it
 		q.ensureExpiryTimer(ctx)
-		q.dropExpired(ctx)
 		e, ok := q.ready.pop()
 		if !ok {
 			reply(&getReply{})

@@ -45,17 +45,16 @@ func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
 }
 
 // run is run_message_queue: deliver while a consumer can take a message.
+// Each fetch takes the head as it is and then drops the expired messages
+// that have become the head, as rabbit_amqqueue_process's fetch does.
 func (q *queue) run(ctx *sim.Ctx) {
 	for q.ready.count > 0 {
-		q.dropExpired(ctx)
-		if q.ready.count == 0 {
-			return
-		}
 		c := q.pickConsumer()
 		if c == nil {
 			return
 		}
 		e, _ := q.ready.pop()
+		q.dropExpired(ctx)
 		q.deliverTo(ctx, c, e)
 	}
 }

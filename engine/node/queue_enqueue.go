@@ -65,8 +65,13 @@ func (q *queue) publish(ctx *sim.Ctx, msg *Message, seq uint64, from sim.PID) {
 		q.writePaged(ctx, []pagedEntry{{q.ready.levelOf(e.msg), &e}})
 	}
 	q.ready.push(e)
+	// deliver_or_enqueue looks for expired messages only when the head may
+	// have changed: a head was dropped, or the queue holds only this one
+	// (and it may expire). A message with a TTL behind the head, or at the
+	// top of a priority queue that was not empty, sets no timer.
 	dropped := q.dropHead(ctx)
-	if dropped || q.ready.count == 1 || e.expiry != 0 {
+	alone := q.ready.count == 1
+	if (dropped || alone) && !(dropped && alone && e.expiry == 0) {
 		q.dropExpired(ctx)
 	}
 }

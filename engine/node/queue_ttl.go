@@ -27,20 +27,23 @@ func (q *queue) expiryOf(ctx *sim.Ctx, m *Message) int64 {
 	return ctx.End() + ttl*1000
 }
 
-// dropExpired removes expired messages at the head of each level (TTL is
-// only checked at the head), dead-lettering them, and sets the timer for
-// the next head to expire.
+// dropExpired is drop_expired_msgs: it looks at the head of what would be
+// delivered next, dropping (dead-lettering) expired heads from the highest
+// level down, and stops at the first live head, as rabbit_priority_queue's
+// dropwhile does: expired messages below a live head, in its level or a
+// lower one, stay. The timer is set for that live head, if it expires.
 func (q *queue) dropExpired(ctx *sim.Ctx) {
 	now := ctx.End()
 	var expired []*Message
 	next := int64(0)
-	for i := len(q.ready.levels) - 1; i >= 0; i-- {
+	for i := len(q.ready.levels) - 1; i >= 0 && next == 0; i-- {
 		l := &q.ready.levels[i]
 		for l.len() > 0 {
 			e := l.front()
 			if e.expiry == 0 || now < e.expiry {
-				if e.expiry != 0 && (next == 0 || e.expiry < next) {
-					next = e.expiry
+				next = e.expiry
+				if next == 0 {
+					next = -1 // a live head that does not expire: no timer
 				}
 				break
 			}
@@ -52,7 +55,7 @@ func (q *queue) dropExpired(ctx *sim.Ctx) {
 	if len(expired) > 0 {
 		q.deadLetter(ctx, expired, "expired")
 	}
-	if next != 0 {
+	if next > 0 {
 		q.ensureTTLTimer(ctx, next)
 	}
 }
