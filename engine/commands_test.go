@@ -96,3 +96,30 @@ func TestRefusedRestartKeepsTheFuture(t *testing.T) {
 		t.Fatalf("trace after seeking to the end again:\n%v\nwas\n%v", got, trace)
 	}
 }
+
+// TestStoreSyncTimerIsItsOwn: the message store's sync timer is the
+// store's `sync`, not a queue's TTL timer.
+func TestStoreSyncTimerIsItsOwn(t *testing.T) {
+	s := New(Options{Record: true})
+	mustExec(t, s, "queue.declare queue=q durable", "confirm.select")
+	if _, err := s.Submit("basic.publish key=q persistent size=5000 count=50"); err != nil {
+		t.Fatal(err)
+	}
+	s.RunQuiet()
+	syncs := 0
+	for i := int64(1); i <= s.EventCount(); i++ {
+		e := s.Event(i)
+		line := s.Describe(&e)
+		if strings.Contains(line, "msg_store_persistent: ") {
+			if strings.Contains(line, "drop_expired") {
+				t.Fatalf("the store's timer is named as a queue's: %s", line)
+			}
+			if strings.Contains(line, ": sync from") {
+				syncs++
+			}
+		}
+	}
+	if syncs == 0 {
+		t.Fatal("no sync timer event in the message store")
+	}
+}

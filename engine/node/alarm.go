@@ -129,7 +129,7 @@ type memoryMonitor struct{ n *Node }
 // watermark every second.
 func (n *Node) StartMemoryMonitor() {
 	p := n.spawn("vm_memory_monitor", "monitor", &memoryMonitor{n: n})
-	n.RT.Send(p.PID, sim.Msg{Kind: kTimerTTL})
+	n.RT.Send(p.PID, sim.Msg{Kind: kMemoryCheck})
 }
 
 func (m *memoryMonitor) Handle(ctx *sim.Ctx, msg sim.Msg) {
@@ -153,5 +153,5 @@ func (m *memoryMonitor) Handle(ctx *sim.Ctx, msg sim.Msg) {
 		}
 		m.n.paging = paging
 	}
-	ctx.SendAfter(ctx.Self, MemoryCheckInterval, sim.Msg{Kind: kTimerTTL})
+	ctx.SendAfter(ctx.Self, MemoryCheckInterval, sim.Msg{Kind: kMemoryCheck})
 }

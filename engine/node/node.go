@@ -303,10 +303,9 @@ const (
 	kTimerTTL                        // queue: head message expiry
 	kTimerExpires                    // queue: x-expires
 	kAlarm                           // node -> reader: N = 1 set, 0 clear; P = resource name
-	kShutdown                        // reader -> channel: the connection is closing
+	kShutdown                        // reader -> channel, channel -> writer: the connection is closing
 	kChannelExit                     // channel -> reader: the channel is gone
 	kConnError                       // channel -> reader: P = *amqp.Error (hard error)
-	kDLX                             // queue -> itself: dead-letter publish (P = []*Message routed)
 	kExclusiveDown                   // reader -> queue: owner connection closed
 	kPolicyChanged                   // operator -> queue: re-read settings
 	kPageOut                         // memory monitor -> queue (and queue -> itself): page a batch out
@@ -317,19 +316,64 @@ const (
 	kGCStep                          // msg_store -> msg_store_gc: run a step
 	kQueueDown                       // node -> channel: P = *queueDown (a queue process was killed)
 	kWaitDone                        // channel -> itself: a with/4 wait is over
+	kMemoryCheck                     // vm_memory_monitor: its check timer
+	kStoreSync                       // msg_store: its sync timer
+	kStoreCompact                    // msg_store (3.13): its compaction timer
+	kindCount
 )
 
 // KindName names a message kind for event views.
 func KindName(k uint16) string {
-	if int(k) < len(kindNames) {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]
 	}
 	return "?"
 }
 
-var kindNames = [...]string{"", "frame", "method", "bump_credit", "send", "deliver", "deliver_to_consumer",
-	"confirm", "reject_publish", "ack", "requeue", "reject", "notify_sent", "resume", "channel_down",
-	"call", "reply", "queue_down", "drop_expired", "maybe_expire", "conserve_resources", "shutdown",
-	"channel_exit", "connection_error", "dead_letter", "owner_down", "policy_changed", "page_out", "msg_store_call", "msg_store_confirm", "sync_timeout", "hibernate", "gc_step", "DOWN", "wake"}
+// kindNames are the Erlang messages or calls RabbitMQ 3.10.8 uses for
+// each kind: what rabbit_channel, rabbit_amqqueue_process, rabbit_reader,
+// rabbit_writer, rabbit_msg_store and vm_memory_monitor receive. A queue
+// sees a channel or an exclusive owner go, and a channel sees a queue
+// process go, as the monitor's 'DOWN'. Where RabbitMQ sends no message
+// (the frame on the socket, the GC step, the end of a with/4 wait) the
+// name says what happens.
+var kindNames = [kindCount]string{
+	kFrame:         "frame",
+	kMethod:        "method",
+	kBump:          "bump_credit",
+	kWrite:         "send_command",
+	kDeliver:       "deliver",
+	kToConsumer:    "deliver",
+	kConfirm:       "confirm",
+	kReject:        "reject_publish",
+	kAck:           "ack",
+	kRequeue:       "requeue",
+	kRejectDrop:    "reject",
+	kNotifySent:    "notify_sent",
+	kResume:        "resume",
+	kChannelDown:   "DOWN",
+	kCall:          "$gen_call",
+	kReply:         "reply",
+	kQueueGone:     "DOWN",
+	kTimerTTL:      "drop_expired",
+	kTimerExpires:  "maybe_expire",
+	kAlarm:         "conserve_resources",
+	kShutdown:      "terminate",
+	kChannelExit:   "channel_exit",
+	kConnError:     "channel_exit",
+	kExclusiveDown: "DOWN",
+	kPolicyChanged: "policy_changed",
+	kPageOut:       "set_ram_duration_target",
+	kStoreCall:     "msg_store_call",
+	kStoreConfirm:  "run_backing_queue",
+	kTimerSync:     "sync_timeout",
+	kTimerFlush:    "timeout",
+	kGCStep:        "gc_step",
+	kQueueDown:     "DOWN",
+	kWaitDone:      "wake",
+	kMemoryCheck:   "update",
+	kStoreSync:     "sync",
+	kStoreCompact:  "maybe_gc",
+}
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

@@ -284,9 +284,9 @@ func (h *msgStoreProc) Handle(ctx *sim.Ctx, m sim.Msg) {
 		ctx.Charge(n.opsCost(res.Ops))
 		n.storageFault(err)
 		h.route(ctx, res.Confirms)
-	case kTimerTTL: // the sync timer
+	case kStoreSync:
 		h.timer = false
-	case kTimerFlush: // the 3.13 compaction timer
+	case kStoreCompact:
 		h.compact = false
 		h.st.ScheduleCompaction()
 	}
@@ -298,19 +298,19 @@ func (h *msgStoreProc) Handle(ctx *sim.Ctx, m sim.Msg) {
 	}
 	if h.n.Config.Version != "3.10" && !h.compact && m.Kind == kStoreCall {
 		h.compact = true
-		ctx.SendAfter(ctx.Self, compactionDelay, sim.Msg{Kind: kTimerFlush})
+		ctx.SendAfter(ctx.Self, compactionDelay, sim.Msg{Kind: kStoreCompact})
 	}
 	// Sync when clients wait for confirms: at once when nothing else is
 	// waiting in the mailbox, else on the sync timer.
 	if h.st.NeedsSync() {
-		if ctx.MailboxEmpty() || m.Kind == kTimerTTL {
+		if ctx.MailboxEmpty() || m.Kind == kStoreSync {
 			res, err := h.st.Sync()
 			ctx.Charge(n.opsCost(res.Ops))
 			n.storageFault(err)
 			h.route(ctx, res.Confirms)
 		} else if !h.timer {
 			h.timer = true
-			ctx.SendAfter(ctx.Self, syncInterval, sim.Msg{Kind: kTimerTTL})
+			ctx.SendAfter(ctx.Self, syncInterval, sim.Msg{Kind: kStoreSync})
 		}
 	}
 }
