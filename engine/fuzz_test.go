@@ -23,13 +23,7 @@ func FuzzExecLines(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		var cmds []string
-		for _, l := range strings.Split(string(data), "\n") {
-			if l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "c") && l != "----" {
-				cmds = append(cmds, l)
-			}
-		}
-		f.Add(strings.Join(cmds, "\n"))
+		f.Add(strings.Join(scenarioCommands(string(data)), "\n"))
 	}
 	f.Add("set schedulers=2\nsubmit basic.publish key=q body=x count=3\nstep n=2\nset schedulers=4\nset_policy name=p pattern=( max-length=1")
 	f.Fuzz(func(t *testing.T, text string) {
@@ -55,4 +49,55 @@ func FuzzExecLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// scenarioCommands returns the command lines of a datadriven scenario
+// file: each block's lines before its ----, without comments; the
+// expected output after the ---- runs to the blank line that ends the
+// block.
+func scenarioCommands(file string) []string {
+	var cmds []string
+	output := false
+	for _, l := range strings.Split(file, "\n") {
+		switch {
+		case l == "----":
+			output = true
+		case strings.TrimSpace(l) == "":
+			output = false
+		case output || strings.HasPrefix(l, "#"):
+		default:
+			cmds = append(cmds, l)
+		}
+	}
+	return cmds
+}
+
+// TestSeedsKeepEveryCommand: the fuzz seeds are the scenarios' commands,
+// confirm.select and connection.close among them, and none of their
+// expected output.
+func TestSeedsKeepEveryCommand(t *testing.T) {
+	got := scenarioCommands("# a comment\nconfirm.select\nbasic.publish key=q\n----\nc1.1 confirm-ack seq=1\n\nconnection.close on=c1\n----\nc1 closed\n")
+	want := []string{"confirm.select", "basic.publish key=q", "connection.close on=c1"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("commands %q, want %q", got, want)
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "conformance", "*.txt"))
+	confirms := 0
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range scenarioCommands(string(data)) {
+			if strings.HasPrefix(l, "confirm.select") {
+				confirms++
+			}
+			if strings.HasPrefix(l, "c1.") || strings.HasPrefix(l, "goal ") {
+				t.Fatalf("%s: an output line among the seeds: %q", name, l)
+			}
+		}
+	}
+	if confirms == 0 {
+		t.Fatal("no confirm.select among the seeds")
+	}
 }

@@ -109,7 +109,7 @@ func TestTimersAndCancel(t *testing.T) {
 	rt.Send(starter.PID, Msg{})
 	rt.Step(-1)
 	rt.CancelTimer(ids[0])
-	if !rt.Step(10) == false {
+	if rt.Step(10) {
 		t.Fatal("a timer beyond the limit fired")
 	}
 	for rt.Step(-1) {
