@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"warren/engine"
+	"warren/engine/jsonenc"
 	"warren/engine/script"
 )
 
@@ -154,12 +155,12 @@ func (b *bridge) expect(id int, line string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	e := enc{}
-	e.open("", '{')
-	e.bool("met", g.Met)
-	e.str("text", g.Text)
-	e.close('}')
-	return string(e.b), nil
+	e := jsonenc.Encoder{}
+	e.Open("", '{')
+	e.Bool("met", g.Met)
+	e.Str("text", g.Text)
+	e.Close('}')
+	return e.String(), nil
 }
 
 // transcript returns the trace lines from index from on (0 for all): a
@@ -230,9 +231,9 @@ func (b *bridge) stats(id int) (string, error) {
 }
 
 func (b *bridge) names() string {
-	e := &enc{}
-	e.strs("", script.Names())
-	return string(e.b)
+	e := &jsonenc.Encoder{}
+	e.Strs("", script.Names())
+	return e.String()
 }
 
 // paramView is one parameter of a command, for completion.
@@ -280,9 +281,9 @@ func (b *bridge) parse(text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	e := &enc{}
-	e.open("", '{')
-	e.int("commands", int64(len(cmds)))
-	e.close('}')
-	return string(e.b), nil
+	e := &jsonenc.Encoder{}
+	e.Open("", '{')
+	e.Int("commands", int64(len(cmds)))
+	e.Close('}')
+	return e.String(), nil
 }

@@ -278,64 +278,9 @@ func TestBridgeCompletion(t *testing.T) {
 	}
 }
 
-// TestJSONMatchesEncodingJSON: the hand-written encoders give the same
-// bytes as encoding/json, so a field the engine adds and the encoder lacks
-// fails here.
-func TestJSONMatchesEncodingJSON(t *testing.T) {
-	s := engine.New(engine.Options{Record: true, Schedulers: 2})
-	for _, l := range []string{
-		"queue.declare queue=q x-max-priority=3", "basic.qos prefetch=2 on=c2.1",
-		"basic.consume queue=q tag=c<&> on=c2.1", "basic.publish key=q body=\"<b>\"&é count=5 priority=2",
-		"set watermark=1000", "basic.publish key=q size=100 count=3",
-	} {
-		s.ExecLine(l)
-	}
-	if _, err := s.Submit("basic.publish key=q body=m count=50"); err != nil {
-		t.Fatal(err)
-	}
-	s.Step(30)
-	cl := engine.New(engine.Options{})
-	for _, l := range []string{"cluster nodes=2", "connect on=c2 node=2", "queue.declare queue=far on=c2.1", "basic.publish key=far body=x", "alarm set=memory"} {
-		cl.ExecLine(l)
-	}
-	snaps := []engine.Snapshot{s.Snapshot(), engine.New(engine.Options{}).Snapshot(), cl.Snapshot()}
-	for _, snap := range snaps {
-		want, _ := json.Marshal(snap)
-		if got := snapshotJSON(&snap); got != string(want) {
-			t.Fatalf("snapshot JSON differs:\n got %s\nwant %s", got, want)
-		}
-	}
-	for _, f := range []float64{0, 1, 0.5, 1e-7, 3.0000001e-9, 123456789.125, 1e21, 2.5e-5} {
-		snap := engine.Snapshot{Schedulers: []engine.SchedulerView{{Util: f}}}
-		want, _ := json.Marshal(snap)
-		if got := snapshotJSON(&snap); got != string(want) {
-			t.Errorf("util %v:\n got %s\nwant %s", f, got, want)
-		}
-	}
-	for _, str := range []string{"plain", "quote\" back\\ nl\n tab\t ctl\x01", "<html>&", "é ü \u2028 \u2029", "bad \xff utf8"} {
-		want, _ := json.Marshal(str)
-		if got := string(appendString(nil, str)); got != string(want) {
-			t.Errorf("string %q: got %s want %s", str, got, want)
-		}
-	}
-	moved := engine.New(engine.Options{Record: true, Schedulers: 2})
-	for _, l := range []string{"set watermark=30000000", "queue.declare queue=q", "basic.qos prefetch=20 on=c2.1",
-		"basic.consume queue=q tag=c on=c2.1 ack-every=1 work-us=150", "basic.publish key=q size=5000 count=3000"} {
-		moved.ExecLine(l)
-	}
-	series := append(moved.Samples(), engine.Sample{Time: 1, Publish: 1e-7, Deliver: 1.0 / 3, Ack: 1e21}, engine.Sample{})
-	if len(series) < 10 {
-		t.Fatalf("only %d samples: the run is too short to test with", len(series))
-	}
-	for _, v := range [][]engine.Sample{series, {}} {
-		want, _ := json.Marshal(v)
-		if got := samplesJSON(v); got != string(want) {
-			t.Errorf("samples JSON differs:\n got %.500s\nwant %.500s", got, want)
-		}
-	}
-	if got := samplesJSON(nil); got != "[]" {
-		t.Errorf("no samples: got %s, want []", got)
-	}
+// TestUsageJSONMatchesEncodingJSON: the usage encoder gives the same
+// bytes as encoding/json (engine/jsonenc's test covers the others).
+func TestUsageJSONMatchesEncodingJSON(t *testing.T) {
 	u := usageView{Name: "n", Usage: "u", Params: []paramView{{Key: "k", Kind: "int", Required: true}, {Key: "e", Kind: "enum", Values: []string{"a"}}},
 		Extra: "x-args", Words: []string{"w"}, Engine: true}
 	want, _ := json.Marshal(u)
