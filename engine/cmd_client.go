@@ -16,64 +16,64 @@ import (
 )
 
 // clientCommands are the AMQP methods.
-var clientCommands = map[string]handler{
-	"queue.declare": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+var clientCommands = []command{
+	{"queue.declare", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.QueueDeclare{Queue: cmd.Str("queue", ""), Durable: cmd.Has("durable"), Exclusive: cmd.Has("exclusive"),
 			AutoDelete: cmd.Has("auto-delete"), Passive: cmd.Has("passive"), Args: cmd.Table()}
-	}),
-	"queue.delete": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"queue.delete", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.QueueDelete{Queue: cmd.Str("queue", ""), IfUnused: cmd.Has("if-unused"), IfEmpty: cmd.Has("if-empty")}
-	}),
-	"queue.purge": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"queue.purge", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.QueuePurge{Queue: cmd.Str("queue", "")}
-	}),
-	"queue.bind": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"queue.bind", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.QueueBind{Queue: cmd.Str("queue", ""), Exchange: cmd.Str("exchange", ""), Key: cmd.Str("key", ""), Args: cmd.Table()}
-	}),
-	"queue.unbind": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"queue.unbind", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.QueueUnbind{Queue: cmd.Str("queue", ""), Exchange: cmd.Str("exchange", ""), Key: cmd.Str("key", ""), Args: cmd.Table()}
-	}),
-	"exchange.declare": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"exchange.declare", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.ExchangeDeclare{Exchange: cmd.Str("exchange", ""), Type: cmd.Str("type", ""), Durable: cmd.Has("durable"),
 			AutoDelete: cmd.Has("auto-delete"), Args: cmd.Table()}
-	}),
-	"exchange.delete": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"exchange.delete", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.ExchangeDelete{Exchange: cmd.Str("exchange", "")}
-	}),
-	"basic.qos": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"basic.qos", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.BasicQos{PrefetchCount: int(cmd.Int("prefetch", 0)), PrefetchSize: cmd.Int("prefetch-size", 0), Global: cmd.Has("global")}
-	}),
-	"basic.consume": method(consume),
-	"basic.cancel": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"basic.consume", method(consume)},
+	{"basic.cancel", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.BasicCancel{Tag: cmd.Str("tag", "")}
-	}),
-	"basic.publish": {family: familyClient, check: checkConnOpen, apply: func(s *Sim, cmd script.Command) ([]string, error) {
+	})},
+	{"basic.publish", handler{family: familyClient, check: checkConnOpen, apply: func(s *Sim, cmd script.Command) ([]string, error) {
 		_, send := s.clientChannel(cmd)
 		s.publish(cmd, send)
 		return nil, nil
-	}},
-	"basic.get": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	}}},
+	{"basic.get", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.BasicGet{Queue: cmd.Str("queue", ""), NoAck: cmd.Has("no-ack")}
-	}),
-	"basic.ack": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"basic.ack", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return s.cluster.NewAck(uint64(cmd.Int("tag", 0)), cmd.Has("multiple"))
-	}),
-	"basic.nack": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"basic.nack", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.BasicNack{Tag: uint64(cmd.Int("tag", 0)), Multiple: cmd.Has("multiple"), Requeue: cmd.Bool("requeue", true)}
-	}),
-	"basic.reject": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"basic.reject", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.BasicNack{Tag: uint64(cmd.Int("tag", 0)), Requeue: cmd.Bool("requeue", true), Reject: true}
-	}),
-	"basic.recover": method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+	})},
+	{"basic.recover", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.BasicRecover{Requeue: cmd.Bool("requeue", false)}
-	}),
-	"confirm.select": method(func(s *Sim, cmd script.Command, ch *clientChan) any {
+	})},
+	{"confirm.select", method(func(s *Sim, cmd script.Command, ch *clientChan) any {
 		ch.confirm = true
 		return node.ConfirmSelect{}
-	}),
+	})},
 	// closing what is not open does nothing, on any node
-	"channel.close":    {family: familyClient, apply: channelClose},
-	"connection.close": {family: familyClient, apply: connectionClose},
+	{"channel.close", handler{family: familyClient, apply: channelClose}},
+	{"connection.close", handler{family: familyClient, apply: connectionClose}},
 }
 
 // method is the handler of an AMQP method that sends one frame, built by

@@ -12,18 +12,18 @@ import (
 )
 
 // controlCommands run the clock and change the simulation's settings.
-var controlCommands = map[string]handler{
-	"step": {family: familyControl, run: step},
-	"run":  {family: familyControl, run: run},
-	"wait": {family: familyControl, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
+var controlCommands = []command{
+	{"step", handler{family: familyControl, run: step}},
+	{"run", handler{family: familyControl, run: run}},
+	{"wait", handler{family: familyControl, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
 		target := s.rt.Now() + cmd.Int("ms", 0)*1000
 		s.apply(op{kind: opRunUntil, t: target})
 		s.apply(op{kind: opSettle, t: target})
 		return s.lines(), nil
-	}},
-	"set":     {family: familyControl, check: checkSet, apply: set},
-	"cluster": {family: familyControl, check: checkCluster, apply: cluster},
-	"connect": {family: familyControl,
+	}}},
+	{"set", handler{family: familyControl, check: checkSet, apply: set}},
+	{"cluster", handler{family: familyControl, check: checkCluster, apply: cluster}},
+	{"connect", handler{family: familyControl,
 		check: func(s *Sim, cmd script.Command) error {
 			m, err := s.cluster.Member(cmd.Str("node", ""))
 			if err != nil {
@@ -37,14 +37,14 @@ var controlCommands = map[string]handler{
 				return nil, err
 			}
 			return nil, s.cluster.ConnectTo(cmd.On().Conn, m)
-		}},
-	"restart": {family: familyControl,
+		}}},
+	{"restart", handler{family: familyControl,
 		check: func(s *Sim, _ script.Command) error { return s.node.CheckRestart() },
 		apply: func(s *Sim, cmd script.Command) ([]string, error) {
 			return nil, s.node.Restart(cmd.Str("kind", "clean"))
 		},
-		run: settled},
-	"alarm": {family: familyControl,
+		run: settled}},
+	{"alarm", handler{family: familyControl,
 		apply: func(s *Sim, cmd script.Command) ([]string, error) {
 			if r := cmd.Str("set", ""); r != "" {
 				s.cluster.SetAlarm(r, true)
@@ -54,7 +54,7 @@ var controlCommands = map[string]handler{
 			}
 			return nil, nil
 		},
-		run: settled},
+		run: settled}},
 }
 
 // settled applies a command and runs until the node is quiet.

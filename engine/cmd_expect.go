@@ -41,10 +41,10 @@ func (s *Sim) Expect(line string) (Goal, error) {
 }
 
 // expectCommands are the goals.
-var expectCommands = map[string]handler{
-	"expect": {family: familyExpect, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
+var expectCommands = []command{
+	{"expect", handler{family: familyExpect, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
 		return []string{s.expect(cmd).Line()}, nil
-	}},
+	}}},
 }
 
 func (s *Sim) expect(cmd script.Command) Goal {

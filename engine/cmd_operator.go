@@ -15,15 +15,15 @@ import (
 )
 
 // operatorCommands are the rabbitmqctl commands.
-var operatorCommands = map[string]handler{
-	"set_policy": {family: familyOperator,
+var operatorCommands = []command{
+	{"set_policy", handler{family: familyOperator,
 		check: func(s *Sim, cmd script.Command) error {
 			return node.CheckPolicy(cmd.Str("pattern", ""), cmd.Table())
 		},
 		apply: func(s *Sim, cmd script.Command) ([]string, error) {
 			return nil, s.cluster.SetPolicy(cmd.Str("name", ""), cmd.Str("pattern", ""), cmd.Str("apply-to", "all"), int(cmd.Int("priority", 0)), cmd.Table())
-		}},
-	"clear_policy": {family: familyOperator,
+		}}},
+	{"clear_policy", handler{family: familyOperator,
 		check: func(s *Sim, cmd script.Command) error {
 			if !s.cluster.HasPolicy(cmd.Str("name", "")) {
 				return node.ErrNoPolicy
@@ -32,30 +32,30 @@ var operatorCommands = map[string]handler{
 		},
 		apply: func(s *Sim, cmd script.Command) ([]string, error) {
 			return nil, s.cluster.ClearPolicy(cmd.Str("name", ""))
-		}},
-	"list_policies": {family: familyOperator, apply: listPolicies},
-	"list_queues":   {family: familyOperator, apply: listQueues},
-	"crash": {family: familyOperator,
+		}}},
+	{"list_policies", handler{family: familyOperator, apply: listPolicies}},
+	{"list_queues", handler{family: familyOperator, apply: listQueues}},
+	{"crash", handler{family: familyOperator,
 		check: func(s *Sim, cmd script.Command) error { return s.cluster.CheckCrash(cmd.Str("queue", "")) },
 		apply: func(s *Sim, cmd script.Command) ([]string, error) {
 			return nil, s.cluster.CrashQueue(cmd.Str("queue", ""))
-		}},
-	"stop_app": {family: familyOperator, check: checkApp,
+		}}},
+	{"stop_app", handler{family: familyOperator, check: checkApp,
 		apply: func(s *Sim, cmd script.Command) ([]string, error) {
 			m, err := s.cluster.Member(cmd.Str("node", ""))
 			if err != nil {
 				return nil, err
 			}
 			return nil, s.cluster.StopApp(m)
-		}},
-	"start_app": {family: familyOperator, check: checkApp,
+		}}},
+	{"start_app", handler{family: familyOperator, check: checkApp,
 		apply: func(s *Sim, cmd script.Command) ([]string, error) {
 			m, err := s.cluster.Member(cmd.Str("node", ""))
 			if err != nil {
 				return nil, err
 			}
 			return nil, s.cluster.StartApp(m)
-		}},
+		}}},
 }
 
 // checkApp refuses stop_app and start_app on a node that is not there, on

@@ -13,8 +13,8 @@ import (
 )
 
 // showCommands are the views.
-var showCommands = map[string]handler{
-	"show": {family: familyShow, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
+var showCommands = []command{
+	{"show", handler{family: familyShow, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
 		views := cmd.Words()
 		if len(views) == 0 {
 			views = []string{"processes"}
@@ -24,7 +24,7 @@ var showCommands = map[string]handler{
 			out = append(out, s.show(v)...)
 		}
 		return out, nil
-	}},
+	}}},
 }
 
 // show prints one view of the node as text.

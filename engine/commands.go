@@ -52,9 +52,17 @@ type handler struct {
 	run func(s *Sim, cmd script.Command, settle bool) ([]string, error)
 }
 
+// command is one entry of a family's table: a spec name and its handler.
+type command struct {
+	name string
+	handler
+}
+
 // families lists every family's table, for the lookup and for the test
-// that every command has exactly one handler.
-var families = []map[string]handler{clientCommands, operatorCommands, controlCommands, showCommands, expectCommands}
+// that every command has exactly one handler. NB: the tables are slices,
+// not maps, so that the linker lays them out as data: map literals would
+// cost the browser build their init code.
+var families = [][]command{clientCommands, operatorCommands, controlCommands, showCommands, expectCommands}
 
 // commands finds a command's handler by its spec name.
 var commands map[string]handler
@@ -65,8 +73,8 @@ var commands map[string]handler
 func init() {
 	commands = map[string]handler{}
 	for _, f := range families {
-		for name, h := range f {
-			commands[name] = h
+		for _, c := range f {
+			commands[c.name] = c.handler
 		}
 	}
 }

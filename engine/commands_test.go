@@ -13,7 +13,8 @@ import (
 func TestEveryCommandHasOneHandler(t *testing.T) {
 	count := map[string]int{}
 	for _, f := range families {
-		for name, h := range f {
+		for _, c := range f {
+			name, h := c.name, c.handler
 			count[name]++
 			if h.apply == nil && h.run == nil {
 				t.Errorf("%s: the handler neither applies nor runs anything", name)
