@@ -75,7 +75,7 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 	for _, line := range []string{
 		"basic.ack tag=x",
 		"basic.pubish key=q",
-		"queue.delete",
+		"queue.delete que=q",
 		"basic.get queue=q on=c0.1",
 		"set schedulers=4", // refused while a process is mid-slice
 		"wait ms=-1",

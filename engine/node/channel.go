@@ -40,6 +40,9 @@ type channel struct {
 	routes      routeCache
 	moved       map[sim.PID]sim.PID // crashed queue process -> its restarted one
 	waiting     *deadWait           // sleeping in with/4 for a dead queue
+	// lastQueue is most_recently_declared_queue: the queue an empty queue
+	// name stands for.
+	lastQueue string
 }
 
 type pendingCall struct {
@@ -154,6 +157,9 @@ func (ch *channel) grant(ctx *sim.Ctx, to []sim.PID) {
 
 // send writes a method to the client through this channel's writer.
 func (ch *channel) send(ctx *sim.Ctx, method any) {
+	if ok, is := method.(DeclareOk); is {
+		ch.lastQueue = ok.Queue
+	}
 	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, P: method})
 }
 
@@ -237,6 +243,10 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		return ch.ack(ctx, m.Tag, m.Multiple, kind)
 	}
 	ctx.Charge(c.ChannelMethod)
+	method, err := ch.expandShortcuts(method)
+	if err != nil {
+		return err
+	}
 	switch m := method.(type) {
 	case *QueueDeclare:
 		return ch.queueDeclare(ctx, m)
@@ -349,4 +359,66 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		ch.terminate(ctx)
 	}
 	return nil
+}
+
+// expandShortcuts is rabbit_channel's expand_shortcuts: an empty queue name
+// stands for the queue this channel declared last, and on a bind or unbind
+// an empty routing key with it too; with none declared it is an error.
+func (ch *channel) expandShortcuts(method any) (any, *amqp.Error) {
+	q := func(name string) (string, *amqp.Error) {
+		if name != "" {
+			return name, nil
+		}
+		if ch.lastQueue == "" {
+			return "", amqp.Errorf(amqp.NotFound, "no previously declared queue")
+		}
+		return ch.lastQueue, nil
+	}
+	var err *amqp.Error
+	// NB: frames are shared and immutable once sent: expand copies.
+	switch m := method.(type) {
+	case *QueueDelete:
+		if m.Queue == "" {
+			c := *m
+			c.Queue, err = q(m.Queue)
+			return &c, err
+		}
+	case *QueuePurge:
+		if m.Queue == "" {
+			c := *m
+			c.Queue, err = q(m.Queue)
+			return &c, err
+		}
+	case *BasicConsume:
+		if m.Queue == "" {
+			c := *m
+			c.Queue, err = q(m.Queue)
+			return &c, err
+		}
+	case *BasicGet:
+		if m.Queue == "" {
+			c := *m
+			c.Queue, err = q(m.Queue)
+			return &c, err
+		}
+	case *QueueBind:
+		if m.Queue == "" {
+			c := *m
+			c.Queue, err = q(m.Queue)
+			if c.Key == "" {
+				c.Key = c.Queue
+			}
+			return &c, err
+		}
+	case *QueueUnbind:
+		if m.Queue == "" {
+			c := *m
+			c.Queue, err = q(m.Queue)
+			if c.Key == "" {
+				c.Key = c.Queue
+			}
+			return &c, err
+		}
+	}
+	return method, nil
 }

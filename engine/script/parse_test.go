@@ -14,7 +14,7 @@ func TestParseErrors(t *testing.T) {
 		{"basic.pubish key=q", "line 3, column 1: unknown command \"basic.pubish\" (did you mean basic.publish?)"},
 		{"queue.declare queue=q durable=yes", "line 3, column 23: queue.declare: durable is a flag and takes no value (write durable, not durable=yes) (usage: queue.declare queue=Q [durable] [exclusive] [auto-delete] [passive] [x-ARG=V ...])"},
 		{"queue.declare queue=q colour=red", "line 3, column 23: queue.declare: unknown argument \"colour=red\" (usage: queue.declare queue=Q [durable] [exclusive] [auto-delete] [passive] [x-ARG=V ...])"},
-		{"basic.get", "line 3, column 10: basic.get: missing queue= (usage: basic.get queue=Q [no-ack])"},
+		{"basic.get que=q", "line 3, column 11: basic.get: unknown argument \"que=q\" (did you mean queue?)"},
 		{"basic.qos prefetch=70000", "line 3, column 11: basic.qos: prefetch must be between 0 and 65535, got 70000 (usage: basic.qos prefetch=N [global])"},
 		{"basic.publish key=q on=c1", "line 3, column 21: basic.publish: on= must name a channel like c1.2 here (usage: basic.publish [exchange=E] [key=K] [body=TEXT | size=BYTES] [count=N] [persistent] [priority=N] [expiration=MS] [mandatory] [header.NAME=V ...])"},
 		{"basic.publish key=q on=x1.1", "line 3, column 21: basic.publish: on: expected a connection like c1 or a channel like c1.2, got \"x1.1\" (usage: basic.publish [exchange=E] [key=K] [body=TEXT | size=BYTES] [count=N] [persistent] [priority=N] [expiration=MS] [mandatory] [header.NAME=V ...])"},

@@ -119,6 +119,7 @@ func (t *Target) listQueues(words []string) ([]string, error) {
 	for _, row := range strings.Split(strings.TrimRight(stdout, "\n"), "\n") {
 		fields := strings.Split(row, "\t")
 		if len(fields) == len(cols)+1 && t.names.declared[fields[0]] {
+			fields[0] = t.gen.out(fields[0])
 			rows = append(rows, fields)
 		}
 	}

@@ -36,6 +36,7 @@ type Target struct {
 	rec   *recorder
 	conns map[int]*conn
 	ctags int // consumes without tag= so far, for amq.ctag-N
+	gen   *genNames
 	// connNode places connections on the cluster's nodes (0-based; the
 	// first node by default)
 	connNode map[int]int
@@ -51,7 +52,8 @@ func Opener(cfg Config) runner.Opener {
 // Open prepares the broker for a file made of cmds: it clears the policies
 // the file sets and deletes the queues and exchanges it names.
 func Open(cfg Config, cmds []script.Command) (*Target, error) {
-	t := &Target{cfg: cfg, names: scanNames(cmds), rec: newRecorder(), conns: map[int]*conn{}, connNode: map[int]int{}}
+	t := &Target{cfg: cfg, names: scanNames(cmds), rec: newRecorder(), conns: map[int]*conn{}, connNode: map[int]int{},
+		gen: newGenNames()}
 	if err := t.cleanup(); err != nil {
 		return nil, err
 	}
@@ -65,6 +67,7 @@ func (t *Target) Exec(cmd script.Command) []string {
 	if cmd.Spec != nil && cmd.Spec.Engine {
 		return []string{"error: " + cmd.Name + ": only the engine can run this"}
 	}
+	cmd = t.gen.in(cmd)
 	var out []string
 	switch cmd.Name {
 	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash", "cluster", "stop_app", "start_app":
@@ -80,7 +83,17 @@ func (t *Target) Exec(cmd script.Command) []string {
 	}
 	t.rec.touch()
 	t.rec.settle(t.cfg.Quiet, t.cfg.Limit)
-	return append(out, t.rec.take()...)
+	out = append(out, t.rec.take()...)
+	for i, line := range out {
+		for _, name := range t.gen.learn(line) {
+			// a server-named queue is the file's: list_queues shows it
+			// and the runner deletes it
+			t.names.declared[name] = true
+			t.names.queues = append(t.names.queues, name)
+		}
+		out[i] = t.gen.out(line)
+	}
+	return out
 }
 
 // Close closes the file's connections, then deletes what the file declared
