@@ -20,6 +20,8 @@ func TestLineLogDerivesTheSameText(t *testing.T) {
 			Props: amqp.Properties{DeliveryMode: 2, Priority: 5, HasPriority: true}},
 		{Conn: 2, Chan: 1, Kind: trace.Deliver, ConsumerTag: "d", DeliveryTag: 9, Key: "q", Body: []byte(strings.Repeat("y", 40)),
 			Props: amqp.Properties{HasExpiration: true, Expiration: "100"}},
+		{Conn: 2, Chan: 1, Kind: trace.Deliver, ConsumerTag: "c", DeliveryTag: 10, Key: "q", Body: []byte("p"),
+			Props: amqp.Properties{MessageID: "id-1", ContentType: "text/plain", HasTimestamp: true, Timestamp: 5}},
 		{Conn: 1, Chan: 1, Kind: trace.ConfirmAck, Seq: 3},
 		{Conn: 1, Chan: 1, Kind: trace.ConfirmNack, Seq: 4},
 		{Conn: 1, Chan: 1, Kind: trace.DeclareOK, Queue: "q", Messages: 2},
