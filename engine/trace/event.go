@@ -65,7 +65,16 @@ func (e *Event) Name() string {
 // String prints the event as one trace line.
 func (e *Event) String() string {
 	var b strings.Builder
-	b.WriteString(e.Name())
+	if e.Kind == Deliver {
+		b.Grow(64 + len(e.ConsumerTag) + len(e.Exchange) + len(e.Key) + min(len(e.Body), 40))
+	}
+	var num [20]byte
+	b.WriteByte('c')
+	b.Write(strconv.AppendInt(num[:0], int64(e.Conn), 10))
+	if e.Chan != 0 {
+		b.WriteByte('.')
+		b.Write(strconv.AppendInt(num[:0], int64(e.Chan), 10))
+	}
 	b.WriteByte(' ')
 	switch e.Kind {
 	case DeclareOK:
@@ -77,11 +86,25 @@ func (e *Event) String() string {
 	case ConsumeOK:
 		b.WriteString("consume-ok tag=" + e.ConsumerTag)
 	case Deliver:
-		b.WriteString("deliver consumer=" + e.ConsumerTag + " tag=" + utoa(e.DeliveryTag))
+		// the line of nearly every event of a long run: written piece by
+		// piece, without building the pieces first
+		b.WriteString("deliver consumer=")
+		b.WriteString(e.ConsumerTag)
+		b.WriteString(" tag=")
+		b.Write(strconv.AppendUint(num[:0], e.DeliveryTag, 10))
 		if e.Redelivered {
 			b.WriteString(" redelivered")
 		}
-		b.WriteString(" exchange=" + e.Exchange + " key=" + e.Key + " body=" + FormatBody(e.Body))
+		b.WriteString(" exchange=")
+		b.WriteString(e.Exchange)
+		b.WriteString(" key=")
+		b.WriteString(e.Key)
+		b.WriteString(" body=")
+		if len(e.Body) <= 40 {
+			b.Write(e.Body)
+		} else {
+			b.WriteString(FormatBody(e.Body))
+		}
 		writeProps(&b, &e.Props)
 	case GetOK:
 		b.WriteString("get-ok tag=" + utoa(e.DeliveryTag))
