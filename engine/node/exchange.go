@@ -117,11 +117,11 @@ func (c *Cluster) route(x *Exchange, key string, headers amqp.Table, dst []strin
 	before := len(dst)
 	dst = c.routeOne(x, key, headers, dst)
 	for seen := []string{x.Name}; len(dst) == before; {
-		ae, ok := x.Args.Get("alternate-exchange")
-		if !ok || ae.Kind != amqp.LongStr {
+		ae, ok := c.alternateOf(x)
+		if !ok {
 			break
 		}
-		next, ok := c.exchanges[ae.Str]
+		next, ok := c.exchanges[ae]
 		if !ok || containsName(seen, next.Name) {
 			break
 		}

@@ -150,8 +150,11 @@ func (c *Cluster) ClearPolicy(name string) error {
 }
 
 // reapplyPolicies recomputes each queue's policy; a queue whose settings
-// changed re-reads them (as on a policy_changed notification).
+// changed re-reads them (as on a policy_changed notification). An
+// exchange's policy may give it an alternate exchange, so the channels'
+// cached routing decisions are dropped too.
 func (c *Cluster) reapplyPolicies() {
+	c.changed()
 	for _, name := range c.QueueNames() {
 		rec := c.queues[name]
 		rec.Policy = c.policyFor(name)
