@@ -1,14 +1,19 @@
 package site_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 )
 
@@ -92,7 +97,11 @@ const playAll = `(async () => {
 
 // TestLessonPagesNeverFreeze: while each lesson page loads, while the
 // reader scrolls through it and while each of its widgets plays, no task
-// holds the page's main thread over 50 ms.
+// of the page's main thread runs over 50 ms. The page's own long-task
+// entries (PerformanceObserver) measure wall time, which on a machine
+// whose cores are busy with other work counts the time the thread waited
+// for a CPU; the test prints them, and judges by Chromium's trace, which
+// says how long each task ran on a CPU.
 func TestLessonPagesNeverFreeze(t *testing.T) {
 	b := newBrowser(t)
 	b.watchLongTasks()
@@ -102,24 +111,120 @@ func TestLessonPagesNeverFreeze(t *testing.T) {
 		if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank")); err != nil {
 			t.Fatal(err)
 		}
-		start := time.Now()
-		b.open(p)
-		loaded := time.Since(start)
-		load := b.longTasks()
-		n := evalJS[int](b, playAll)
-		all := b.longTasks()
-		report = append(report, fmt.Sprintf("%s: %d widgets ready after %.0f ms; longest main-thread task %.0f ms loading, %.0f ms in all (%d over 50 ms)",
-			p, n, float64(loaded.Milliseconds()), longest(load), longest(all), len(all)))
-		if len(all) > 0 {
-			var s []string
-			for _, lt := range all {
-				s = append(s, fmt.Sprintf("%.0f ms at %.0f ms", lt.Ms, lt.Start))
+		var loaded time.Duration
+		var observed []longTask
+		var n int
+		tasks := b.traceMainThreads(func() {
+			start := time.Now()
+			b.open(p)
+			loaded = time.Since(start)
+			n = evalJS[int](b, playAll)
+			observed = b.longTasks()
+		})
+		wall, cpu := longestTasks(tasks)
+		report = append(report, fmt.Sprintf("%s: %d widgets ready after %.0f ms; longest main-thread task %.0f ms on a CPU (%.0f ms of wall time); the page's long-task entries: %d, the longest %.0f ms",
+			p, n, float64(loaded.Milliseconds()), cpu, wall, len(observed), longest(observed)))
+		var over []string
+		for _, lt := range tasks {
+			if lt.CPUMs > 50 {
+				over = append(over, fmt.Sprintf("%.0f ms (%.0f ms wall)", lt.CPUMs, lt.WallMs))
 			}
-			t.Errorf("%s: the main thread was held over 50 ms: %s", p, strings.Join(s, ", "))
+		}
+		if len(over) > 0 {
+			t.Errorf("%s: main-thread tasks ran over 50 ms on a CPU: %s", p, strings.Join(over, ", "))
 		}
 	}
 	for _, r := range report {
 		t.Log(r)
 	}
 	b.noErrors()
+}
+
+// traceEvent is one event of Chromium's trace (the JSON trace format).
+type traceEvent struct {
+	Name string  `json:"name"`
+	Ph   string  `json:"ph"`
+	Pid  int64   `json:"pid"`
+	Tid  int64   `json:"tid"`
+	Dur  float64 `json:"dur"`  // µs of wall time
+	Tdur float64 `json:"tdur"` // µs the thread was on a CPU
+	Args struct {
+		Name string `json:"name"`
+	} `json:"args"`
+}
+
+// mainTask is one task of a page's main thread: wall time, and the part
+// of it the thread ran on a CPU (the rest it waited for one: on a machine
+// whose cores are busy with other work a 10 ms task can take 100 ms).
+type mainTask struct{ WallMs, CPUMs float64 }
+
+// traceMainThreads runs fn while Chromium traces its top-level tasks, and
+// returns the tasks of the renderers' main threads.
+func (b *browser) traceMainThreads(fn func()) []mainTask {
+	b.t.Helper()
+	ctx, cancel := context.WithCancel(b.ctx)
+	defer cancel()
+	var mu sync.Mutex
+	var events []traceEvent
+	done := make(chan bool, 1)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			for _, v := range e.Value {
+				var te traceEvent
+				if json.Unmarshal(v, &te) == nil {
+					events = append(events, te)
+				}
+			}
+			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			done <- true
+		}
+	}); err != nil {
+		b.t.Fatalf("listening for the trace: %v", err)
+	}
+	if _, err := chromedp.Call(b.ctx, tracing.Start, tracing.StartParams{TransferMode: tracing.StartTransferModeReportEvents,
+		TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{"toplevel", "__metadata"}}}); err != nil {
+		b.t.Fatalf("starting the trace: %v", err)
+	}
+	fn()
+	if _, err := chromedp.Call(b.ctx, tracing.End, cdp.Empty{}); err != nil {
+		b.t.Fatalf("ending the trace: %v", err)
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		b.t.Fatal("the trace did not complete")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	type thread struct{ pid, tid int64 }
+	main := map[thread]bool{}
+	for _, e := range events {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
+			main[thread{e.Pid, e.Tid}] = true
+		}
+	}
+	var tasks []mainTask
+	for _, e := range events {
+		// Every top-level slice: a task, and the microtask checkpoint
+		// after it, which Chromium traces beside it.
+		if e.Ph == "X" && main[thread{e.Pid, e.Tid}] {
+			tasks = append(tasks, mainTask{e.Dur / 1000, e.Tdur / 1000})
+		}
+	}
+	if len(tasks) == 0 {
+		b.t.Fatalf("the trace has no main-thread tasks (%d events)", len(events))
+	}
+	return tasks
+}
+
+// longestTasks is the longest wall time and the most CPU of any task.
+func longestTasks(tasks []mainTask) (wall, cpu float64) {
+	for _, t := range tasks {
+		wall = max(wall, t.WallMs)
+		cpu = max(cpu, t.CPUMs)
+	}
+	return wall, cpu
 }

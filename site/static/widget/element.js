@@ -115,6 +115,25 @@ class WarrenScenario extends HTMLElement {
     this.showProblem("The simulation stopped", e && e.message ? e.message : String(e));
   }
 
+  /** turn waits for a task of the widget's own in which to build its
+   * parts: at once when it is near the viewport, else when the page is
+   * idle. Every widget of a page gets its style sheets at the same moment:
+   * building them all then would hold the main thread. */
+  turn() {
+    return new Promise((resolve) => {
+      const go = () => setTimeout(resolve, 0);
+      if (typeof requestIdleCallback !== "function") {
+        go();
+        return;
+      }
+      const idle = requestIdleCallback(resolve, { timeout: 2000 });
+      this.near.then(() => {
+        cancelIdleCallback(idle);
+        go();
+      });
+    });
+  }
+
   /** watchViewport resolves near when the widget comes within a screen
    * of the viewport. */
   watchViewport() {
@@ -184,6 +203,7 @@ class WarrenScenario extends HTMLElement {
       this.setAttribute("aria-label", this.titleText);
     }
     this.root.adoptedStyleSheets = await loadSheets(base);
+    await this.turn();
     this.build();
     this.status("Loading the simulation…");
     if (this.fromURL) {
