@@ -143,8 +143,10 @@ func TestBrowserBench(t *testing.T) {
 		Seek     []float64 `json:"seek"`
 		Back     []float64 `json:"back"`
 		Stats    struct {
-			TimelineBytes   int64 `json:"timelineBytes"`
-			CheckpointBytes int64 `json:"checkpointBytes"`
+			TimelineBytes      int64 `json:"timelineBytes"`
+			Checkpoints        int   `json:"checkpoints"`
+			CheckpointBytes    int64 `json:"checkpointBytes"`
+			CheckpointInterval int64 `json:"checkpointInterval"`
 		} `json:"stats"`
 		Memory float64 `json:"memory"`
 	}
@@ -180,11 +182,8 @@ func TestBrowserBench(t *testing.T) {
 	}
 	say("seek from the end / one step back, ms, at 10 events: %s", strings.Join(rows, ", "))
 	say("seek: median %.0f ms, worst %.0f ms; step back: median %.0f ms, worst %.0f ms (goal: under 100 ms each)", median(sk.Seek), slicesMax(sk.Seek), median(sk.Back), slicesMax(sk.Back))
-	cp := "none kept"
-	if sk.Stats.CheckpointBytes >= 0 {
-		cp = fmt.Sprintf("%.1f MB", float64(sk.Stats.CheckpointBytes)/1e6)
-	}
-	say("history of that run: timeline %.1f MB, checkpoints %s; the engine's wasm memory %.0f MB (goal: under 64 MB)", float64(sk.Stats.TimelineBytes)/1e6, cp, sk.Memory/1e6)
+	say("history of that run: timeline %.1f MB; %d checkpoints, one every %d events, %.1f MB; the engine's wasm memory %.0f MB (goal: under 64 MB)",
+		float64(sk.Stats.TimelineBytes)/1e6, sk.Stats.Checkpoints, sk.Stats.CheckpointInterval, float64(sk.Stats.CheckpointBytes)/1e6, sk.Memory/1e6)
 
 	// What a reader downloads.
 	raw, err := os.ReadFile(filepath.Join(testSite.dir, "warren.wasm"))

@@ -211,23 +211,17 @@ func (b *bridge) events(id int, from, to int64) (string, error) {
 	}), nil
 }
 
-// checkpointed is a simulation that keeps checkpoints of its timeline.
-type checkpointed interface{ CheckpointBytes() int64 }
-
 // stats says what a simulation's history costs, for the bench: its events,
-// the bytes its timeline holds and, when the engine keeps checkpoints, the
-// bytes they hold (-1 when it keeps none).
+// the bytes its timeline holds, and its checkpoints (how many, their
+// bytes, the events between two).
 func (b *bridge) stats(id int) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
-	cp := int64(-1)
-	if c, ok := any(s).(checkpointed); ok {
-		cp = c.CheckpointBytes()
-	}
-	return fmt.Sprintf(`{"events":%d,"furthest":%d,"timelineBytes":%d,"checkpointBytes":%d}`,
-		s.EventCount(), s.Furthest(), s.TimelineBytes(), cp), nil
+	cp := s.Checkpoints()
+	return fmt.Sprintf(`{"events":%d,"furthest":%d,"timelineBytes":%d,"checkpoints":%d,"checkpointBytes":%d,"checkpointInterval":%d}`,
+		s.EventCount(), s.Furthest(), s.TimelineBytes(), cp.Count, cp.Bytes, cp.Interval), nil
 }
 
 func (b *bridge) names() string {

@@ -36,9 +36,9 @@
 //	parse(script)            → JSON {"commands": N}, or the first mistake as
 //	                                          {error: "parse: line 3, column 11: ..."}
 //	stats(id)                → JSON {"events", "furthest", "timelineBytes",
-//	                                          "checkpointBytes"}: what the history
-//	                                          costs (checkpointBytes -1 without
-//	                                          checkpoints)
+//	                                          "checkpoints", "checkpointBytes",
+//	                                          "checkpointInterval"}: what the
+//	                                          history costs
 //	destroy(id)              → true if there was such a simulation
 //
 // site/static/widget/engine-worker.js calls them in the worker, never on
