@@ -133,7 +133,7 @@ func sameState(t *testing.T, n int64, a, b cpState) {
 // the runtime, the node, its disk and the client, the snapshot, the file
 // bytes) at every checkpoint, on either side of it, and at points between.
 func TestCheckpointSeekMatchesReplay(t *testing.T) {
-	s := checkpointSim(t, 300)
+	s := checkpointSim(t, 500)
 	end := s.Furthest()
 	if len(s.cps.list) < 5 {
 		t.Fatalf("only %d checkpoints in %d events", len(s.cps.list), end)
@@ -142,7 +142,7 @@ func TestCheckpointSeekMatchesReplay(t *testing.T) {
 	for _, cp := range s.cps.list {
 		points[cp.at], points[cp.at-1], points[min(cp.at+1, end)] = true, true, true
 	}
-	for n := int64(0); n < end; n += end / 23 {
+	for n := int64(0); n < end; n += end / 13 {
 		points[n] = true
 	}
 	compared := 0
