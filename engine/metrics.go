@@ -35,44 +35,57 @@ type metrics struct {
 // sample records every interval that ended by now. Rates are over the
 // whole span since the last sample (idle intervals are filled in so that
 // the chart's time axis stays even).
+//
+// Nothing runs between the intervals one call fills, so the gauges (depth,
+// memory) are measured once per call, and the intervals after the first
+// are idle: their cost does not grow with the queues, the processes or
+// the messages, however long the jump.
 func (s *Sim) sample() {
 	m := &s.metrics
 	now := s.rt.Now()
+	if m.next > now {
+		return
+	}
+	depth, memory := s.cluster.Depth(), s.node.Memory()
+	st := s.cluster.Stats
+	cur := [4]int64{st.Published, st.Delivered, st.Acked, st.Confirmed}
+	scheds := s.rt.Schedulers()
+	var idle []float64 // the utilisations of an idle interval, shared
 	for m.next <= now {
 		end := m.next
-		span := float64(end-m.last) / 1e6
-		st := s.cluster.Stats
-		cur := [4]int64{st.Published, st.Delivered, st.Acked, st.Confirmed}
-		smp := Sample{Time: end}
-		if span > 0 {
+		smp := Sample{Time: end, Depth: depth, Memory: memory}
+		if span := float64(end-m.last) / 1e6; span > 0 {
 			smp.Publish = float64(cur[0]-m.prev[0]) / span
 			smp.Deliver = float64(cur[1]-m.prev[1]) / span
 			smp.Ack = float64(cur[2]-m.prev[2]) / span
 			smp.Confirm = float64(cur[3]-m.prev[3]) / span
 		}
-		for _, q := range s.cluster.ListQueues() {
-			smp.Depth += q.Messages
-		}
-		smp.Memory = s.node.Memory()
-		for i, sc := range s.rt.Schedulers() {
-			prev := int64(0)
-			if i < len(m.busy) {
-				prev = m.busy[i]
+		if idle != nil {
+			smp.Scheduler = idle
+		} else {
+			smp.Scheduler = make([]float64, len(scheds))
+			for i, sc := range scheds {
+				prev := int64(0)
+				if i < len(m.busy) {
+					prev = m.busy[i]
+				}
+				if end > m.last {
+					smp.Scheduler[i] = min(1, float64(sc.Busy-prev)/float64(end-m.last))
+				}
 			}
-			u := 0.0
-			if end > m.last {
-				u = min(1, float64(sc.Busy-prev)/float64(end-m.last))
+			m.busy = m.busy[:0]
+			for _, sc := range scheds {
+				m.busy = append(m.busy, sc.Busy)
 			}
-			smp.Scheduler = append(smp.Scheduler, u)
-		}
-		m.busy = m.busy[:0]
-		for _, sc := range s.rt.Schedulers() {
-			m.busy = append(m.busy, sc.Busy)
+			idle = make([]float64, len(scheds))
 		}
 		m.prev, m.last = cur, end
 		m.samples = append(m.samples, smp)
-		if len(m.samples) > maxSamples {
-			m.samples = m.samples[len(m.samples)-maxSamples:]
+		if len(m.samples) >= 2*maxSamples {
+			// keep the newest in place: no copy of the series per sample
+			n := copy(m.samples, m.samples[len(m.samples)-maxSamples:])
+			clear(m.samples[n:])
+			m.samples = m.samples[:n]
 		}
 		m.next = end + SampleInterval
 		if now-m.next > 10*SampleInterval {
@@ -82,8 +95,12 @@ func (s *Sim) sample() {
 	}
 }
 
-// Samples returns the metrics series so far, oldest first.
-func (s *Sim) Samples() []Sample { return s.metrics.samples }
+// Samples returns the metrics series so far (the last maxSamples), oldest
+// first.
+func (s *Sim) Samples() []Sample {
+	smp := s.metrics.samples
+	return smp[max(0, len(smp)-maxSamples):]
+}
 
 var sparks = []rune("▁▂▃▄▅▆▇█")
 
@@ -107,7 +124,7 @@ func sparkline(vals []float64) (string, float64) {
 // rates prints the last samples as text charts, one line a series, the
 // way the management UI draws its rate charts.
 func (s *Sim) rates(n int) []string {
-	smp := s.metrics.samples
+	smp := s.Samples()
 	if len(smp) > n {
 		smp = smp[len(smp)-n:]
 	}
