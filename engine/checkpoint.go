@@ -207,5 +207,6 @@ func (s *Sim) adopt(keep *Sim) {
 	s.cps.recording = false
 	s.ops, s.furthest = keep.ops, keep.Furthest()
 	s.limiting, s.hitLimit = false, false
+	s.budget, s.budgetLimits = budget{}, keep.budgetLimits // a replay runs under no budget
 	s.observe()
 }

@@ -104,12 +104,16 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	if h.family == familyShow || h.family == familyExpect {
 		return h.run(s, cmd, settle)
 	}
+	if err := s.checkBudget(cmd); err != nil {
+		return nil, err
+	}
 	s.branch()
 	s.markStart()
+	s.startBudget()
 	if h.run != nil {
-		return h.run(s, cmd, settle)
+		return s.endBudget(h.run(s, cmd, settle))
 	}
-	return s.runFamily(h.family, cmd, settle)
+	return s.endBudget(s.runFamily(h.family, cmd, settle))
 }
 
 // runFamily plays out a command that has no run of its own.

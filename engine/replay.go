@@ -26,9 +26,14 @@ type op struct {
 // apply runs an operation and records it. It returns what a command's
 // handler printed and the error it met while applying it.
 func (s *Sim) apply(o op) ([]string, error) {
+	before := s.rt.Events()
 	s.recordOp(o.kind != opCommand)
 	out, err, _ := s.run(o)
 	s.recordOp(false)
+	if s.budget.stop != "" && o.kind != opCommand {
+		// the budget cut it short: what ran is what a replay runs
+		o = op{kind: opSteps, n: s.rt.Events() - before}
+	}
 	s.ops = append(s.ops, o)
 	s.applied = len(s.ops)
 	s.furthest = max(s.furthest, s.rt.Events())
@@ -51,6 +56,9 @@ func (s *Sim) run(o op) (out []string, err error, done bool) {
 				if s.hitLimit {
 					return nil, nil, false
 				}
+				if s.budget.stop != "" {
+					break // it stops where it is
+				}
 				s.rt.AdvanceTo(max(s.rt.Now(), last+QuietWindow))
 				s.sample()
 				break
@@ -61,6 +69,9 @@ func (s *Sim) run(o op) (out []string, err error, done bool) {
 		}
 		if s.hitLimit {
 			return nil, nil, false
+		}
+		if s.budget.stop != "" {
+			break // it stops where it is
 		}
 		s.rt.AdvanceTo(o.t)
 		s.sample()
@@ -172,13 +183,17 @@ func (s *Sim) forward(n, end int64) {
 func (s *Sim) Step(n int64) int64 {
 	s.branch()
 	before := s.rt.Events()
+	s.startBudget()
 	s.apply(op{kind: opSteps, n: n})
+	s.endBudget(nil, nil)
 	return s.rt.Events() - before
 }
 
 // RunQuiet runs until the node is quiet, as after a command.
 func (s *Sim) RunQuiet() []string {
 	s.branch()
+	s.startBudget()
 	s.apply(op{kind: opSettle, t: s.rt.Now()})
-	return s.lines()
+	out, _ := s.endBudget(s.lines(), nil)
+	return out
 }

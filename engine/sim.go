@@ -51,6 +51,9 @@ type Sim struct {
 	limiting bool
 	stopAt   int64
 	hitLimit bool
+	budget   budget // the command running now (budget.go)
+	// budgetLimits replaces the default budgets (nil: the defaults).
+	budgetLimits *limits
 }
 
 // New returns a fresh simulation.
@@ -151,6 +154,9 @@ func (s *Sim) step(limit int64) bool { return s.stepMode(limit, true) }
 func (s *Sim) stepQuiet(limit int64) bool { return s.stepMode(limit, false) }
 
 func (s *Sim) stepMode(limit int64, bounded bool) bool {
+	if s.overBudget() {
+		return false
+	}
 	if s.limiting && s.rt.Events() >= s.stopAt {
 		if s.rt.HasWork(limit) {
 			s.hitLimit = true
