@@ -17,10 +17,10 @@ const (
 	CommandEvents = 3_000_000
 	// HeldMessages is the most messages a simulation holds: in queues,
 	// unacknowledged, and waiting in sockets.
-	HeldMessages = 2_000_000
+	HeldMessages = 1_000_000
 	// TimelineBytes is the most memory the recorded timeline (events and
 	// trace lines) takes.
-	TimelineBytes = 192 << 20
+	TimelineBytes = 288 << 20
 )
 
 // budgetCheckEvery is how often, in events, the memory budgets are

@@ -79,7 +79,7 @@ func TestBudgetRefusesAPublishTooBig(t *testing.T) {
 	mustExec(t, s, "queue.declare queue=q")
 	before := wholeState(t, s)
 	out := s.ExecLine("basic.publish key=q count=10000000")
-	if len(out) != 1 || !strings.HasPrefix(out[0], "error: basic.publish: count=10000000 would make the simulation hold 10,000,000 messages, more than its memory budget of 2,000,000") {
+	if len(out) != 1 || !strings.HasPrefix(out[0], "error: basic.publish: count=10000000 would make the simulation hold 10,000,000 messages, more than its memory budget of 1,000,000") {
 		t.Fatalf("got %q", out)
 	}
 	if after := wholeState(t, s); after != before {

@@ -37,7 +37,7 @@ func TestDeadEngineTakesNoWidgetWithIt(t *testing.T) {
 	}
 
 	start := time.Now()
-	evalJS[bool](b, `(document.querySelector("#a").typed("basic.publish key=q count=2000000"), true)`)
+	evalJS[bool](b, `(document.querySelector("#a").typed("basic.publish key=q count=1000000"), true)`)
 	msg := evalJS[string](b, in("#a", ".problem")+".textContent")
 	t.Logf("the engine died and every widget was back %.1f s after the command", time.Since(start).Seconds())
 	t.Logf("the first widget says: %s", msg)
