@@ -17,7 +17,7 @@ import (
 // static holds the assets copied as they are to the root of the site:
 // site.css and embed.js, and the widget: widget.js (the script pages
 // include), widget.css, and the modules widget.js loads from widget/.
-// Folders are copied whole, and compressAll gzips what is in them too.
+// Folders are copied whole, and compressAll compresses what is in them too.
 //
 //go:embed static
 var static embed.FS
@@ -42,9 +42,11 @@ type BuildOptions struct {
 
 // Build writes the whole site into outDir, which it creates if needed:
 // the pages, the static assets, warren.wasm and wasm_exec.js (unless
-// opts.SkipWasm), and a .gz copy (gzip, best compression) next to every
-// .html, .css, .js, .wasm, .svg and .json file. Files already in outDir
-// that the site does not produce are left alone.
+// opts.SkipWasm), and a .gz copy (gzip, best compression; zopfli for
+// warren.wasm when it is installed) and a .br copy (brotli -q 11, when the
+// brotli tool is installed) next to every .html, .css, .js, .wasm, .svg
+// and .json file. Files already in outDir that the site does not produce
+// are left alone.
 func Build(outDir string, opts BuildOptions) error {
 	logf := func(format string, args ...any) {
 		if opts.Log != nil {
@@ -67,11 +69,15 @@ func Build(outDir string, opts BuildOptions) error {
 			return fmt.Errorf("site: %w", err)
 		}
 	}
-	n, err = compressAll(outDir)
+	c, err := compressAll(outDir)
 	if err != nil {
 		return fmt.Errorf("site: compressing: %w", err)
 	}
-	logf("site: wrote %d .gz files", n)
+	if c.NoBrotli {
+		logf("site: wrote %d .gz files; brotli is not installed, so no .br copies (apt-get install brotli)", c.Gzip)
+	} else {
+		logf("site: wrote %d .gz and %d .br files", c.Gzip, c.Brotli)
+	}
 	return nil
 }
 

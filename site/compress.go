@@ -3,28 +3,92 @@ package site
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
-// compressible lists the extensions that get a precompressed .gz copy.
+// compressible lists the extensions that get precompressed copies.
 var compressible = map[string]bool{
 	".html": true, ".css": true, ".js": true, ".wasm": true, ".svg": true, ".json": true,
 }
 
-// compressAll writes NAME.gz next to every compressible file under dir and
-// returns how many it wrote. The gzip header has no name and no time, so
-// the same input always gives the same bytes.
-func compressAll(dir string) (int, error) {
-	n := 0
+// encodings are the precompressed copies the site writes beside a file,
+// and Handler serves, best first: brotli, then gzip.
+var encodings = []struct{ name, ext string }{
+	{"br", ".br"},
+	{"gzip", ".gz"},
+}
+
+// compressed counts the precompressed copies compressAll wrote.
+type compressed struct {
+	Gzip, Brotli int
+	// NoBrotli is set when the brotli tool is missing: no .br copies.
+	NoBrotli bool
+}
+
+// compressAll writes NAME.gz next to every compressible file under dir
+// and, when Debian's brotli tool is installed, NAME.br (quality 11, its
+// best). The gzip header has no name and no time, and brotli is
+// deterministic, so the same input always gives the same bytes. Without
+// brotli, .br copies left by an earlier build are removed, so that no
+// stale copy is served. warren.wasm's two compressions, the slow ones,
+// run at once.
+func compressAll(dir string) (compressed, error) {
+	var files, wasm []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !compressible[strings.ToLower(filepath.Ext(p))] {
 			return err
 		}
+		if strings.HasSuffix(p, ".wasm") {
+			wasm = append(wasm, p)
+		} else {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return compressed{}, err
+	}
+	all := append(files, wasm...)
+	var c compressed
+	var wg sync.WaitGroup
+	var brErrs [2]error
+	if brotli, err := exec.LookPath("brotli"); err != nil {
+		c.NoBrotli = true
+		for _, p := range all {
+			if err := os.Remove(p + ".br"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return c, err
+			}
+		}
+	} else {
+		// One brotli process for the small files, and one for the wasm
+		// while zopfli works on it below.
+		for i, group := range [][]string{files, wasm} {
+			if len(group) > 0 {
+				wg.Go(func() { brErrs[i] = brotliFiles(brotli, group) })
+			}
+		}
+	}
+	err = gzipAll(all, &c)
+	wg.Wait()
+	if err = errors.Join(err, brErrs[0], brErrs[1]); err != nil {
+		return c, err
+	}
+	if !c.NoBrotli {
+		c.Brotli = len(all)
+	}
+	return c, nil
+}
+
+// gzipAll writes NAME.gz beside each file.
+func gzipAll(files []string, c *compressed) error {
+	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
@@ -33,10 +97,25 @@ func compressAll(dir string) (int, error) {
 		if err != nil {
 			return err
 		}
-		n++
-		return os.WriteFile(p+".gz", gz, 0o644)
-	})
-	return n, err
+		if err := os.WriteFile(p+".gz", gz, 0o644); err != nil {
+			return err
+		}
+		c.Gzip++
+	}
+	return nil
+}
+
+// brotliFiles writes NAME.br beside each file with the brotli tool, at
+// its best quality (-q 11), overwriting what is there.
+func brotliFiles(bin string, files []string) error {
+	args := append([]string{"-q", "11", "-f", "-k", "--"}, files...)
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("brotli %s: %v: %s", filepath.Base(files[0]), err, strings.TrimSpace(stderr.String()))
+	}
+	return nil
 }
 
 // gzipFile compresses one file. warren.wasm, the one large download, goes

@@ -6,16 +6,22 @@ package main
 // what it costs to download.
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"warren/site"
 )
 
-// budgetGzip is the most the gzipped warren.wasm may weigh.
-const budgetGzip = 1_200_000
+// The download budgets of warren.wasm, as the site ships it: the smallest
+// encoding a browser can get (brotli) and gzip, for a host or a browser
+// without brotli.
+const (
+	budgetSmallest = 1_000_000
+	budgetGzip     = 1_300_000
+)
 
 // forbidden are packages that would cost megabytes in the browser and that
 // the bridge has no use for (templ and goldmark render the site at build
@@ -30,38 +36,38 @@ var forbidden = []string{
 
 func wasmEnv() []string { return append(os.Environ(), "GOOS=js", "GOARCH=wasm") }
 
-// TestWasmSize builds warren.wasm as the site does and checks its gzipped
-// size against the budget.
+// TestWasmSize builds the site as scripts/serve does (site.Build, with the
+// same flags, zopfli and brotli) and checks warren.wasm's shipped copies
+// against the budgets.
 func TestWasmSize(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "warren.wasm")
-	// the same flags as site.Build (site/wasm.go): no inlining outside the
-	// scheduler, to stay within the budget
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s", "-gcflags=all=-l", "-gcflags=warren/engine/sim=", "-o", out, ".")
-	cmd.Env = wasmEnv()
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("GOOS=js GOARCH=wasm go build: %v\n%s", err, msg)
+	for _, tool := range []string{"zopfli", "brotli"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not installed, and the site compresses warren.wasm with it: scripts/test installs it (apt-get install %s)", tool, tool)
+			}
+			t.Skipf("%s is not installed here (apt-get install %s); the site compresses warren.wasm with it, so its size cannot be checked", tool, tool)
+		}
 	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
+	out := t.TempDir()
+	if err := site.Build(out, site.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	// what the site serves: warren.wasm.gz made with zopfli (site/compress.go)
-	if _, err := exec.LookPath("zopfli"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("zopfli is not installed, and the site compresses warren.wasm with it: scripts/test installs it (apt-get install zopfli)")
+	size := func(name string) int {
+		info, err := os.Stat(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Skip("zopfli is not installed here (apt-get install zopfli); the site compresses warren.wasm with it, so its size cannot be checked")
+		return int(info.Size())
 	}
-	gzb, err := exec.Command("zopfli", "--i1", "-c", out).Output()
-	if err != nil {
-		t.Fatalf("zopfli: %v", err)
+	raw, gz, br := size("warren.wasm"), size("warren.wasm.gz"), size("warren.wasm.br")
+	t.Logf("warren.wasm: %d bytes, %d gzipped (budget %d), %d with brotli (budget %d for the smallest)", raw, gz, budgetGzip, br, budgetSmallest)
+	const hint = "look at what the engine links (GOOS=js GOARCH=wasm go list -deps ./wasm; regexp with its unicode tables alone costs about 140 kB), " +
+		"and at the inlining flags in site/wasm.go"
+	if smallest := min(gz, br); smallest > budgetSmallest {
+		t.Errorf("warren.wasm's smallest shipped copy is %d bytes, over the budget of %d by %d: %s", smallest, budgetSmallest, smallest-budgetSmallest, hint)
 	}
-	gz := bytes.NewBuffer(gzb)
-	t.Logf("warren.wasm: %d bytes, %d gzipped (budget %d)", len(raw), gz.Len(), budgetGzip)
-	if gz.Len() > budgetGzip {
-		t.Errorf("warren.wasm is %d bytes gzipped, over the budget of %d by %d: look at what the engine links "+
-			"(GOOS=js GOARCH=wasm go list -deps ./wasm); regexp with its unicode tables alone costs about 140 kB",
-			gz.Len(), budgetGzip, gz.Len()-budgetGzip)
+	if gz > budgetGzip {
+		t.Errorf("warren.wasm is %d bytes gzipped, over the budget of %d by %d: %s", gz, budgetGzip, gz-budgetGzip, hint)
 	}
 }
 
