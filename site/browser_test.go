@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -146,13 +147,21 @@ var testPages = map[string]string{
 </body></html>`,
 	"test-two.html": `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>two widgets</title>
-<style>body { font: 16px Georgia, serif; color: #700; } button { background: hotpink; } table { border: 5px solid lime; }</style>
+<link rel="stylesheet" href="/test-two.css">
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
 <body><h1>Two widgets, one page</h1>
 <p>The page's own style must not reach into the widgets.</p>
 <warren-scenario id="a" title="First"><pre>` + scenarioOne + `</pre></warren-scenario>
 <warren-scenario id="b" title="Second" view="table">` + scenarioTwo + `</warren-scenario>
 </body></html>`,
+	// the page's own style, in a file: the site's Content-Security-Policy
+	// allows no <style> element
+	"test-two.css": `body { font: 16px Georgia, serif; color: #700; } button { background: hotpink; } table { border: 5px solid lime; }`,
+	"test-inline.html": `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>inline</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script>
+<script>document.title = "inline script ran";</script></head>
+<body><warren-scenario>queue.declare queue=q</warren-scenario></body></html>`,
 	"test-bad.html": `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>bad embeds</title>
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
@@ -240,12 +249,16 @@ func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 	return b
 }
 
-// start opens the tab and records every exception the page throws and
-// every console.error it prints.
+// start opens the tab and records every exception the page throws,
+// every console.error it prints and every breach of its
+// Content-Security-Policy (site.Handler sends the site's with every page).
 func (b *browser) start(ctx context.Context) {
 	b.t.Helper()
 	if err := chromedp.Do(ctx); err != nil {
 		b.t.Fatalf("starting Chromium: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspReporter}); err != nil {
+		b.t.Fatalf("installing the policy reporter: %v", err)
 	}
 	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
 	console := chromedp.Events(ctx, runtime.ConsoleAPICalled)
@@ -282,6 +295,11 @@ func (b *browser) start(ctx context.Context) {
 		}
 	}()
 }
+
+// cspReporter turns every Content-Security-Policy violation of a page (in
+// a shadow root too: the event is composed) into a console.error.
+const cspReporter = `document.addEventListener("securitypolicyviolation", (e) =>
+	console.error("Content-Security-Policy: " + e.violatedDirective + " blocked " + (e.blockedURI || "inline code") + " at " + e.sourceFile + ":" + e.lineNumber), true);`
 
 // tab opens another tab in the same browser.
 func (b *browser) tab() *browser {

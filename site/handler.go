@@ -25,6 +25,7 @@ var contentTypes = map[string]string{
 	".ico":   "image/x-icon",
 	".woff2": "font/woff2",
 	".gz":    "application/gzip",
+	".br":    "application/x-brotli",
 }
 
 // contentType returns the MIME type for a file name.
@@ -37,10 +38,14 @@ func contentType(name string) string {
 
 // Handler serves a folder written by Build: GET and HEAD only, index.html
 // for a directory, 404.html for a missing file, the MIME types the site
-// needs (application/wasm for .wasm), and NAME.gz with Content-Encoding:
-// gzip when the client accepts gzip and the copy exists. Every response
-// says Cache-Control: no-cache, so a rebuilt site shows at once; the files
-// keep their Last-Modified, so a browser revalidates cheaply. Nothing
+// needs (application/wasm for .wasm), and NAME.br or NAME.gz with its
+// Content-Encoding when the client accepts it and the copy exists (see
+// chooseEncoding; Vary: Accept-Encoding either way). Every response says
+// Cache-Control: no-cache, so a rebuilt site shows at once (the files keep
+// their Last-Modified, so a browser revalidates cheaply), carries the
+// site's ContentSecurityPolicy, and lets pages of any origin use it
+// (Access-Control-Allow-Origin: *, Cross-Origin-Resource-Policy:
+// cross-origin), so that the widget can be embedded anywhere. Nothing
 // outside dir can be reached, symbolic links included.
 func Handler(dir string) http.Handler { return &fileServer{dir: dir} }
 
@@ -91,14 +96,27 @@ func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", contentType(name))
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
+	// Any page may load the widget's modules, style sheets and warren.wasm
+	// (module scripts and fetch are CORS requests), also one that
+	// isolates itself with Cross-Origin-Embedder-Policy.
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
 	serve := name
 	if compressible[strings.ToLower(path.Ext(name))] {
 		h.Add("Vary", "Accept-Encoding")
-		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
-			if gz, err := root.Stat(name + ".gz"); err == nil && !gz.IsDir() {
-				serve, info = name+".gz", gz
-				h.Set("Content-Encoding", "gzip")
+		copies := map[string]fs.FileInfo{}
+		enc, ext := chooseEncoding(r.Header.Get("Accept-Encoding"), func(ext string) bool {
+			fi, err := root.Stat(name + ext)
+			if err != nil || fi.IsDir() {
+				return false
 			}
+			copies[ext] = fi
+			return true
+		})
+		if enc != "" {
+			serve, info = name+ext, copies[ext]
+			h.Set("Content-Encoding", enc)
 		}
 	}
 	f, err := root.Open(serve)
@@ -122,31 +140,49 @@ func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, name, info.ModTime(), f)
 }
 
-// acceptsGzip reports whether an Accept-Encoding header allows gzip: gzip
-// (or x-gzip) with a quality above zero, or, when gzip is not named, * with
-// a quality above zero.
-func acceptsGzip(header string) bool {
-	gzipQ, starQ := -1.0, -1.0
+// chooseEncoding picks the precompressed copy to send for an
+// Accept-Encoding header: of the encodings the site writes (brotli, gzip)
+// that have a copy (have(".br")), the one with the highest quality above
+// zero, brotli on a tie; "" for the file as it is. A coding not named
+// takes the quality of *, and x-gzip counts as gzip.
+func chooseEncoding(header string, have func(ext string) bool) (name, ext string) {
+	q := acceptQualities(header)
+	best := 0.0
+	for _, e := range encodings {
+		v, ok := q[e.name]
+		if !ok {
+			v, ok = q["*"]
+		}
+		if ok && v > best && have(e.ext) {
+			name, ext, best = e.name, e.ext, v
+		}
+	}
+	return name, ext
+}
+
+// acceptQualities reads an Accept-Encoding header into the quality of each
+// coding named (lower case; 1 when no q is given).
+func acceptQualities(header string) map[string]float64 {
+	q := map[string]float64{}
 	for _, part := range strings.Split(header, ",") {
 		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		q := 1.0
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		if coding == "" {
+			continue
+		}
+		if coding == "x-gzip" {
+			coding = "gzip"
+		}
+		v := 1.0
 		for _, p := range strings.Split(params, ";") {
-			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			k, val, ok := strings.Cut(strings.TrimSpace(p), "=")
 			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
-				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-					q = f
+				if f, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
+					v = f
 				}
 			}
 		}
-		switch strings.ToLower(strings.TrimSpace(coding)) {
-		case "gzip", "x-gzip":
-			gzipQ = max(gzipQ, q)
-		case "*":
-			starQ = max(starQ, q)
-		}
+		q[coding] = max(q[coding], v)
 	}
-	if gzipQ >= 0 {
-		return gzipQ > 0
-	}
-	return starQ > 0
+	return q
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -35,12 +36,20 @@ func fakeSite(t *testing.T) (dir string, wasm []byte) {
 	if _, err := compressAll(dir); err != nil {
 		t.Fatal(err)
 	}
+	// A stand-in for the brotli copy, whether or not the brotli tool is
+	// here: the handler only picks it and labels it.
+	if err := os.WriteFile(filepath.Join(dir, "warren.wasm.br"), []byte(fakeBrotli), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// A file outside the site, which no request may reach.
 	if err := os.WriteFile(filepath.Join(filepath.Dir(dir), "secret.txt"), []byte("secret"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir, wasm
 }
+
+// fakeBrotli is what fakeSite puts in warren.wasm.br.
+const fakeBrotli = "brotli copy of warren.wasm"
 
 func get(t *testing.T, h http.Handler, method, target string, header ...string) *http.Response {
 	t.Helper()
@@ -53,11 +62,11 @@ func get(t *testing.T, h http.Handler, method, target string, header ...string) 
 	return rec.Result()
 }
 
-func TestHandlerServesWasmGzipped(t *testing.T) {
+func TestHandlerServesWasmCompressed(t *testing.T) {
 	dir, wasm := fakeSite(t)
 	h := Handler(dir)
 
-	res := get(t, h, "GET", "/warren.wasm", "Accept-Encoding", "br, gzip;q=0.8")
+	res := get(t, h, "GET", "/warren.wasm", "Accept-Encoding", "gzip, deflate")
 	if res.StatusCode != 200 {
 		t.Fatalf("status %d", res.StatusCode)
 	}
@@ -85,6 +94,19 @@ func TestHandlerServesWasmGzipped(t *testing.T) {
 		t.Errorf("no Content-Length on the gzipped body")
 	}
 
+	// What Chromium and Firefox send: brotli wins.
+	res = get(t, h, "GET", "/warren.wasm", "Accept-Encoding", "gzip, deflate, br, zstd")
+	body, _ = io.ReadAll(res.Body)
+	if res.Header.Get("Content-Encoding") != "br" || string(body) != fakeBrotli {
+		t.Errorf("with br accepted: encoding %q, body %.40q, want the .br copy", res.Header.Get("Content-Encoding"), body)
+	}
+	if res.Header.Get("Content-Type") != "application/wasm" || res.Header.Get("Vary") != "Accept-Encoding" {
+		t.Errorf("the brotli copy: Content-Type %q, Vary %q", res.Header.Get("Content-Type"), res.Header.Get("Vary"))
+	}
+	if res.Header.Get("Content-Length") != strconv.Itoa(len(fakeBrotli)) {
+		t.Errorf("Content-Length %q, want %d", res.Header.Get("Content-Length"), len(fakeBrotli))
+	}
+
 	res = get(t, h, "GET", "/warren.wasm")
 	body, _ = io.ReadAll(res.Body)
 	if res.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, wasm) {
@@ -93,9 +115,28 @@ func TestHandlerServesWasmGzipped(t *testing.T) {
 	if res.Header.Get("Vary") != "Accept-Encoding" {
 		t.Errorf("the plain response must say Vary: Accept-Encoding too")
 	}
-	res = get(t, h, "GET", "/warren.wasm", "Accept-Encoding", "gzip;q=0, *")
+	res = get(t, h, "GET", "/warren.wasm", "Accept-Encoding", "br;q=0, gzip;q=0, *")
 	if res.Header.Get("Content-Encoding") != "" {
-		t.Errorf("gzip;q=0 refuses gzip, got %q", res.Header.Get("Content-Encoding"))
+		t.Errorf("br;q=0, gzip;q=0 refuses both, got %q", res.Header.Get("Content-Encoding"))
+	}
+}
+
+// TestHandlerLetsOtherOriginsIn checks the headers a page on another
+// origin needs to run the widget, and the policy every response carries.
+func TestHandlerLetsOtherOriginsIn(t *testing.T) {
+	dir, _ := fakeSite(t)
+	h := Handler(dir)
+	for _, target := range []string{"/widget.js", "/widget/element.js", "/warren.wasm", "/", "/nothing-here.html"} {
+		res := get(t, h, "GET", target, "Origin", "http://docs.example", "Accept-Encoding", "br, gzip")
+		if got := res.Header.Get("Access-Control-Allow-Origin"); got != "*" {
+			t.Errorf("%s: Access-Control-Allow-Origin %q, want *", target, got)
+		}
+		if got := res.Header.Get("Cross-Origin-Resource-Policy"); got != "cross-origin" {
+			t.Errorf("%s: Cross-Origin-Resource-Policy %q, want cross-origin", target, got)
+		}
+		if got := res.Header.Get("Content-Security-Policy"); got != ContentSecurityPolicy {
+			t.Errorf("%s: Content-Security-Policy %q", target, got)
+		}
 	}
 }
 
@@ -156,23 +197,37 @@ func TestHandlerPaths(t *testing.T) {
 	}
 }
 
-func TestAcceptsGzip(t *testing.T) {
-	for header, want := range map[string]bool{
-		"":                     false,
-		"gzip":                 true,
-		"GZIP":                 true,
-		"deflate, gzip":        true,
-		"br;q=1.0, gzip;q=0.5": true,
-		"gzip;q=0":             false,
-		"gzip; q=0.0":          false,
-		"x-gzip":               true,
-		"*":                    true,
-		"*;q=0":                false,
-		"gzip;q=0, *":          false,
-		"identity":             false,
+func TestChooseEncoding(t *testing.T) {
+	both := func(string) bool { return true }
+	gzOnly := func(ext string) bool { return ext == ".gz" }
+	for _, c := range []struct {
+		header string
+		have   func(string) bool
+		want   string
+	}{
+		{"", both, ""},
+		{"gzip", both, "gzip"},
+		{"GZIP", both, "gzip"},
+		{"x-gzip", both, "gzip"},
+		{"deflate, gzip", both, "gzip"},
+		{"gzip, deflate, br, zstd", both, "br"},
+		{"br", both, "br"},
+		{"br", gzOnly, ""},
+		{"gzip, br", gzOnly, "gzip"},
+		{"br;q=1.0, gzip;q=0.5", both, "br"},
+		{"br;q=0.5, gzip", both, "gzip"},
+		{"br;q=0, gzip", both, "gzip"},
+		{"gzip;q=0", both, ""},
+		{"gzip; q=0.0", both, ""},
+		{"*", both, "br"},
+		{"*", gzOnly, "gzip"},
+		{"*;q=0", both, ""},
+		{"gzip;q=0, *", both, "br"},
+		{"gzip;q=0, *", gzOnly, ""},
+		{"identity", both, ""},
 	} {
-		if got := acceptsGzip(header); got != want {
-			t.Errorf("acceptsGzip(%q) = %v, want %v", header, got, want)
+		if got, _ := chooseEncoding(c.header, c.have); got != c.want {
+			t.Errorf("chooseEncoding(%q) = %q, want %q", c.header, got, c.want)
 		}
 	}
 }
