@@ -6,9 +6,23 @@
 
 import { h, setText } from "./dom.js";
 
-const MAX_OUTPUT_LINES = 200; // of one command
+// The console's bounds, so that what a script prints cannot fill the
+// page: the lines shown of one command, the characters shown of one line
+// (a name may be long), and the commands and output lines the log keeps
+// (the oldest go first).
+const MAX_OUTPUT_LINES = 200;
+const MAX_LINE_CHARS = 2000;
 const MAX_CONSOLE_ENTRIES = 400;
+const MAX_CONSOLE_LINES = 4000;
 const HINT = "Enter runs the command. Tab completes, ↑ and ↓ go through history.";
+
+/** clip shortens a line past MAX_LINE_CHARS, saying by how much. */
+function clip(line) {
+  if (line.length <= MAX_LINE_CHARS) {
+    return line;
+  }
+  return `${line.slice(0, MAX_LINE_CHARS)} … (${(line.length - MAX_LINE_CHARS).toLocaleString("en")} more characters)`;
+}
 
 /** Console is the console of one widget. Its host is the element:
  * host.engine completes, host.typed(line) runs what the reader typed,
@@ -17,6 +31,7 @@ export class Console {
   constructor(uid, host) {
     this.host = host;
     this.entries = [];
+    this.lineCount = 0; // output lines shown in the log
     this.history = [];
     this.historyAt = 0;
     this.log = h("div.log", { role: "log", "aria-label": "Console output", "data-role": "console", "data-keys": "native", tabindex: "0" });
@@ -72,10 +87,12 @@ export class Console {
     this.historyAt = this.history.length;
   }
 
-  /** add shows a command ({cmd, lines, at, to, note}) and its output. */
+  /** add shows a command ({cmd, lines, at, to, note}) and its output,
+   * within the console's bounds; the entry keeps no more of its lines
+   * than it shows. */
   add(entry) {
     const e = h("div.entry");
-    const cmd = h("button.cmdline", { type: "button", title: "Go to the end of this command on the timeline" }, h("span.ps", { "aria-hidden": "true", text: "› " }), entry.cmd);
+    const cmd = h("button.cmdline", { type: "button", title: "Go to the end of this command on the timeline" }, h("span.ps", { "aria-hidden": "true", text: "› " }), clip(entry.cmd));
     if (entry.to !== undefined) {
       cmd.addEventListener("click", () => {
         this.host.pause();
@@ -88,22 +105,26 @@ export class Console {
     e.append(cmd);
     const shown = entry.lines.slice(0, MAX_OUTPUT_LINES);
     for (const l of shown) {
-      e.append(h(l.startsWith("error: ") ? "div.out.err" : entry.note ? "div.out.note" : "div.out", { text: l }));
+      e.append(h(l.startsWith("error: ") ? "div.out.err" : entry.note ? "div.out.note" : "div.out", { text: clip(l) }));
     }
     if (entry.lines.length > shown.length) {
-      e.append(h("div.out.more", { text: `… ${entry.lines.length - shown.length} more lines` }));
+      e.append(h("div.out.more", { text: `… ${(entry.lines.length - shown.length).toLocaleString("en")} more lines` }));
     }
+    entry.shownLines = shown.length;
+    entry.lines = shown;
     this.entries.push(entry);
+    this.lineCount += shown.length;
     this.log.append(e);
-    while (this.log.childElementCount > MAX_CONSOLE_ENTRIES) {
+    while (this.entries.length > 1 && (this.entries.length > MAX_CONSOLE_ENTRIES || this.lineCount > MAX_CONSOLE_LINES)) {
       this.log.firstElementChild.remove();
-      this.entries.shift();
+      this.lineCount -= this.entries.shift().shownLines;
     }
     this.log.scrollTop = this.log.scrollHeight;
   }
 
   clear() {
     this.entries = [];
+    this.lineCount = 0;
     this.log.replaceChildren();
   }
 

@@ -31,7 +31,7 @@ import { h, setText } from "./dom.js";
 import { formatTime } from "./format.js";
 import { Rates } from "./rates.js";
 import { SampleSeries } from "./samples.js";
-import { LinkError, ShareBox, ShareState, VIEWS } from "./share.js";
+import { LinkError, ShareBox, ShareState, shareTarget, VIEWS } from "./share.js";
 import { loadSheets } from "./sheet.js";
 import { FilesView } from "./files.js";
 import { Goals } from "./goals.js";
@@ -689,7 +689,7 @@ class WarrenScenario extends HTMLElement {
 
   async shareURL() {
     const hash = await new ShareState(this.shareScript(), this.pos, this.view === "diagram" ? null : this.view).encode();
-    const target = this.fromURL ? new URL(location.href) : new URL(this.getAttribute("share-to") || "playground/", base);
+    const target = this.fromURL ? new URL(location.href) : shareTarget(this.getAttribute("share-to"), base);
     target.hash = hash;
     return target.href;
   }

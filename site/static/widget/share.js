@@ -7,18 +7,65 @@ import { h, setText } from "./dom.js";
 /** VIEWS are the views a link (v=) or the view attribute can name. */
 export const VIEWS = ["diagram", "rates", "files", "table"];
 
+/** MAX_SCRIPT_BYTES is the most a share link's script may hold, in UTF-8
+ * bytes once inflated: far more than any lesson or playground session
+ * needs, and little enough that a small link of compressed blank lines
+ * cannot fill the tab's memory. */
+export const MAX_SCRIPT_BYTES = 1 << 20;
+
+// INFLATE_SLICE is how much compressed data inflate hands the decompressor
+// at once: deflate expands a byte to at most about 1,032, so no step makes
+// more than about 264 kB before the bound is checked.
+const INFLATE_SLICE = 256;
+
 /** LinkError says a share link cannot be read. */
 export class LinkError extends Error {}
 
 async function deflate(text) {
-  const stream = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length > MAX_SCRIPT_BYTES) {
+    throw new LinkError(`the scenario is ${bytes.length.toLocaleString("en")} bytes, more than a link carries (${MAX_SCRIPT_BYTES.toLocaleString("en")})`);
+  }
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   return base64url(new Uint8Array(await new Response(stream).arrayBuffer()));
 }
 
+/** inflate unpacks a link's data, stopping as soon as it passes
+ * MAX_SCRIPT_BYTES: the compressed bytes go in slice by slice, and the
+ * decompressor makes no more until its output has been read. */
 async function inflate(data) {
   const bytes = unbase64url(data);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-  const buf = await new Response(stream).arrayBuffer();
+  const ds = new DecompressionStream("deflate-raw");
+  const writer = ds.writable.getWriter();
+  const reader = ds.readable.getReader();
+  const feeding = (async () => {
+    for (let i = 0; i < bytes.length; i += INFLATE_SLICE) {
+      await writer.write(bytes.subarray(i, i + INFLATE_SLICE));
+    }
+    await writer.close();
+  })();
+  feeding.catch(() => {}); // its failure is the reader's too
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    size += value.length;
+    if (size > MAX_SCRIPT_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new LinkError(`the scenario in the link unpacks to more than ${MAX_SCRIPT_BYTES.toLocaleString("en")} bytes, the most a link may carry; it was not run`);
+    }
+    chunks.push(value);
+  }
+  await feeding;
+  const buf = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    buf.set(c, at);
+    at += c.length;
+  }
   return new TextDecoder("utf-8", { fatal: true }).decode(buf);
 }
 
@@ -65,6 +112,9 @@ export class ShareState {
     try {
       script = await inflate(params.get("w"));
     } catch (e) {
+      if (e instanceof LinkError) {
+        throw e;
+      }
       throw new LinkError(`the scenario data in the link cannot be read (${e.message || e}); the link may have been cut short when it was copied`);
     }
     let event = null;
@@ -81,6 +131,23 @@ export class ShareState {
     }
     return new ShareState(script, event, view);
   }
+}
+
+/** shareTarget is the page a share link opens: the share-to attribute
+ * (resolved against base, the widget's address), the playground when it
+ * is absent. Only an http or https address is a page: anything else
+ * (javascript:, data:) is refused with a LinkError. */
+export function shareTarget(attr, base) {
+  let url;
+  try {
+    url = new URL(attr || "playground/", base);
+  } catch {
+    throw new LinkError(`share-to="${attr}" is not an address`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new LinkError(`share-to="${attr}" is not an http or https address`);
+  }
+  return url;
 }
 
 /** ShareBox is the share button and the box that shows the link made:
