@@ -86,7 +86,7 @@ func TestRefusedRestartKeepsTheFuture(t *testing.T) {
 	if err := s.SeekEvent(end / 2); err != nil {
 		t.Fatal(err)
 	}
-	refusedChangesNothing(t, s, "restart", "restart: ") // in a cluster, and in the browser build
+	refusedChangesNothing(t, s, "restart", "restart: ") // in a cluster
 	if got := s.Furthest(); got != end {
 		t.Fatalf("timeline end after a refused restart: %d, was %d", got, end)
 	}

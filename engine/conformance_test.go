@@ -3,7 +3,6 @@ package engine
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,9 +22,6 @@ func TestConformance(t *testing.T) {
 		t.Fatalf("the conformance corpus has %d files, want at least 60", len(files))
 	}
 	for _, f := range files {
-		if notInBrowser(f) {
-			continue
-		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			s := New(Options{})
 			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {
@@ -35,21 +31,11 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// notInBrowser says that a scenario file needs what the browser build
-// leaves out (node/restart_wasm.go): restarts, and queues recovering their
-// files. Such files are named native-*.
-func notInBrowser(file string) bool {
-	return runtime.GOOS == "js" && strings.HasPrefix(filepath.Base(file), "native-")
-}
-
 // TestEngineOnly runs the engine-only scenario files: simulation control,
 // alarms and what the real broker cannot show.
 func TestEngineOnly(t *testing.T) {
 	files, _ := filepath.Glob("testdata/engine/*.txt")
 	for _, f := range files {
-		if notInBrowser(f) {
-			continue
-		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			s := New(Options{Record: true})
 			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {

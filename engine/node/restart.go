@@ -1,5 +1,3 @@
-//go:build !(js && wasm)
-
 package node
 
 // Stopping and starting the node: a clean restart (rabbitmqctl stop_app /
@@ -32,9 +30,6 @@ type durableQueue struct {
 	rec       QueueRecord
 	delivered map[levelSeq]bool // messages delivered before a clean stop
 }
-
-// notInBuild refuses what this build cannot do: nothing, natively.
-func notInBuild(string) error { return nil }
 
 // CheckRestart says whether the node can be restarted, without touching it.
 func (n *Node) CheckRestart() error {
