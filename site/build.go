@@ -64,6 +64,11 @@ func Build(outDir string, opts BuildOptions) error {
 		return fmt.Errorf("site: %w", err)
 	}
 	logf("site: wrote %d pages to %s", n, outDir)
+	// The headers a static host that reads _headers (Netlify, Cloudflare
+	// Pages) sends with every file; Handler sends the same.
+	if err := writeFile(filepath.Join(outDir, "_headers"), []byte(hostHeaders())); err != nil {
+		return fmt.Errorf("site: %w", err)
+	}
 	if !opts.SkipWasm {
 		if err := buildWasm(outDir, opts, logf); err != nil {
 			return fmt.Errorf("site: %w", err)

@@ -9,7 +9,8 @@ import (
 // embeddingDoc is what the embedding documentation page shows.
 type embeddingDoc struct {
 	// Origin is where the site is served, such as https://warren.example.org;
-	// "https://HOST" when the build was not told.
+	// originPlaceholder when the build was not told, which embedding.js
+	// replaces with the page's own origin in the reader's browser.
 	Origin   string
 	Example  scenarioView
 	Commands []commandDoc
@@ -25,9 +26,13 @@ type commandDoc struct {
 	Engine bool
 }
 
+// originPlaceholder stands for the site's origin in the embedding page's
+// snippets when the build was not given one (serve -origin).
+const originPlaceholder = "https://HOST"
+
 func newEmbeddingDoc(origin string) embeddingDoc {
 	if origin == "" {
-		origin = "https://HOST"
+		origin = originPlaceholder
 	}
 	d := embeddingDoc{
 		Origin:   strings.TrimSuffix(origin, "/"),
@@ -69,6 +74,41 @@ func (d embeddingDoc) iframeSnippet() string {
 	return `<iframe src="` + strings.ReplaceAll(src, "&", "&amp;") + `"
         title="warren: ` + d.Example.Title + `"
         width="100%" height="560" loading="lazy" style="border: 0"></iframe>`
+}
+
+// FillOrigin says that the snippets name originPlaceholder, for the page's
+// script to replace.
+func (d embeddingDoc) FillOrigin() bool { return d.Origin == originPlaceholder }
+
+// hostHeaders is what a static host must send with every file of the site
+// for pages of other origins to embed the widget, as a Netlify _headers
+// file writes it (Build writes one; Cloudflare Pages reads it too).
+func hostHeaders() string {
+	return "/*\n" +
+		"  Access-Control-Allow-Origin: *\n" +
+		"  Cross-Origin-Resource-Policy: cross-origin\n" +
+		"  Content-Security-Policy: " + ContentSecurityPolicy + "\n"
+}
+
+// nginxSnippet is the same for nginx, in a server or location block; the
+// .br and .gz copies the build writes are served by brotli_static (the
+// ngx_brotli module) and gzip_static.
+func nginxSnippet() string {
+	return `add_header Access-Control-Allow-Origin "*" always;
+add_header Cross-Origin-Resource-Policy "cross-origin" always;
+gzip_static on;
+brotli_static on;   # with the ngx_brotli module`
+}
+
+// hostPolicy is what an embedding page's own Content-Security-Policy, if
+// it has one, must allow for the widget: its scripts, style sheet and
+// fetches from the site, the compiling of warren.wasm, the style
+// attributes it sets and its worker, which starts from a blob URL and
+// imports the worker module from the site (a module worker's imports are
+// checked against worker-src, not script-src).
+func (d embeddingDoc) hostPolicy() string {
+	return "script-src " + d.Origin + " 'wasm-unsafe-eval'; style-src " + d.Origin + "; style-src-attr 'unsafe-inline'; " +
+		"connect-src " + d.Origin + "; worker-src blob: " + d.Origin
 }
 
 // engineVersions lists the values `set version=` accepts: the RabbitMQ

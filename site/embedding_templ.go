@@ -41,14 +41,14 @@ func embeddingPage(d embeddingDoc) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<article class=\"prose doc\"><h1>Embed a scenario</h1><p class=\"lead\">A warren scenario can run in any page: your documentation, a blog post, workshop notes. The simulation runs in the reader's browser, so you do not need a server or a broker.</p><nav class=\"toc\" aria-labelledby=\"toc-title\"><h2 id=\"toc-title\">On this page</h2><ol><li><a href=\"#script-tag\">With a script tag</a></li><li><a href=\"#iframe\">With an iframe</a></li><li><a href=\"#make-link\">Make an embed link</a></li><li><a href=\"#commands\">The command language</a></li></ol></nav><h2 id=\"script-tag\">With a script tag <a class=\"anchor\" href=\"#script-tag\" aria-label=\"Link to the section With a script tag\">#</a></h2><p>Add the widget's style sheet and script once, in the page's <code>&lt;head&gt;</code>:</p><pre class=\"code\" tabindex=\"0\"><code class=\"language-html\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<article class=\"prose doc\"><h1>Embed a scenario</h1><p class=\"lead\">A warren scenario can run in any page: your documentation, a blog post, workshop notes. The simulation runs in the reader's browser, so you do not need a server or a broker.</p><nav class=\"toc\" aria-labelledby=\"toc-title\"><h2 id=\"toc-title\">On this page</h2><ol><li><a href=\"#script-tag\">With a script tag</a></li><li><a href=\"#other-sites\">On another site</a></li><li><a href=\"#iframe\">With an iframe</a></li><li><a href=\"#make-link\">Make an embed link</a></li><li><a href=\"#commands\">The command language</a></li></ol></nav><h2 id=\"script-tag\">With a script tag <a class=\"anchor\" href=\"#script-tag\" aria-label=\"Link to the section With a script tag\">#</a></h2><p>Add the widget's style sheet and script once, in the page's <code>&lt;head&gt;</code>:</p><pre class=\"code\" tabindex=\"0\"><code class=\"language-html\" data-origin>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var3 string
 			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(d.scriptTagSnippet())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 25, Col: 84}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 26, Col: 96}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
@@ -61,7 +61,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			var templ_7745c5c3_Var4 string
 			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(d.elementSnippet())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 27, Col: 82}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 28, Col: 82}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {
@@ -74,7 +74,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			var templ_7745c5c3_Var5 string
 			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(defaultVersion)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 39, Col: 66}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 40, Col: 66}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 			if templ_7745c5c3_Err != nil {
@@ -92,7 +92,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 				var templ_7745c5c3_Var6 string
 				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(d.otherVersions())
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 41, Col: 37}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 42, Col: 37}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 				if templ_7745c5c3_Err != nil {
@@ -111,94 +111,152 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<h2 id=\"iframe\">With an iframe <a class=\"anchor\" href=\"#iframe\" aria-label=\"Link to the section With an iframe\">#</a></h2><p>If your pages cannot load scripts from elsewhere, embed the scenario in an iframe. The embed page shows one widget, and its address carries the scenario:</p><pre class=\"code\" tabindex=\"0\"><code class=\"language-html\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<h2 id=\"other-sites\">On another site <a class=\"anchor\" href=\"#other-sites\" aria-label=\"Link to the section On another site\">#</a></h2><p>A page on another site loads the widget's modules, its style sheets, its worker and <code>warren.wasm</code> from <code data-origin>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var7 string
-			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(d.iframeSnippet())
+			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(d.Origin)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 73, Col: 81}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 71, Col: 146}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</code></pre><p>The embed page reads these parameters from its address, URL-encoded:</p><dl class=\"attributes\"><dt><code>scenario</code></dt><dd>The script, with its lines separated by a newline (<code>%0A</code>).</dd><dt><code>title</code></dt><dd>A title shown above the scenario.</dd><dt><code>version</code></dt><dd>The RabbitMQ release line, as for the element.</dd></dl><p>The parameters can also go after a <code>#</code> instead of a <code>?</code> (<code>/embed.html#scenario=...</code>). Then the scenario is never sent to the server. If both are given, the values after the <code>#</code> win.</p><h2 id=\"make-link\">Make an embed link <a class=\"anchor\" href=\"#make-link\" aria-label=\"Link to the section Make an embed link\">#</a></h2><p>Type a scenario and open it on the embed page. Its address is the link to use in an iframe.</p><form class=\"embed-form\" action=\"/embed.html\" method=\"get\"><p><label for=\"embed-title\">Title</label> <input id=\"embed-title\" name=\"title\" type=\"text\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</code>. Its browser allows that only if every one of those files comes with the header <code>Access-Control-Allow-Origin: *</code>. <code>go run ./scripts/serve</code> sends it. On a static host:</p><dl class=\"attributes\"><dt>GitHub Pages</dt><dd>Sends it with every file already, and serves <code>.wasm</code> as <code>application/wasm</code>: nothing to do.</dd><dt>Netlify, Cloudflare Pages</dt><dd>Read the file <code>_headers</code> that <code>go run ./scripts/serve -build-only</code> writes into the folder:</dd></dl><pre class=\"code\" tabindex=\"0\"><code>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var8 string
-			templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(d.Example.Title).Resolve(ctx)
+			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(hostHeaders())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 93, Col: 77}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 81, Col: 55}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\"></p><p><label for=\"embed-scenario\">Scenario</label> <textarea id=\"embed-scenario\" name=\"scenario\" rows=\"8\" spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</code></pre><dl class=\"attributes\"><dt>nginx</dt><dd>In the site's <code>server</code> or <code>location</code> block (its <code>mime.types</code> must map <code>wasm</code> to <code>application/wasm</code>):</dd></dl><pre class=\"code\" tabindex=\"0\"><code>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var9 string
-			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(d.Example.Script)
+			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(nginxSnippet())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 97, Col: 137}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 86, Col: 56}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</textarea></p><p><button type=\"submit\" class=\"button\">Open on the embed page</button></p></form><h2 id=\"commands\">The command language <a class=\"anchor\" href=\"#commands\" aria-label=\"Link to the section The command language\">#</a></h2><p>Client commands are AMQP 0-9-1 method names with <code>key=value</code> arguments and bare flags. <code>on=c2.1</code> picks connection 2, channel 1. The default is <code>c1.1</code>, and a channel opens the first time it is used. Operator commands follow <code>rabbitmqctl</code>. Commands marked <em>simulation</em> control the simulated node, and a real broker has no equivalent.</p><div class=\"table-scroll\" tabindex=\"0\"><table class=\"commands\"><thead><tr><th scope=\"col\">Command</th><th scope=\"col\">Usage</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</code></pre><p>The build writes a brotli (<code>.br</code>) and a gzip (<code>.gz</code>) copy beside each file. A host that serves them to browsers that accept them, with <code>Content-Encoding: br</code> or <code>gzip</code> and <code>Vary: Accept-Encoding</code>, sends <code>warren.wasm</code> in under 1 MB instead of 5; hosts that compress by themselves, as GitHub Pages and Netlify do, need not.</p><p>If your page sends a Content-Security-Policy of its own, it must allow the widget's scripts, style sheet and downloads, the compiling of <code>warren.wasm</code>, the style attributes the widget sets, and its worker, which starts from a blob URL and imports its module from this site:</p><pre class=\"code\" tabindex=\"0\"><code data-origin>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var10 string
+			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(d.hostPolicy())
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 92, Col: 68}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</code></pre><p>Each widget draws inside its own shadow root: your page's styles do not reach into it, and its styles do not reach out. Every widget of a page shares one download of <code>warren.wasm</code> and one worker, and runs its own simulation.</p><h2 id=\"iframe\">With an iframe <a class=\"anchor\" href=\"#iframe\" aria-label=\"Link to the section With an iframe\">#</a></h2><p>If your pages cannot load scripts from elsewhere, embed the scenario in an iframe. The embed page shows one widget, and its address carries the scenario:</p><pre class=\"code\" tabindex=\"0\"><code class=\"language-html\" data-origin>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var11 string
+			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(d.iframeSnippet())
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 99, Col: 93}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</code></pre><p>The embed page reads these parameters from its address, URL-encoded:</p><dl class=\"attributes\"><dt><code>scenario</code></dt><dd>The script, with its lines separated by a newline (<code>%0A</code>).</dd><dt><code>title</code></dt><dd>A title shown above the scenario.</dd><dt><code>version</code></dt><dd>The RabbitMQ release line, as for the element.</dd></dl><p>The parameters can also go after a <code>#</code> instead of a <code>?</code> (<code>/embed.html#scenario=...</code>). Then the scenario is never sent to the server. If both are given, the values after the <code>#</code> win.</p><h2 id=\"make-link\">Make an embed link <a class=\"anchor\" href=\"#make-link\" aria-label=\"Link to the section Make an embed link\">#</a></h2><p>Type a scenario and open it on the embed page. Its address is the link to use in an iframe.</p><form class=\"embed-form\" action=\"/embed.html\" method=\"get\"><p><label for=\"embed-title\">Title</label> <input id=\"embed-title\" name=\"title\" type=\"text\" value=\"")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var12 string
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(d.Example.Title).Resolve(ctx)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 119, Col: 77}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "\"></p><p><label for=\"embed-scenario\">Scenario</label> <textarea id=\"embed-scenario\" name=\"scenario\" rows=\"8\" spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\">")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var13 string
+			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(d.Example.Script)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 123, Col: 137}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</textarea></p><p><button type=\"submit\" class=\"button\">Open on the embed page</button></p></form><h2 id=\"commands\">The command language <a class=\"anchor\" href=\"#commands\" aria-label=\"Link to the section The command language\">#</a></h2><p>Client commands are AMQP 0-9-1 method names with <code>key=value</code> arguments and bare flags. <code>on=c2.1</code> picks connection 2, channel 1. The default is <code>c1.1</code>, and a channel opens the first time it is used. Operator commands follow <code>rabbitmqctl</code>. Commands marked <em>simulation</em> control the simulated node, and a real broker has no equivalent.</p><div class=\"table-scroll\" tabindex=\"0\"><table class=\"commands\"><thead><tr><th scope=\"col\">Command</th><th scope=\"col\">Usage</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			for _, c := range d.Commands {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<tr><th scope=\"row\"><code>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<tr><th scope=\"row\"><code>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var10 string
-				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(c.Name)
+				var templ_7745c5c3_Var14 string
+				templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(c.Name)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 117, Col: 23}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 143, Col: 23}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</code> ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</code> ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				if c.Engine {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<span class=\"tag\">simulation</span>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<span class=\"tag\">simulation</span>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</th><td><code>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</th><td><code>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var11 string
-				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(c.Usage)
+				var templ_7745c5c3_Var15 string
+				templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(c.Usage)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 122, Col: 27}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 148, Col: 27}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</code></td></tr>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</code></td></tr>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</tbody></table></div></article>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</tbody></table></div></article>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
+			}
+			if d.FillOrigin() {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<script src=\"/embedding.js\" defer></script>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
 			}
 			return nil
 		})
