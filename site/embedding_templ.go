@@ -103,7 +103,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, ".</dd><dt><code>layout=\"full\"</code></dt><dd>Let the widget fill the page, as on the playground.</dd><dt><code>error-ok</code></dt><dd>The scenario shows a refused command on purpose.</dd><dt><code>view</code></dt><dd>The view to open on: <code>diagram</code> (the default), <code>rates</code>, <code>files</code> or <code>table</code>.</dd><dt><code>event</code></dt><dd>The event of the timeline to show first (a number); the end when absent.</dd><dt><code>autoplay</code> and <code>speed</code></dt><dd>Play from the start on load (not when the reader asks for reduced motion), at <code>speed</code> events a second.</dd><dt><code>src</code></dt><dd>Read the scenario from this address instead of the element's text.</dd><dt><code>goals</code></dt><dd>Make the scenario an exercise: one goal a line, each an <code>expect</code> command (<code>expect queue=jobs messages=0</code>, <code>expect on=c2.1 saw=deliver tag=2 body=urgent</code>). The widget lists them and ticks each off as soon as what the reader does meets it.</dd><dt><code>solution</code></dt><dd>With <code>goals</code>: commands that meet them, one a line, which the reader can ask to see.</dd></dl><p>This is the element above, live:</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, ".</dd><dt><code>layout=\"full\"</code></dt><dd>Let the widget fill the page, as on the playground.</dd><dt><code>share-to</code></dt><dd>The page its share links open, an <code>http</code> or <code>https</code> address (the playground when absent). A link carries at most 1 MB of script.</dd><dt><code>error-ok</code></dt><dd>The scenario shows a refused command on purpose.</dd><dt><code>view</code></dt><dd>The view to open on: <code>diagram</code> (the default), <code>rates</code>, <code>files</code> or <code>table</code>.</dd><dt><code>event</code></dt><dd>The event of the timeline to show first (a number); the end when absent.</dd><dt><code>autoplay</code> and <code>speed</code></dt><dd>Play from the start on load (not when the reader asks for reduced motion), at <code>speed</code> events a second.</dd><dt><code>src</code></dt><dd>Read the scenario from this address instead of the element's text.</dd><dt><code>goals</code></dt><dd>Make the scenario an exercise: one goal a line, each an <code>expect</code> command (<code>expect queue=jobs messages=0</code>, <code>expect on=c2.1 saw=deliver tag=2 body=urgent</code>). The widget lists them and ticks each off as soon as what the reader does meets it.</dd><dt><code>solution</code></dt><dd>With <code>goals</code>: commands that meet them, one a line, which the reader can ask to see.</dd></dl><p>This is the element above, live:</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -118,7 +118,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			var templ_7745c5c3_Var7 string
 			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(d.Origin)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 71, Col: 146}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 73, Col: 146}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 			if templ_7745c5c3_Err != nil {
@@ -131,7 +131,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			var templ_7745c5c3_Var8 string
 			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(hostHeaders())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 81, Col: 55}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 83, Col: 55}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 			if templ_7745c5c3_Err != nil {
@@ -144,7 +144,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			var templ_7745c5c3_Var9 string
 			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(nginxSnippet())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 86, Col: 56}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 88, Col: 56}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 			if templ_7745c5c3_Err != nil {
@@ -157,7 +157,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			var templ_7745c5c3_Var10 string
 			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(d.hostPolicy())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 92, Col: 68}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 94, Col: 68}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 			if templ_7745c5c3_Err != nil {
@@ -170,7 +170,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			var templ_7745c5c3_Var11 string
 			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(d.iframeSnippet())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 99, Col: 93}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 101, Col: 93}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 			if templ_7745c5c3_Err != nil {
@@ -183,7 +183,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			var templ_7745c5c3_Var12 string
 			templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(d.Example.Title).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 119, Col: 77}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 121, Col: 77}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
 			if templ_7745c5c3_Err != nil {
@@ -196,7 +196,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 			var templ_7745c5c3_Var13 string
 			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(d.Example.Script)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 123, Col: 137}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 125, Col: 137}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 			if templ_7745c5c3_Err != nil {
@@ -214,7 +214,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 				var templ_7745c5c3_Var14 string
 				templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(c.Name)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 143, Col: 23}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 145, Col: 23}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 				if templ_7745c5c3_Err != nil {
@@ -237,7 +237,7 @@ func embeddingPage(d embeddingDoc) templ.Component {
 				var templ_7745c5c3_Var15 string
 				templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(c.Usage)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 148, Col: 27}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `site/embedding.templ`, Line: 150, Col: 27}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
 				if templ_7745c5c3_Err != nil {
