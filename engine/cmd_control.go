@@ -6,6 +6,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"warren/engine/node"
 	"warren/engine/script"
@@ -44,6 +45,13 @@ var controlCommands = []command{
 			return nil, s.node.Restart(cmd.Str("kind", "clean"))
 		},
 		run: settled}},
+	{"fault", handler{family: familyControl, check: checkFault, apply: func(s *Sim, cmd script.Command) ([]string, error) {
+		m, err := s.cluster.Member(cmd.Str("node", "1"))
+		if err != nil {
+			return nil, err
+		}
+		return nil, m.SetFault(cmd.Words()[0], cmd.Str("path", ""))
+	}}},
 	{"alarm", handler{family: familyControl,
 		apply: func(s *Sim, cmd script.Command) ([]string, error) {
 			if r := cmd.Str("set", ""); r != "" {
@@ -181,4 +189,21 @@ func cluster(s *Sim, cmd script.Command) ([]string, error) {
 		link = cmd.Int("link-us", 0)
 	}
 	return nil, s.cluster.AddNodes(int(cmd.Int("nodes", 2))-1, int(cmd.Int("ram", 0)), link)
+}
+
+// checkFault refuses a fault that names no single fault, a node that is
+// not there, or files the simulation cannot fault.
+func checkFault(s *Sim, cmd script.Command) error {
+	words := cmd.Words()
+	if len(words) != 1 {
+		return fmt.Errorf("fault: name one fault: %s", strings.Join(script.FaultWords, ", "))
+	}
+	m, err := s.cluster.Member(cmd.Str("node", "1"))
+	if err != nil {
+		return fmt.Errorf("fault: %w", err)
+	}
+	if words[0] == "clear" && cmd.Has("path") {
+		return fmt.Errorf("fault clear: takes no path; it clears every fault of the node")
+	}
+	return m.CheckFault(words[0], cmd.Str("path", ""))
 }

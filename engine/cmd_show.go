@@ -33,6 +33,8 @@ func (s *Sim) show(view string) []string {
 	switch view {
 	case "files":
 		out = append(out, s.node.ShowFiles()...)
+	case "disk":
+		out = append(out, s.cluster.DiskLines()...)
 	case "gc":
 		for _, l := range s.node.GCLog {
 			out = append(out, "gc "+l)

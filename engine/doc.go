@@ -2,4 +2,70 @@
 // deterministic value: commands in the command language go in, the trace a
 // client would observe comes out, and every internal event can be stepped
 // through, replayed and inspected.
+//
+// # The rooms
+//
+//   - engine (this package): the front door. Sim holds a simulation;
+//     commands.go is the table of commands, one handler per command of the
+//     language, in files by family: cmd_client.go (AMQP methods),
+//     cmd_operator.go (rabbitmqctl), cmd_control.go (step, run, wait, set,
+//     cluster, connect, restart, alarm, fault), cmd_show.go (views) and
+//     cmd_expect.go (goals). replay.go records every operation so that
+//     SeekEvent can replay to any event; checkpoint.go makes that fast;
+//     client.go is the client library's side of each connection;
+//     snapshot.go and timeline.go are what the browser reads.
+//   - engine/script: the command language: each command's spec (spec.go)
+//     and the parser that checks a line against it.
+//   - engine/sim: the runtime, Erlang's in miniature: processes with
+//     mailboxes, schedulers, virtual time, timers.
+//   - engine/node: RabbitMQ itself, one sim process per Erlang process: a
+//     Cluster of Nodes, each with readers (rabbit_reader), channels
+//     (rabbit_channel, in channel*.go), writers, queues
+//     (rabbit_amqqueue_process, in queue*.go), message stores and the
+//     memory monitor. Each file cites the module it models.
+//   - engine/store: the files RabbitMQ writes (message store, queue
+//     indexes v1 and v2, recovery), byte for byte; engine/store/format
+//     their encodings; engine/vfs the in-memory disk they go to, with its
+//     faults and the ring of recent operations that show disk prints.
+//   - engine/amqp (values and errors), engine/trace (the lines a client
+//     sees), engine/jsonenc (the browser's JSON), engine/clone (deep copies
+//     for checkpoints).
+//
+// # The path of one publish
+//
+// `basic.publish key=q body=hi` typed at the console, function by
+// function:
+//
+//  1. Sim.ExecLine parses the line (script.ParseLine) and Sim.Exec runs it:
+//     Sim.exec (commands.go) finds the handler by the command's name,
+//     checks it (checkConnOpen: the connection's node runs), and plays it
+//     out as its family does (runFamily): the change is recorded as an
+//     operation (Sim.record, Sim.apply), then the simulation settles.
+//  2. The handler's apply (cmd_client.go) opens the client's channel
+//     (Sim.clientChannel) and Sim.publish builds the node.BasicPublish
+//     frame; Cluster.Send puts it on the socket of the connection's reader
+//     (Node.Connect spawns the reader on first use).
+//  3. Settling (Sim.run, opSettle) steps the runtime (sim.Runtime.StepQuiet)
+//     until the node has sent the client nothing for QuietWindow. Each
+//     step is one event: one process handling one message.
+//  4. node.reader.Handle takes the frame from the socket (reader.frame) and
+//     sends it on to its channel as a method, under credit flow.
+//  5. node.channel.Handle → channel.method → channel.publish
+//     (channel_publish.go) routes it through the exchange (Cluster.route,
+//     exchange.go), notes a confirm if the channel is in confirm mode, and
+//     sends the message to each queue (deliverMsg), charging credit.
+//  6. node.queue.Handle → queue.publish (queue_enqueue.go) enqueues it or
+//     hands it to a consumer chosen by queue.pickConsumer
+//     (queue_consumers.go); a durable queue writes it first (queue.store,
+//     queue_storage.go, through engine/store to engine/vfs); the confirm
+//     goes back to the channel (channel.confirmed, flushConfirms).
+//  7. queue.deliverTo (queue_deliver.go) sends the delivery to the
+//     consumer's channel: channel.toConsumer (channel_deliver.go) gives it
+//     a delivery tag and passes it to the writer.
+//  8. The writer hands each method to the client (client.Frame in
+//     client.go), which turns it into a trace.Event; Sim.lines prints the
+//     events the command caused as trace lines, the command's output.
+//
+// An ack goes back the same way: channel.ack and settle (channel_ack.go),
+// then queue.ack (queue_ack.go).
 package engine

@@ -75,6 +75,7 @@ type queue struct {
 	deleted     bool
 	oneTag      [1]uint64
 	disk        *queueDisk // files of a durable or lazy queue
+	failed      error      // a fault its files met during this event
 }
 
 // startQueue spawns a queue process for a new queue record.
@@ -167,6 +168,7 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 	if q.deleted {
 		return
 	}
+	defer q.crashOnFault()
 	defer q.checkInvariants()
 	if q.disk != nil {
 		defer q.afterEvent(ctx)

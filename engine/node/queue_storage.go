@@ -130,11 +130,11 @@ func (q *queue) writePaged(ctx *sim.Ctx, batch []pagedEntry) {
 		}
 		pm, err := storedMessage(e.msg, e.expiry, false)
 		if err != nil {
-			q.n.storageFault(err)
+			q.fault(err)
 			continue
 		}
 		res, err := d.levels[p.lvl].PageOut(e.dseq, pm)
-		q.n.storageFault(err)
+		q.fault(err)
 		q.storeResult(ctx, res)
 	}
 }
@@ -146,13 +146,13 @@ func (q *queue) store(ctx *sim.Ctx, e *entry, seq uint64, from sim.PID) (waits b
 	lvl := q.ready.levelOf(e.msg)
 	pm, err := storedMessage(e.msg, e.expiry, seq != 0)
 	if err != nil {
-		q.n.storageFault(err)
+		q.fault(err)
 		return false
 	}
 	e.dseq, e.stored = d.next[lvl], true
 	d.next[lvl]++
 	res, err := d.levels[lvl].Publish(e.dseq, pm)
-	q.n.storageFault(err)
+	q.fault(err)
 	if seq != 0 {
 		d.confirmWait[pm.ID] = append(d.confirmWait[pm.ID], pubRef{from, seq})
 		waits = true
@@ -223,7 +223,7 @@ func (q *queue) afterEvent(ctx *sim.Ctx) {
 			continue
 		}
 		res, err := d.levels[lvl].Ack(acks)
-		q.n.storageFault(err)
+		q.fault(err)
 		d.acks[lvl] = acks[:0]
 		q.storeResult(ctx, res)
 	}
@@ -264,7 +264,7 @@ func (d *queueDisk) buffered() bool {
 
 func (q *queue) syncFiles(ctx *sim.Ctx, f *store.QueueFiles) {
 	res, err := f.Sync()
-	q.n.storageFault(err)
+	q.fault(err)
 	q.storeResult(ctx, res)
 }
 
@@ -291,7 +291,7 @@ func (q *queue) diskTimer(ctx *sim.Ctx, kind uint16) {
 		}
 		for _, f := range d.levels {
 			res, err := f.Flush()
-			q.n.storageFault(err)
+			q.fault(err)
 			ctx.Charge(q.n.opsCost(res.Ops))
 			q.confirmIDs(ctx, res.Confirmed)
 			for i := range res.Calls {
@@ -326,7 +326,7 @@ func (q *queue) deleteFiles(ctx *sim.Ctx) {
 	}
 	for _, f := range q.disk.levels {
 		res, err := f.Delete()
-		q.n.storageFault(err)
+		q.fault(err)
 		delete(q.n.storeClients, f.ClientRef())
 		q.storeResult(ctx, res)
 	}

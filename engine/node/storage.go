@@ -56,6 +56,7 @@ func storeProfile(version string, fileSizeLimit int64) store.Profile {
 func (n *Node) openDisk() error {
 	n.Disk = vfs.NewMemFS()
 	n.Disk.SetTracing(false) // nothing reads it, and it would grow with every write
+	n.Disk.KeepRecent(true)  // show disk: a ring of the last operations
 	v, _, err := store.CreateVHost(n.Disk, DataDir, storeProfile(n.Config.Version, n.Config.FileSizeLimit))
 	if err != nil {
 		return err

@@ -155,6 +155,8 @@ var specs = []*Spec{
 		Usage: "expect queue=Q COLUMN=V ... | expect on=CONN[.CH] saw=KIND [FIELD=V ...] [redelivered] [persistent]"},
 	{Name: "restart", Params: []Param{enum("kind", "clean", "crash", "power-loss")}, Engine: true,
 		Usage: "restart [kind=clean|crash|power-loss]"},
+	{Name: "fault", Params: []Param{p("path", Str), p("node", Name)}, Extra: Words, WordSet: FaultWords, Engine: true,
+		Usage: "fault sync-fail|write-fail|enospc path=GLOB [node=N] | fault clear [node=N]"},
 	{Name: "alarm", Params: []Param{enum("set", "memory", "disk"), enum("clear", "memory", "disk")}, Engine: true,
 		Usage: "alarm set=memory|disk | alarm clear=memory|disk"},
 }
@@ -171,8 +173,11 @@ var QueueColumns = []string{"name", "messages", "messages_ready", "messages_unac
 var SawKinds = []string{"declare-ok", "delete-ok", "purge-ok", "consume-ok", "deliver", "get-ok", "get-empty",
 	"confirm-ack", "confirm-nack", "return", "cancelled", "closed", "blocked", "unblocked", "connection-lost"}
 
+// FaultWords are the faults `fault` injects, and clear.
+var FaultWords = []string{"sync-fail", "write-fail", "enospc", "clear"}
+
 // ShowViews are the views `show` can print.
-var ShowViews = []string{"files", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "supervisors", "cluster", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
+var ShowViews = []string{"files", "disk", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "supervisors", "cluster", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
 
 var specByName = func() map[string]*Spec {
 	m := make(map[string]*Spec, len(specs)+1)

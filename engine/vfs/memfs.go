@@ -26,6 +26,7 @@ type MemFS struct {
 	faults faultSet
 	trace  []string
 	quiet  bool // no trace is kept
+	recent *Recent
 }
 
 // memNode is one inode: a directory or a regular file.
@@ -66,6 +67,30 @@ var _ FS = (*MemFS)(nil)
 func (m *MemFS) record(line string, err error) {
 	if !m.quiet {
 		m.trace = append(m.trace, withOutcome(line, err))
+	}
+}
+
+// KeepRecent keeps the last RecentOps file operations (or, off, none),
+// whether or not the trace is on.
+func (m *MemFS) KeepRecent(on bool) {
+	m.recent = nil
+	if on {
+		m.recent = &Recent{}
+	}
+}
+
+// Recent returns the last file operations kept, oldest first.
+func (m *MemFS) Recent() []Op {
+	if m.recent == nil {
+		return nil
+	}
+	return m.recent.Ops()
+}
+
+// note keeps an operation in the recent ring, if there is one.
+func (m *MemFS) note(kind OpKind, name string, n int, off int64, err error) {
+	if m.recent != nil {
+		m.recent.add(Op{Kind: kind, Path: name, Len: n, Off: off, Err: err})
 	}
 }
 
@@ -137,6 +162,7 @@ func (m *MemFS) parent(clean string) (*memNode, string, error) {
 func (m *MemFS) Create(name string) (File, error) {
 	f, err := m.create(name)
 	m.record(traceCreate(name), err)
+	m.note(OpCreate, name, 0, 0, err)
 	return f, err
 }
 
@@ -183,6 +209,7 @@ func (m *MemFS) Open(name string) (File, error) {
 func (m *MemFS) Remove(name string) error {
 	err := m.remove(name)
 	m.record(traceRemove(name), err)
+	m.note(OpRemove, name, 0, 0, err)
 	return err
 }
 
@@ -210,6 +237,9 @@ func (m *MemFS) remove(name string) error {
 func (m *MemFS) Rename(oldname, newname string) error {
 	err := m.rename(oldname, newname)
 	m.record(traceRename(oldname, newname), err)
+	if m.recent != nil {
+		m.recent.add(Op{Kind: OpRename, Path: oldname, To: newname, Err: err})
+	}
 	return err
 }
 
@@ -321,6 +351,7 @@ func (m *MemFS) Stat(name string) (int64, error) {
 func (m *MemFS) SyncDir(dir string) error {
 	err := m.syncDir(dir)
 	m.record(traceSyncDir(dir), err)
+	m.note(OpSyncDir, dir, 0, 0, err)
 	return err
 }
 

@@ -3,6 +3,7 @@ package vfs
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Trace lines name each operation that changes the disk, one per line:
@@ -141,3 +142,96 @@ func (t *traceFile) Truncate(n int64) error {
 func (t *traceFile) Close() error { return t.f.Close() }
 
 func (t *traceFile) Name() string { return t.f.Name() }
+
+// RecentOps is how many file operations a Recent ring keeps.
+const RecentOps = 16
+
+// OpKind is the kind of a file operation.
+type OpKind uint8
+
+// The file operations a Recent ring keeps.
+const (
+	OpWrite OpKind = iota + 1
+	OpSync
+	OpTruncate
+	OpCreate
+	OpRemove
+	OpRename
+	OpSyncDir
+)
+
+var opNames = [...]string{OpWrite: "write", OpSync: "fsync", OpTruncate: "truncate", OpCreate: "create",
+	OpRemove: "remove", OpRename: "rename", OpSyncDir: "fsync-dir"}
+
+// Op is one file operation that changed (or tried to change) the disk.
+type Op struct {
+	Kind OpKind
+	Path string
+	Len  int    // write: bytes; truncate: the new size
+	Off  int64  // write: where
+	To   string // rename: the new name
+	Err  error  // why it failed, nil when it did not
+}
+
+// String prints the operation as show disk does: `write queues/X/0.qs
+// 4096@8192`, `fsync msg_store_persistent/0.rdq`, and `failed: eio` (or
+// enospc) after one an injected fault failed.
+func (o Op) String() string { return o.Format(o.Path, o.To) }
+
+// Format prints the operation with its paths given as shown (relative to
+// a data directory, say).
+func (o Op) Format(path, to string) string {
+	var line string
+	switch o.Kind {
+	case OpWrite:
+		line = "write " + path + " " + strconv.Itoa(o.Len) + "@" + strconv.FormatInt(o.Off, 10)
+	case OpTruncate:
+		line = "truncate " + path + " " + strconv.Itoa(o.Len)
+	case OpRename:
+		line = "rename " + path + " " + to
+	default:
+		line = opNames[o.Kind] + " " + path
+	}
+	if o.Err != nil {
+		var fe *FaultError
+		if errors.As(o.Err, &fe) {
+			return line + " failed: " + faultErrno(fe.Fault.Kind)
+		}
+		return line + " failed: " + o.Err.Error()
+	}
+	return line
+}
+
+// faultErrno is the POSIX error an injected fault stands for.
+func faultErrno(kind string) string {
+	if kind == FaultDiskFull {
+		return "enospc"
+	}
+	return "eio"
+}
+
+// Recent keeps the last RecentOps file operations in a ring: what show
+// disk prints. NB: it stores, never formats, so that keeping it costs a
+// disk-heavy run nothing it would notice.
+type Recent struct {
+	ops  [RecentOps]Op
+	next int
+	n    int
+}
+
+func (r *Recent) add(o Op) {
+	r.ops[r.next] = o
+	r.next = (r.next + 1) % RecentOps
+	if r.n < RecentOps {
+		r.n++
+	}
+}
+
+// Ops returns the operations kept, oldest first.
+func (r *Recent) Ops() []Op {
+	out := make([]Op, 0, r.n)
+	for i := r.n; i > 0; i-- {
+		out = append(out, r.ops[(r.next-i+RecentOps)%RecentOps])
+	}
+	return out
+}

@@ -1,0 +1,152 @@
+package node
+
+// Faults injected into a node's disk, and where RabbitMQ 3.10.8 meets
+// them. A classic queue's index and store files are written by the queue
+// process itself (rabbit_classic_queue_index_v2 and
+// rabbit_classic_queue_store_v2 call file:pwrite, file:write and
+// file:sync as `ok = ...`; the v1 index goes through file_handle_cache
+// the same way): a failed write or fsync is a badmatch, and the queue
+// process crashes. Its supervisor restarts it (see crash.go), and the new
+// process recovers from its files as after any crash, meeting the fault
+// again at its next write, until the supervisor gives up.
+//
+// The message store's files are not faulted: when rabbit_msg_store meets
+// a failed write or fsync it crashes, and rabbit_vhost_sup (one_for_all,
+// no restarts) takes every queue of the vhost down with it, which the
+// simulation does not model.
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"warren/engine/vfs"
+)
+
+// FaultKinds are the words of the fault command.
+var FaultKinds = []string{"sync-fail", "write-fail", "enospc", "clear"}
+
+// storeFiles are names the message store writes, for refusing a fault on them.
+var storeFiles = []string{"msg_store_persistent/0.rdq", "0.rdq", "msg_store_transient/12.rdq", "12.rdq", "file_summary.ets",
+	"msg_store_index.ets", "clean.dot", "msg_store_persistent", "msg_store_transient"}
+
+// vfsFault is the vfs fault kind a fault command's word stands for.
+func vfsFault(kind string) string {
+	switch kind {
+	case "sync-fail":
+		return vfs.FaultSyncFail
+	case "write-fail":
+		return vfs.FaultWriteFail
+	case "enospc":
+		return vfs.FaultDiskFull
+	}
+	return ""
+}
+
+// CheckFault says whether a fault can be set on the node's disk, without
+// setting it.
+func (n *Node) CheckFault(kind, pattern string) error {
+	if kind == "clear" {
+		return nil
+	}
+	if vfsFault(kind) == "" {
+		return fmt.Errorf("fault: unknown fault %q; the faults are %s", kind, strings.Join(FaultKinds, ", "))
+	}
+	if pattern == "" {
+		return fmt.Errorf("fault %s: missing path=GLOB, the files it hits (path=*.qi hits every queue index segment)", kind)
+	}
+	if _, err := path.Match(pattern, ""); err != nil {
+		return fmt.Errorf("fault %s: bad path pattern %q: %v", kind, pattern, err)
+	}
+	for _, f := range storeFiles {
+		if ok, _ := path.Match(pattern, f); ok {
+			return fmt.Errorf("fault %s: path=%s hits the message store's %s: a message store that meets a failed write or fsync crashes and takes its whole vhost down (rabbit_vhost_sup), which is not modelled; fault the queues' files instead (path=*.qi, *.qs, *.idx or journal.jif)", kind, pattern, f)
+		}
+	}
+	return nil
+}
+
+// SetFault injects a fault into the node's disk: sync-fail, write-fail or
+// enospc on every file whose name or base name matches pattern; clear
+// removes every fault.
+func (n *Node) SetFault(kind, pattern string) error {
+	if err := n.CheckFault(kind, pattern); err != nil {
+		return err
+	}
+	if kind == "clear" {
+		n.Disk.ClearFaults()
+		return nil
+	}
+	return n.Disk.SetFault(vfsFault(kind), pattern)
+}
+
+// DiskLines is show disk: each node's faults,, then the last file operations,
+// oldest first, their paths relative to the vhost's directory.
+func (c *Cluster) DiskLines() []string {
+	var out []string
+	for _, m := range c.members {
+		prefix := ""
+		if len(c.members) > 1 {
+			prefix = m.Name + " "
+		}
+		for _, f := range m.Disk.Faults() {
+			out = append(out, "fault "+prefix+faultWord(f.Kind)+" path="+f.Pattern)
+		}
+		for _, op := range m.Disk.Recent() {
+			out = append(out, prefix+op.Format(relPath(op.Path), relPath(op.To)))
+		}
+	}
+	return out
+}
+
+func faultWord(vfsKind string) string {
+	for _, k := range FaultKinds {
+		if vfsFault(k) == vfsKind {
+			return k
+		}
+	}
+	return vfsKind
+}
+
+// relPath is a path on the node's disk as show disk prints it: inside the
+// vhost's directory (msg_stores/vhosts/HASH/).
+func relPath(p string) string {
+	const vhosts = "msg_stores/vhosts/"
+	i := strings.Index(p, vhosts)
+	if i < 0 {
+		return p
+	}
+	rest := p[i+len(vhosts):]
+	if j := strings.IndexByte(rest, '/'); j >= 0 {
+		return rest[j+1:]
+	}
+	return "."
+}
+
+// fault records a failed file operation of the queue's own files. An
+// injected fault (a failed write or fsync) crashes the queue process once
+// the event is over (see crashOnFault); another error is only recorded.
+func (q *queue) fault(err error) {
+	if err == nil {
+		return
+	}
+	q.n.storageFault(err)
+	var fe *vfs.FaultError
+	if errors.As(err, &fe) && q.failed == nil {
+		q.failed = err
+	}
+}
+
+// crashOnFault ends the event of a queue process that met a fault: the
+// `ok = file:...` badmatch crashes it, and its supervisor acts as for
+// crash queue=Q.
+func (q *queue) crashOnFault() {
+	if q.failed == nil || q.deleted {
+		return
+	}
+	q.failed = nil
+	if err := q.n.CrashQueue(q.rec.Name); err != nil {
+		q.n.storageFault(err)
+	}
+}
