@@ -26,7 +26,7 @@ import (
 
 const (
 	// checkpointInterval is the first interval, in events.
-	checkpointInterval = 8192
+	checkpointInterval = 16384
 	// checkpointRetry is how long to wait after a state that could not be
 	// copied, in events.
 	checkpointRetry = 256

@@ -63,7 +63,7 @@ func (m *mailbox) pop() Msg {
 }
 
 // keepRing is the largest ring an empty mailbox keeps.
-const keepRing = 64
+const keepRing = 512
 
 // removeAt takes out the i-th message (selective receive).
 func (m *mailbox) removeAt(i int) Msg {
