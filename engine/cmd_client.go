@@ -35,8 +35,17 @@ var clientCommands = []command{
 	})},
 	{"exchange.declare", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.ExchangeDeclare{Exchange: cmd.Str("exchange", ""), Type: cmd.Str("type", ""), Durable: cmd.Has("durable"),
-			AutoDelete: cmd.Has("auto-delete"), Args: cmd.Table()}
+			AutoDelete: cmd.Has("auto-delete"), Passive: cmd.Has("passive"), Internal: cmd.Has("internal"), Args: cmd.Table()}
 	})},
+	{"exchange.bind", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+		return &node.ExchangeBind{Destination: cmd.Str("destination", ""), Source: cmd.Str("source", ""), Key: cmd.Str("key", ""), Args: cmd.Table()}
+	})},
+	{"exchange.unbind", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
+		return &node.ExchangeBind{Destination: cmd.Str("destination", ""), Source: cmd.Str("source", ""), Key: cmd.Str("key", ""), Args: cmd.Table(), Unbind: true}
+	})},
+	{"tx.select", method(func(s *Sim, cmd script.Command, _ *clientChan) any { return node.TxSelect{} })},
+	{"tx.commit", method(func(s *Sim, cmd script.Command, _ *clientChan) any { return node.TxCommit{} })},
+	{"tx.rollback", method(func(s *Sim, cmd script.Command, _ *clientChan) any { return node.TxRollback{} })},
 	{"exchange.delete", method(func(s *Sim, cmd script.Command, _ *clientChan) any {
 		return &node.ExchangeDelete{Exchange: cmd.Str("exchange", "")}
 	})},

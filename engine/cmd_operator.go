@@ -126,7 +126,7 @@ func queueColumn(q node.QueueInfo, col string) string {
 	case "message_bytes":
 		return strconv.FormatInt(q.Bytes, 10)
 	case "arguments":
-		return q.Args.String()
+		return trace.CtlTable(q.Args)
 	case "state":
 		return "running"
 	case "node":

@@ -12,6 +12,9 @@ import (
 // rs prints a queue resource as RabbitMQ's rabbit_misc:rs/1 does.
 func rs(queue string) string { return fmt.Sprintf("queue '%s' in vhost '/'", queue) }
 
+// xrs names an exchange as rabbit_misc:rs does.
+func xrs(exchange string) string { return fmt.Sprintf("exchange '%s' in vhost '/'", exchange) }
+
 // equivalenceKeys are the classic queue's arguments that must match on
 // re-declare (rabbit_classic_queue capabilities, queue_arguments).
 var equivalenceKeys = []string{"x-expires", "x-message-ttl", "x-dead-letter-exchange",

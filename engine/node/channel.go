@@ -43,6 +43,7 @@ type channel struct {
 	// lastQueue is most_recently_declared_queue: the queue an empty queue
 	// name stands for.
 	lastQueue string
+	tx        *txState // nil: not transactional
 }
 
 type pendingCall struct {
@@ -282,6 +283,8 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		return ch.bind(ctx, m.Queue, m.Exchange, m.Key, m.Args, false)
 	case *ExchangeDeclare:
 		return ch.exchangeDeclare(ctx, m)
+	case *ExchangeBind:
+		return ch.bindExchange(ctx, m)
 	case *ExchangeDelete:
 		if m.Exchange == "" {
 			return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
@@ -290,6 +293,7 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 			return amqp.Errorf(amqp.AccessRefused, "deletion of system exchange '"+m.Exchange+"' in vhost '/' not allowed")
 		}
 		delete(ch.n.exchanges, m.Exchange)
+		ch.n.unbindExchange(m.Exchange)
 		ch.n.changed()
 		ch.send(ctx, Ok{Method: "exchange.delete-ok"})
 	case *BasicQos:
@@ -351,7 +355,12 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		ch.unacked = fifo[unacked]{}
 		ch.settle(ctx, all, kRequeue)
 		ch.send(ctx, Ok{Method: "basic.recover-ok"})
+	case TxSelect, TxCommit, TxRollback:
+		return ch.txMethod(ctx, m)
 	case ConfirmSelect:
+		if ch.tx != nil {
+			return amqp.Errorf(amqp.PreconditionFailed, "cannot switch from tx to confirm mode")
+		}
 		ch.confirm = true
 		ch.send(ctx, Ok{Method: "confirm.select-ok"})
 	case ChannelClose:

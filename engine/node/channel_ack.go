@@ -29,7 +29,7 @@ func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *am
 	if multiple && tag == 0 {
 		picked := append([]unacked(nil), list...)
 		ch.unacked.dropFront(len(list))
-		ch.settle(ctx, picked, kind)
+		ch.settleOrHold(ctx, picked, kind)
 		return nil
 	}
 	i := sort.Search(len(list), func(i int) bool { return list[i].tag >= tag })
@@ -39,16 +39,29 @@ func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *am
 	if multiple {
 		picked := append([]unacked(nil), list[:i+1]...)
 		ch.unacked.dropFront(i + 1)
-		ch.settle(ctx, picked, kind)
+		ch.settleOrHold(ctx, picked, kind)
 		return nil
 	}
 	u := list[i]
 	ch.unacked.removeAt(i)
+	if ch.tx != nil {
+		ch.tx.hold([]unacked{u}, kind)
+		return nil
+	}
 	if u.ctag != "" {
 		ch.limiter.release(ctx, 1)
 	}
 	ctx.Send(ch.queuePID(u.q), sim.Msg{Kind: kind, N: int64(u.ackTag)})
 	return nil
+}
+
+// settleOrHold settles now, or at tx.commit in a transaction.
+func (ch *channel) settleOrHold(ctx *sim.Ctx, list []unacked, kind uint16) {
+	if ch.tx != nil {
+		ch.tx.hold(list, kind)
+		return
+	}
+	ch.settle(ctx, list, kind)
 }
 
 // settle sends acks, requeues or rejects to the queues concerned, one

@@ -141,6 +141,16 @@ func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Tab
 }
 
 func (ch *channel) exchangeDeclare(ctx *sim.Ctx, m *ExchangeDeclare) *amqp.Error {
+	if m.Passive {
+		if m.Exchange == "" {
+			return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
+		}
+		if _, ok := ch.n.exchanges[m.Exchange]; !ok {
+			return notFoundExchange(m.Exchange)
+		}
+		ch.send(ctx, Ok{Method: "exchange.declare-ok"})
+		return nil
+	}
 	if !exchangeTypes[m.Type] {
 		return amqp.Errorf(amqp.CommandInvalid, "unknown exchange type '"+m.Type+"'")
 	}
@@ -158,7 +168,7 @@ func (ch *channel) exchangeDeclare(ctx *sim.Ctx, m *ExchangeDeclare) *amqp.Error
 		if e := boolField("auto_delete", what, x.AutoDelete, m.AutoDelete); e != nil {
 			return e
 		}
-		if e := boolField("internal", what, false, false); e != nil {
+		if e := boolField("internal", what, x.Internal, m.Internal); e != nil {
 			return e
 		}
 		if e := assertArgsEquivalence(what, x.Args, m.Args, []string{"alternate-exchange"}); e != nil {
@@ -181,9 +191,67 @@ func (ch *channel) exchangeDeclare(ctx *sim.Ctx, m *ExchangeDeclare) *amqp.Error
 		}
 	}
 	ch.n.changed()
-	ch.n.exchanges[m.Exchange] = &Exchange{Name: m.Exchange, Type: m.Type, Durable: m.Durable, AutoDelete: m.AutoDelete, Args: m.Args}
+	ch.n.exchanges[m.Exchange] = &Exchange{Name: m.Exchange, Type: m.Type, Durable: m.Durable, AutoDelete: m.AutoDelete, Internal: m.Internal, Args: m.Args}
 	ch.committed(ctx, Ok{Method: "exchange.declare-ok"})
 	return nil
+}
+
+// bindExchange adds or removes an exchange-to-exchange binding: neither
+// end may be the default exchange, and both must exist for a bind.
+func (ch *channel) bindExchange(ctx *sim.Ctx, m *ExchangeBind) *amqp.Error {
+	n := ch.n
+	if m.Destination == "" || m.Source == "" {
+		return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
+	}
+	src, sok := n.exchanges[m.Source]
+	_, dok := n.exchanges[m.Destination]
+	reply := "exchange.bind-ok"
+	if m.Unbind {
+		reply = "exchange.unbind-ok"
+	}
+	switch {
+	case !sok && !m.Unbind:
+		return notFoundExchange(m.Source)
+	case !dok && !m.Unbind:
+		return notFoundExchange(m.Destination)
+	case !sok || !dok:
+		ch.committed(ctx, Ok{Method: reply})
+		return nil
+	}
+	b := &Binding{Exchange: m.Destination, Key: m.Key, Args: m.Args}
+	if !m.Unbind {
+		if e := src.validateBinding(b); e != nil {
+			return e
+		}
+		if !src.hasBinding(b) {
+			src.Bindings = append(src.Bindings, b)
+			src.hadBindings = true
+			n.changed()
+		}
+	} else {
+		src.removeBinding(b)
+		n.unbound(src)
+		n.changed()
+	}
+	ch.committed(ctx, Ok{Method: reply})
+	return nil
+}
+
+// unbindExchange removes every binding from or to an exchange that goes.
+func (c *Cluster) unbindExchange(name string) {
+	for _, xn := range c.ExchangeNames() {
+		x := c.exchanges[xn]
+		out := x.Bindings[:0]
+		for _, b := range x.Bindings {
+			if b.Exchange != name {
+				out = append(out, b)
+			}
+		}
+		if len(out) != len(x.Bindings) {
+			x.Bindings = out
+			c.unbound(x)
+		}
+	}
 }
 
 func notFoundQueue(name string) *amqp.Error {

@@ -52,6 +52,9 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 			}
 		}
 	}
+	if rc.x.Internal {
+		return amqp.Errorf(amqp.AccessRefused, "cannot publish to internal "+xrs(rc.x.Name))
+	}
 	if u := m.Props.UserID; u != "" && u != User {
 		return amqp.Errorf(amqp.PreconditionFailed, "user_id property set to '"+u+"' but authenticated user was '"+User+"'")
 	}
@@ -60,6 +63,21 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 			return e
 		}
 	}
+	if ch.tx != nil {
+		// routed now, delivered at tx.commit
+		ch.tx.publishes = append(ch.tx.publishes, txPublish{m: m, dests: append([]*QueueRecord(nil), rc.dests...)})
+		return nil
+	}
+	ch.deliverPublish(ctx, m, rc.dests)
+	return nil
+}
+
+// deliverPublish sends a routed publish to its queues (deliver_to_queues):
+// a mandatory one that reaches none comes back, and in confirm mode its
+// sequence number is confirmed once every queue has it.
+func (ch *channel) deliverPublish(ctx *sim.Ctx, m *BasicPublish, dests []*QueueRecord) {
+	n := ch.n
+	c := &n.Config.Costs
 	n.Stats.Published++
 	msg := &Message{ID: n.newMsgID(), Exchange: m.Exchange, Key: m.Key, Props: m.Props, Body: m.Body}
 	var seq uint64
@@ -67,7 +85,6 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		ch.pubSeq++
 		seq = ch.pubSeq
 	}
-	dests := rc.dests
 	if len(dests) == 0 {
 		if m.Mandatory {
 			ch.send(ctx, Return{Code: amqp.NoRoute, Text: "NO_ROUTE", Msg: msg})
@@ -75,7 +92,7 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		if ch.confirm {
 			ch.confirmOut = append(ch.confirmOut, Confirm{Seq: seq})
 		}
-		return nil
+		return
 	}
 	var rec *confirmRec
 	if ch.confirm {
@@ -104,7 +121,7 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		ch.unconfirmed = ch.unconfirmed[:len(ch.unconfirmed)-1]
 		ch.confirmOut = append(ch.confirmOut, Confirm{Seq: seq, Nack: true})
 	}
-	return nil
+	return
 }
 
 // User is the user every client connection authenticates as (RabbitMQ's

@@ -18,18 +18,23 @@ type Exchange struct {
 	Type       string
 	Durable    bool
 	AutoDelete bool
-	Args       amqp.Table
-	Bindings   []*Binding
+	// Internal: clients cannot publish to it, only bind it to another
+	// exchange (amq.rabbitmq.trace is one).
+	Internal bool
+	Args     amqp.Table
+	Bindings []*Binding
 	// hadBindings: an auto-delete exchange is deleted when its last binding
 	// goes, not before it ever had one.
 	hadBindings bool
 }
 
-// Binding routes from an exchange to a queue.
+// Binding routes from an exchange to a queue, or to another exchange
+// (exchange.bind) when Exchange is set.
 type Binding struct {
-	Queue string
-	Key   string
-	Args  amqp.Table
+	Queue    string
+	Exchange string // the destination exchange; "" for a queue
+	Key      string
+	Args     amqp.Table
 }
 
 var exchangeTypes = map[string]bool{"direct": true, "fanout": true, "topic": true, "headers": true, "x-consistent-hash": true}
@@ -63,7 +68,7 @@ func (x *Exchange) validateBinding(b *Binding) *amqp.Error {
 // hasBinding reports whether an identical binding exists.
 func (x *Exchange) hasBinding(b *Binding) bool {
 	for _, e := range x.Bindings {
-		if e.Queue == b.Queue && e.Key == b.Key && e.Args.Equal(b.Args) {
+		if e.Queue == b.Queue && e.Exchange == b.Exchange && e.Key == b.Key && e.Args.Equal(b.Args) {
 			return true
 		}
 	}
@@ -73,7 +78,7 @@ func (x *Exchange) hasBinding(b *Binding) bool {
 // removeBinding deletes a binding; it reports whether one was found.
 func (x *Exchange) removeBinding(b *Binding) bool {
 	for i, e := range x.Bindings {
-		if e.Queue == b.Queue && e.Key == b.Key && e.Args.Equal(b.Args) {
+		if e.Queue == b.Queue && e.Exchange == b.Exchange && e.Key == b.Key && e.Args.Equal(b.Args) {
 			x.Bindings = append(x.Bindings[:i], x.Bindings[i+1:]...)
 			return true
 		}
@@ -102,7 +107,7 @@ func (c *Cluster) unbindQueue(name string) {
 func (x *Exchange) removeQueue(q string) {
 	out := x.Bindings[:0]
 	for _, b := range x.Bindings {
-		if b.Queue != q {
+		if b.Exchange != "" || b.Queue != q {
 			out = append(out, b)
 		}
 	}
@@ -110,24 +115,29 @@ func (x *Exchange) removeQueue(q string) {
 }
 
 // route returns the names of the queues a message goes to, each once, in
-// binding order. The default exchange routes to the queue named by the key.
+// binding order, as rabbit_exchange:route walks them: an exchange bound to
+// another (exchange.bind) passes the message on, each exchange visited
+// once, and an exchange that routes nowhere passes it to its alternate
+// exchange, if it has one. The default exchange routes to the queue named
+// by the key.
 func (c *Cluster) route(x *Exchange, key string, headers amqp.Table, dst []string) []string {
-	// an unroutable message goes on to the alternate exchange, if the
-	// exchange has one that exists (each exchange visited once)
-	before := len(dst)
-	dst = c.routeOne(x, key, headers, dst)
-	for seen := []string{x.Name}; len(dst) == before; {
-		ae, ok := c.alternateOf(x)
-		if !ok {
-			break
+	work, seen := []*Exchange{x}, []string{x.Name}
+	var xs []string
+	for len(work) > 0 {
+		x, work = work[0], work[1:]
+		var hits int
+		dst, xs, hits = c.routeOne(x, key, headers, dst, xs[:0])
+		if hits == 0 {
+			if ae, ok := c.alternateOf(x); ok {
+				xs = append(xs, ae)
+			}
 		}
-		next, ok := c.exchanges[ae]
-		if !ok || containsName(seen, next.Name) {
-			break
+		for _, name := range xs {
+			if next, ok := c.exchanges[name]; ok && !containsName(seen, name) {
+				seen = append(seen, name)
+				work = append(work, next)
+			}
 		}
-		seen = append(seen, next.Name)
-		x = next
-		dst = c.routeOne(x, key, headers, dst)
 	}
 	return dst
 }
@@ -141,15 +151,19 @@ func containsName(list []string, s string) bool {
 	return false
 }
 
-// routeOne routes through one exchange's bindings.
-func (c *Cluster) routeOne(x *Exchange, key string, headers amqp.Table, dst []string) []string {
+// routeOne routes through one exchange's bindings: it adds the queues
+// matched to dst and the exchanges matched to xs, and counts the
+// destinations matched.
+func (c *Cluster) routeOne(x *Exchange, key string, headers amqp.Table, dst, xs []string) ([]string, []string, int) {
 	if x.Name == "" {
 		if _, ok := c.queues[key]; ok {
-			dst = append(dst, key)
+			return append(dst, key), xs, 1
 		}
-		return dst
+		return dst, xs, 0
 	}
+	hits := 0
 	add := func(q string) {
+		hits++
 		for _, d := range dst {
 			if d == q {
 				return
@@ -157,33 +171,44 @@ func (c *Cluster) routeOne(x *Exchange, key string, headers amqp.Table, dst []st
 		}
 		dst = append(dst, q)
 	}
+	hit := func(b *Binding) {
+		if b.Exchange != "" {
+			hits++
+			xs = append(xs, b.Exchange)
+			return
+		}
+		add(b.Queue)
+	}
 	switch x.Type {
 	case "direct":
 		for _, b := range x.Bindings {
 			if b.Key == key {
-				add(b.Queue)
+				hit(b)
 			}
 		}
 	case "fanout":
 		for _, b := range x.Bindings {
-			add(b.Queue)
+			hit(b)
 		}
 	case "topic":
 		for _, b := range x.Bindings {
 			if topicMatch(b.Key, key) {
-				add(b.Queue)
+				hit(b)
 			}
 		}
 	case "headers":
 		for _, b := range x.Bindings {
 			if headersMatch(b.Args, headers) {
-				add(b.Queue)
+				hit(b)
 			}
 		}
 	case "x-consistent-hash":
 		var weights []int
 		var dests []string
 		for _, b := range x.Bindings {
+			if b.Exchange != "" {
+				continue // warren hashes onto queues only
+			}
 			dup := false
 			for _, d := range dests {
 				if d == b.Queue {
@@ -198,7 +223,7 @@ func (c *Cluster) routeOne(x *Exchange, key string, headers amqp.Table, dst []st
 			dests = append(dests, b.Queue)
 		}
 		if len(dests) == 0 {
-			return dst
+			return dst, xs, hits
 		}
 		hashKey := []byte(key)
 		if hv, ok := x.Args.Get("hash-header"); ok && hv.Kind == amqp.LongStr {
@@ -208,7 +233,7 @@ func (c *Cluster) routeOne(x *Exchange, key string, headers amqp.Table, dst []st
 				if i >= 0 {
 					add(dests[i])
 				}
-				return dst
+				return dst, xs, hits
 			}
 			hashKey = []byte(v.String())
 		}
@@ -216,7 +241,7 @@ func (c *Cluster) routeOne(x *Exchange, key string, headers amqp.Table, dst []st
 			add(dests[i])
 		}
 	}
-	return dst
+	return dst, xs, hits
 }
 
 // topicMatch matches a routing key against a binding pattern: words split

@@ -201,6 +201,8 @@ func New(cfg Config, client Client) *Cluster {
 	} {
 		c.exchanges[x.name] = &Exchange{Name: x.name, Type: x.typ, Durable: true}
 	}
+	// rabbit_trace's exchange, declared with every vhost
+	c.exchanges["amq.rabbitmq.trace"] = &Exchange{Name: "amq.rabbitmq.trace", Type: "topic", Durable: true, Internal: true}
 	return c
 }
 
@@ -319,6 +321,7 @@ const (
 	kMemoryCheck                     // vm_memory_monitor: its check timer
 	kStoreSync                       // msg_store: its sync timer
 	kStoreCompact                    // msg_store (3.13): its compaction timer
+	kOperatorCall                    // rabbitmqctl -> queue: P = *callPurge or *callDelete, no reply
 	kindCount
 )
 
@@ -374,6 +377,7 @@ var kindNames = [kindCount]string{
 	kMemoryCheck:   "update",
 	kStoreSync:     "sync",
 	kStoreCompact:  "maybe_gc",
+	kOperatorCall:  "$gen_call",
 }
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

@@ -36,7 +36,15 @@ type QueueUnbind struct {
 type ExchangeDeclare struct {
 	Exchange, Type      string
 	Durable, AutoDelete bool
+	Passive, Internal   bool
 	Args                amqp.Table
+}
+
+// ExchangeBind is exchange.bind, or exchange.unbind when Unbind is set.
+type ExchangeBind struct {
+	Destination, Source, Key string
+	Args                     amqp.Table
+	Unbind                   bool
 }
 
 // ExchangeDelete is exchange.delete.
@@ -91,6 +99,15 @@ type BasicRecover struct{ Requeue bool }
 
 // ConfirmSelect is confirm.select.
 type ConfirmSelect struct{}
+
+// TxSelect is tx.select.
+type TxSelect struct{}
+
+// TxCommit is tx.commit.
+type TxCommit struct{}
+
+// TxRollback is tx.rollback.
+type TxRollback struct{}
 
 // ChannelClose is channel.close sent by the client.
 type ChannelClose struct{}

@@ -222,6 +222,9 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 	case kCall:
 		ctx.Charge(c.QueueCall)
 		q.call(ctx, m)
+	case kOperatorCall:
+		ctx.Charge(c.QueueCall)
+		q.operatorCall(ctx, m.P)
 	case kTimerTTL:
 		ctx.Charge(c.Timer)
 		if m.N == q.ttlGen {

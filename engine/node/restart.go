@@ -99,7 +99,7 @@ func (n *Node) Restart(kind string) error {
 	for _, x := range n.exchanges {
 		kept := x.Bindings[:0]
 		for _, b := range x.Bindings {
-			if durable[b.Queue] {
+			if d, ok := n.exchanges[b.Exchange]; durable[b.Queue] || (b.Exchange != "" && ok && d.Durable && x.Durable) {
 				kept = append(kept, b)
 			}
 		}

@@ -263,6 +263,10 @@ func checkCombination(c *Command) *Error {
 		if c.Has("body") && c.Has("size") {
 			return bad("size", "give body= or size=, not both")
 		}
+	case "exchange.declare":
+		if !c.Has("type") && !c.Has("passive") {
+			return &Error{Col: len(strings.TrimRight(c.Text, " \t")) + 1, Cmd: c.Name, Msg: "missing type=", Hint: "usage: " + c.Spec.Usage}
+		}
 	case "channel.close":
 		if c.Has("on") && c.On().Chan == 0 {
 			return bad("on", "channel.close needs a channel like c1.2")

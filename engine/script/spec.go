@@ -107,8 +107,12 @@ var specs = []*Spec{
 		Extra: AnyArgs, Usage: "queue.bind queue=Q exchange=E [key=K] [ARG=V ...]"},
 	{Name: "queue.unbind", Params: []Param{onParam, p("queue", Name), req("exchange", Name), p("key", Name)},
 		Extra: AnyArgs, Usage: "queue.unbind queue=Q exchange=E [key=K] [ARG=V ...]"},
-	{Name: "exchange.declare", Params: []Param{onParam, req("exchange", Name), req("type", Str), p("durable", Flag), p("auto-delete", Flag)},
+	{Name: "exchange.declare", Params: []Param{onParam, req("exchange", Name), p("type", Str), p("durable", Flag), p("auto-delete", Flag), p("passive", Flag), p("internal", Flag)},
 		Extra: AnyArgs, Usage: "exchange.declare exchange=E type=direct|fanout|topic|headers|x-consistent-hash [durable] [auto-delete] [ARG=V ...]"},
+	{Name: "exchange.bind", Params: []Param{onParam, req("destination", Name), req("source", Name), p("key", Name)},
+		Extra: AnyArgs, Usage: "exchange.bind destination=E source=E [key=K] [ARG=V ...]"},
+	{Name: "exchange.unbind", Params: []Param{onParam, req("destination", Name), req("source", Name), p("key", Name)},
+		Extra: AnyArgs, Usage: "exchange.unbind destination=E source=E [key=K] [ARG=V ...]"},
 	{Name: "exchange.delete", Params: []Param{onParam, req("exchange", Name)}, Usage: "exchange.delete exchange=E"},
 	{Name: "basic.qos", Params: []Param{onParam, reqNum("prefetch", 0, 65535), p("global", Flag), num("prefetch-size", 0, 1<<32-1)},
 		Usage: "basic.qos prefetch=N [global]"},
@@ -127,6 +131,9 @@ var specs = []*Spec{
 	{Name: "basic.reject", Params: []Param{onParam, reqNum("tag", 0, 1<<62), p("requeue", BoolOr)}, Usage: "basic.reject tag=N [requeue=false]"},
 	{Name: "basic.recover", Params: []Param{onParam, p("requeue", BoolOr)}, Usage: "basic.recover [requeue]"},
 	{Name: "confirm.select", Params: []Param{onParam}, Usage: "confirm.select"},
+	{Name: "tx.select", Params: []Param{onParam}, Usage: "tx.select"},
+	{Name: "tx.commit", Params: []Param{onParam}, Usage: "tx.commit"},
+	{Name: "tx.rollback", Params: []Param{onParam}, Usage: "tx.rollback"},
 	{Name: "channel.close", Params: []Param{onParam}, Usage: "channel.close [on=cN.M]"},
 	{Name: "connection.close", Params: []Param{onParam}, Usage: "connection.close [on=cN]"},
 	{Name: "wait", Params: []Param{reqNum("ms", 0, 3_600_000)}, Usage: "wait ms=N"},
@@ -136,6 +143,13 @@ var specs = []*Spec{
 	{Name: "clear_policy", Params: []Param{req("name", Name)}, Usage: "clear_policy name=P"},
 	{Name: "list_queues", Extra: Words, WordSet: QueueColumns, Usage: "list_queues [COLUMN ...]"},
 	{Name: "list_policies", Usage: "list_policies"},
+	{Name: "list_exchanges", Extra: Words, WordSet: ExchangeColumns, Usage: "list_exchanges [COLUMN ...]"},
+	{Name: "list_bindings", Extra: Words, WordSet: BindingColumns, Usage: "list_bindings [COLUMN ...]"},
+	{Name: "list_consumers", Extra: Words, WordSet: ConsumerColumns, Usage: "list_consumers [COLUMN ...]"},
+	{Name: "list_channels", Extra: Words, WordSet: ChannelColumns, Usage: "list_channels [COLUMN ...]"},
+	{Name: "list_connections", Extra: Words, WordSet: ConnectionColumns, Usage: "list_connections [COLUMN ...]"},
+	{Name: "purge_queue", Params: []Param{req("queue", Name)}, Usage: "purge_queue queue=Q"},
+	{Name: "delete_queue", Params: []Param{req("queue", Name), p("if-unused", Flag), p("if-empty", Flag)}, Usage: "delete_queue queue=Q [if-unused] [if-empty]"},
 	{Name: "crash", Params: []Param{req("queue", Name)}, Usage: "crash queue=Q"},
 	{Name: "cluster", Params: []Param{reqNum("nodes", 2, 8), num("ram", 0, 7), num("link-us", 0, 1_000_000)},
 		Usage: "cluster nodes=N [ram=K] [link-us=MICROSECONDS]"},
@@ -168,6 +182,23 @@ func NoQueue(cmd, name string) string { return cmd + ": no queue '" + name + "' 
 // QueueColumns are the list_queues columns warren knows.
 var QueueColumns = []string{"name", "messages", "messages_ready", "messages_unacknowledged", "consumers",
 	"durable", "auto_delete", "exclusive", "policy", "arguments", "memory", "state", "message_bytes", "node"}
+
+// ExchangeColumns are the list_exchanges columns warren knows.
+var ExchangeColumns = []string{"name", "type", "durable", "auto_delete", "internal", "arguments", "policy"}
+
+// BindingColumns are the list_bindings columns.
+var BindingColumns = []string{"source_name", "source_kind", "destination_name", "destination_kind", "routing_key", "arguments"}
+
+// ConsumerColumns are the list_consumers columns warren knows; channel
+// names the consumer's channel as on= does (rabbitmqctl shows its pid).
+var ConsumerColumns = []string{"queue_name", "consumer_tag", "channel", "ack_required", "prefetch_count", "active", "activity_status", "arguments"}
+
+// ChannelColumns are the list_channels columns warren knows.
+var ChannelColumns = []string{"name", "connection", "number", "user", "consumer_count", "messages_unacknowledged", "prefetch_count",
+	"global_prefetch_count", "confirm", "transactional", "messages_unconfirmed", "messages_uncommitted", "acks_uncommitted"}
+
+// ConnectionColumns are the list_connections columns warren knows.
+var ConnectionColumns = []string{"name", "state", "channels", "user", "vhost"}
 
 // SawKinds are the kinds of trace line `expect saw=` looks for.
 var SawKinds = []string{"declare-ok", "delete-ok", "purge-ok", "consume-ok", "deliver", "get-ok", "get-empty",

@@ -100,7 +100,21 @@ func (t *Target) method(ch *channel, cmd *script.Command) error {
 	case "queue.unbind":
 		return c.QueueUnbind(queue, cmd.Str("key", ""), cmd.Str("exchange", ""), toTable(cmd.Table()))
 	case "exchange.declare":
-		return c.ExchangeDeclare(cmd.Str("exchange", ""), cmd.Str("type", ""), cmd.Has("durable"), cmd.Has("auto-delete"), false, false, toTable(cmd.Table()))
+		declare := c.ExchangeDeclare
+		if cmd.Has("passive") {
+			declare = c.ExchangeDeclarePassive
+		}
+		return declare(cmd.Str("exchange", ""), cmd.Str("type", ""), cmd.Has("durable"), cmd.Has("auto-delete"), cmd.Has("internal"), false, toTable(cmd.Table()))
+	case "exchange.bind":
+		return c.ExchangeBind(cmd.Str("destination", ""), cmd.Str("key", ""), cmd.Str("source", ""), false, toTable(cmd.Table()))
+	case "exchange.unbind":
+		return c.ExchangeUnbind(cmd.Str("destination", ""), cmd.Str("key", ""), cmd.Str("source", ""), false, toTable(cmd.Table()))
+	case "tx.select":
+		return c.Tx()
+	case "tx.commit":
+		return c.TxCommit()
+	case "tx.rollback":
+		return c.TxRollback()
 	case "exchange.delete":
 		return c.ExchangeDelete(cmd.Str("exchange", ""), false, false)
 	case "basic.qos":

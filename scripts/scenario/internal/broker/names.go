@@ -35,8 +35,10 @@ func scanNames(cmds []script.Command) names {
 				n.declared[q.Val] = true
 			}
 		}
-		if x, ok := c.Arg("exchange"); ok {
-			xs[x.Val] = true
+		for _, k := range []string{"exchange", "source", "destination"} {
+			if x, ok := c.Arg(k); ok && (k == "exchange" || c.Name == "exchange.bind" || c.Name == "exchange.unbind") {
+				xs[x.Val] = true
+			}
 		}
 		for _, f := range c.Table() {
 			for _, k := range exchangeArgs {

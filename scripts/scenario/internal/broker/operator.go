@@ -36,6 +36,18 @@ func (t *Target) operator(cmd *script.Command) []string {
 		out, err = t.listQueues(cmd.Words())
 	case "list_policies":
 		out, err = t.listPolicies()
+	case "list_exchanges":
+		out, err = t.listExchanges(cmd.Words())
+	case "list_bindings":
+		out, err = t.listBindings(cmd.Words())
+	case "list_consumers":
+		out, err = t.listConsumers(cmd.Words())
+	case "list_channels":
+		out, err = t.listChannels(cmd.Words())
+	case "list_connections":
+		out, err = t.listConnections(cmd.Words())
+	case "purge_queue", "delete_queue":
+		err = t.queueAdmin(cmd)
 	case "crash":
 		err = t.crashQueue(cmd.Str("queue", ""))
 	case "cluster":

@@ -1,0 +1,92 @@
+package node
+
+// Transactions in rabbit_channel: after tx.select, publishes are routed
+// when they arrive but reach their queues only at tx.commit, and acks,
+// nacks and rejects leave the unacked list at once but reach the queues
+// only at tx.commit; tx.rollback drops the publishes and puts the held
+// deliveries back among the unacked.
+
+import (
+	"sort"
+
+	"warren/engine/amqp"
+	"warren/engine/sim"
+)
+
+// txState is the channel's transaction: {Msgs, Acks}.
+type txState struct {
+	publishes []txPublish
+	acks      []txAck // in the order they came
+}
+
+type txPublish struct {
+	m     *BasicPublish
+	dests []*QueueRecord
+}
+
+// txAck is a run of settlements of one kind (ack, requeue, reject).
+type txAck struct {
+	kind uint16
+	list []unacked
+}
+
+// hold keeps settlements until the commit; consecutive ones of the same
+// kind join one run, as ack_cons does.
+func (t *txState) hold(list []unacked, kind uint16) {
+	if n := len(t.acks); n > 0 && t.acks[n-1].kind == kind {
+		t.acks[n-1].list = append(t.acks[n-1].list, list...)
+		return
+	}
+	t.acks = append(t.acks, txAck{kind: kind, list: append([]unacked(nil), list...)})
+}
+
+// ackCount is the number of deliveries held, for list_channels.
+func (t *txState) ackCount() int {
+	n := 0
+	for _, a := range t.acks {
+		n += len(a.list)
+	}
+	return n
+}
+
+func (ch *channel) txMethod(ctx *sim.Ctx, m any) *amqp.Error {
+	switch m.(type) {
+	case TxSelect:
+		if ch.confirm {
+			return amqp.Errorf(amqp.PreconditionFailed, "cannot switch from confirm to tx mode")
+		}
+		if ch.tx == nil {
+			ch.tx = &txState{}
+		}
+		ch.send(ctx, Ok{Method: "tx.select-ok"})
+	case TxCommit:
+		if ch.tx == nil {
+			return amqp.Errorf(amqp.PreconditionFailed, "channel is not transactional")
+		}
+		t := ch.tx
+		ch.tx = &txState{}
+		for _, p := range t.publishes {
+			ch.deliverPublish(ctx, p.m, p.dests)
+		}
+		for _, a := range t.acks {
+			ch.settle(ctx, a.list, a.kind)
+		}
+		ch.send(ctx, Ok{Method: "tx.commit-ok"})
+	case TxRollback:
+		if ch.tx == nil {
+			return amqp.Errorf(amqp.PreconditionFailed, "channel is not transactional")
+		}
+		all := append([]unacked(nil), ch.unacked.items()...)
+		for _, a := range ch.tx.acks {
+			all = append(all, a.list...)
+		}
+		sort.Slice(all, func(i, j int) bool { return all[i].tag < all[j].tag })
+		ch.unacked = fifo[unacked]{}
+		for _, u := range all {
+			ch.unacked.push(u)
+		}
+		ch.tx = &txState{}
+		ch.send(ctx, Ok{Method: "tx.rollback-ok"})
+	}
+	return nil
+}
