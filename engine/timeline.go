@@ -32,6 +32,9 @@ type lineLog struct {
 	strs   []string
 	last   [3]uint32 // the id interned last for each of tag, exchange, key
 	text   []string  // the rare lines, by their num
+	// sideBytes is what text and strs hold, kept as they grow so that
+	// bytes does not walk them
+	sideBytes int64
 }
 
 type lineChunk struct {
@@ -77,6 +80,7 @@ func (l *lineLog) intern(column int, s string) uint32 {
 	id = uint32(len(l.strs))
 	l.names[s] = id
 	l.strs = append(l.strs, s)
+	l.sideBytes += 2*int64(len(s)) + 40
 	l.last[column] = id
 	return id
 }
@@ -107,6 +111,7 @@ func (l *lineLog) add(ev, at int64, e *trace.Event) {
 	if !compact(e) {
 		ch.kind[k], ch.num[k] = kindText, uint64(len(l.text))
 		l.text = append(l.text, e.String())
+		l.sideBytes += int64(len(l.text[len(l.text)-1])) + 16
 		return
 	}
 	ch.kind[k], ch.conn[k], ch.ch[k] = uint8(e.Kind), uint16(e.Conn), uint16(e.Chan)
@@ -181,6 +186,9 @@ func (l *lineLog) truncate(ev int64) {
 	for i := n; i < l.n; i++ {
 		ch, k := l.chunks[i/lineChunkSize], i%lineChunkSize
 		if ch.kind[k] == kindText {
+			for _, s := range l.text[ch.num[k]:] {
+				l.sideBytes -= int64(len(s)) + 16
+			}
 			l.text = l.text[:ch.num[k]]
 			break
 		}
@@ -208,13 +216,7 @@ func (l *lineLog) bytes() int64 {
 	for _, c := range l.chunks {
 		b += int64(cap(c.arena))
 	}
-	for _, s := range l.text {
-		b += int64(len(s)) + 16
-	}
-	for _, s := range l.strs {
-		b += 2*int64(len(s)) + 40
-	}
-	return b
+	return b + l.sideBytes
 }
 
 // Transcript returns the trace lines that arrived so far, each with its

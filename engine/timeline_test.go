@@ -40,6 +40,16 @@ func TestLineLogDerivesTheSameText(t *testing.T) {
 	}
 	check := func() {
 		t.Helper()
+		var side int64
+		for _, x := range l.text {
+			side += int64(len(x)) + 16
+		}
+		for _, x := range l.strs {
+			side += 2*int64(len(x)) + 40
+		}
+		if l.sideBytes != side {
+			t.Fatalf("sideBytes %d, the strings hold %d", l.sideBytes, side)
+		}
 		if l.n != len(want) {
 			t.Fatalf("%d lines, want %d", l.n, len(want))
 		}
