@@ -1,7 +1,6 @@
 package node
 
 import (
-	"encoding/binary"
 	"io"
 	"path"
 	"strconv"
@@ -96,13 +95,12 @@ func (n *Node) rdqLiveness(rel string) func(id format.MsgID, off int64) bool {
 	return func(id format.MsgID, off int64) bool { return st.Live(id, num, off) }
 }
 
-// countEntries walks a file's entries by their fixed layouts, reading
-// their headers only: a view of a large message store file costs a few
+// countEntries walks a file's entries with engine/store/format's scans,
+// which read their headers only: a view of a large message store file costs a few
 // bytes an entry, not a copy of the file. size is the file's size and
 // synced how much of it a power loss keeps; live, when given, says whether
 // a message store entry is still referenced.
 func countEntries(kind string, f io.ReaderAt, size, synced int64, live func(format.MsgID, int64) bool) (entries, nlive int, marks string) {
-	const header = 64
 	var m []byte
 	mark := func(end int64, ok bool) {
 		entries++
@@ -121,62 +119,18 @@ func countEntries(kind string, f io.ReaderAt, size, synced int64, live func(form
 		}
 		m = append(m, c)
 	}
-	// at reads n bytes at off, or nothing past the end of the file
-	var buf [24]byte
-	at := func(off int64, n int) []byte {
-		if off+int64(n) > size {
-			return nil
-		}
-		if k, _ := f.ReadAt(buf[:n], off); k < n {
-			return nil
-		}
-		return buf[:n]
-	}
 	switch kind {
-	case "qi": // 32-byte slots after the header; status 1 = present
-		slots := make([]byte, max(size-header, 0))
-		if k, _ := f.ReadAt(slots, header); k < len(slots) {
-			slots = slots[:k]
-		}
-		for off := 0; off+32 <= len(slots); off += 32 {
-			mark(int64(header+off+32), slots[off] == 1) // acked slots are zeroes
-		}
-	case "qs": // u32 size, flags, crc16, pad, then the payload
-		for off := int64(header); ; {
-			h := at(off, 8)
-			if h == nil {
-				break
-			}
-			n := int64(binary.BigEndian.Uint32(h))
-			if n == 0 || off+8+n > size {
-				break
-			}
-			mark(off+8+n, true)
-			off += 8 + n
-		}
-	case "rdq": // u64 size, then the 16-byte id and the term, then 0xFF
-		for off := int64(0); ; {
-			h := at(off, 8)
-			if h == nil {
-				break
-			}
-			n := binary.BigEndian.Uint64(h)
-			if n == 0 || n > uint64(size) || off+8+int64(n)+1 > size {
-				break
-			}
-			end := off + 8 + int64(n) + 1
-			t := at(end-1, 1)
-			ok := t != nil && t[0] == 0xFF
-			if ok && live != nil && n >= 16 {
-				var id format.MsgID
-				if h := at(off+8, 16); h != nil {
-					copy(id[:], h)
-					ok = live(id, off)
-				}
+	case "qi":
+		format.ScanIndexSlots(f, size, mark) // acked slots are zeroes
+	case "qs":
+		format.ScanQueueStoreEntries(f, size, func(end int64) { mark(end, true) })
+	case "rdq":
+		format.ScanMsgFileEntries(f, size, func(off, end int64, id format.MsgID, ok bool) {
+			if ok && live != nil && end-off-format.MsgFileEntryOverhead >= 16 {
+				ok = live(id, off)
 			}
 			mark(end, ok)
-			off = end
-		}
+		})
 	}
 	return entries, nlive, string(m)
 }
