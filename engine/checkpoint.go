@@ -172,7 +172,7 @@ func (c *checkpoints) nearest(n int64) *checkpoint {
 // its checkpoints.
 func (s *Sim) copyState() (*Sim, int64, error) {
 	tmp := *s
-	tmp.log, tmp.ops, tmp.cps = nil, nil, checkpoints{}
+	tmp.log, tmp.ops, tmp.cps, tmp.marks = nil, nil, checkpoints{}, markerLog{}
 	cl, rt := s.client, s.rt
 	lines, events, log, observe := cl.lines, cl.events, rt.Log, rt.Observe
 	cl.lines, cl.events, rt.Log, rt.Observe = nil, nil, nil, nil
@@ -205,6 +205,7 @@ func (s *Sim) adopt(keep *Sim) {
 	s.mark = keep.mark
 	s.cps = keep.cps
 	s.cps.recording = false
+	s.marks = keep.marks
 	s.ops, s.furthest = keep.ops, keep.Furthest()
 	s.limiting, s.hitLimit = false, false
 	s.budget, s.budgetLimits = budget{}, keep.budgetLimits // a replay runs under no budget

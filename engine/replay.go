@@ -34,6 +34,9 @@ func (s *Sim) apply(o op) ([]string, error) {
 		// the budget cut it short: what ran is what a replay runs
 		o = op{kind: opSteps, n: s.rt.Events() - before}
 	}
+	if s.opts.Record {
+		s.markNode()
+	}
 	s.ops = append(s.ops, o)
 	s.applied = len(s.ops)
 	s.furthest = max(s.furthest, s.rt.Events())
@@ -103,6 +106,7 @@ func (s *Sim) branch() {
 	s.log.Truncate(s.furthest)
 	s.client.lines.truncate(s.furthest)
 	s.cps.dropAfter(s.furthest)
+	s.resetMarkers()
 }
 
 // Furthest is the number of events of the longest history recorded: the

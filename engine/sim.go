@@ -38,6 +38,7 @@ type Sim struct {
 	client  *client
 	log     *sim.EventLog // the timeline's events (Options.Record)
 	cps     checkpoints   // copies of the state along the timeline, for Seek
+	marks   markerLog     // the timeline's markers (Options.Record)
 
 	ops      []op  // every operation applied, in order
 	applied  int   // ops applied to the current state (a prefix of ops)
@@ -176,6 +177,10 @@ func (s *Sim) stepMode(limit int64, bounded bool) bool {
 		s.sample()
 	}
 	s.afterEvent()
+	if s.cps.recording {
+		e := s.log.At(s.rt.Events())
+		s.markEvent(&e)
+	}
 	return true
 }
 

@@ -153,6 +153,8 @@ func (b *bridge) exports() []export {
 			return b.events(id, from, to)
 		}),
 		withID("stats", func(id int, _ []safejs.Value) (any, error) { return b.stats(id) }),
+		withID("narrate", func(id int, _ []safejs.Value) (any, error) { return b.narrate(id) }),
+		withID("markers", func(id int, _ []safejs.Value) (any, error) { return b.markers(id) }),
 		withID("destroy", func(id int, _ []safejs.Value) (any, error) { return b.destroy(id), nil }),
 		{name: "names", fn: func([]safejs.Value) (any, error) { return b.names(), nil }},
 		{name: "usage", fn: func(args []safejs.Value) (any, error) {

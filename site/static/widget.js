@@ -38,6 +38,7 @@
     "files.js",
     "goals.js",
     "format.js",
+    "markers.js",
     "rates.js",
     "samples.js",
     "share.js",

@@ -286,6 +286,14 @@ export class Engine {
   events(id, from, to) {
     return this.call("events", id, from, to);
   }
+  /** narrate says the current event in plain words. */
+  narrate(id) {
+    return this.call("narrate", id);
+  }
+  /** markers lists the timeline's markers: [{event, time, kind, text}]. */
+  markers(id) {
+    return this.call("markers", id);
+  }
   parse(text) {
     return this.call("parse", text);
   }

@@ -32,6 +32,7 @@ import { formatTime } from "./format.js";
 import { Rates } from "./rates.js";
 import { SampleSeries } from "./samples.js";
 import { LinkError, ShareBox, ShareState, shareTarget, VIEWS } from "./share.js";
+import { Markers } from "./markers.js";
 import { loadSheets } from "./sheet.js";
 import { FilesView } from "./files.js";
 import { Goals } from "./goals.js";
@@ -733,6 +734,7 @@ class WarrenScenario extends HTMLElement {
     el.tables = h("div.tables", { "data-role": "tables", hidden: true });
 
     // Controls.
+    this.markers = new Markers(this);
     this.player = new Player(uid, this, this.getAttribute("speed"));
     el.ratesBtn = h("button.view-rates", { type: "button", "aria-pressed": "false", title: "Message rates, queued messages, memory and schedulers over virtual time", onclick: () => this.setView(this.view === "rates" ? "diagram" : "rates") }, "Rates");
     el.filesBtn = h("button.view-files", { type: "button", "aria-pressed": "false", title: "The queue index, queue store and message store files, entry by entry", onclick: () => this.setView(this.view === "files" ? "diagram" : "files") }, "Files");
@@ -743,6 +745,7 @@ class WarrenScenario extends HTMLElement {
       { role: "toolbar", "aria-label": "Simulation controls" },
       this.player.buttons,
       this.player.scrubber,
+      this.markers.el,
       h("div.views", null, el.ratesBtn, el.filesBtn, el.viewBtn, this.shareBox.button),
     );
 
@@ -757,8 +760,8 @@ class WarrenScenario extends HTMLElement {
     el.live = h("div.sr-only", { "aria-live": "polite", "aria-atomic": "true", "data-role": "announce" });
     el.section = h(
       "section.w",
-      { "aria-labelledby": `t-${uid}`, onkeydown: (e) => this.player.shortcut(e) },
-      h("header.head", null, el.title, h("span.keys", { text: "Space plays, ← → step" })),
+      { "aria-labelledby": `t-${uid}`, onkeydown: (e) => this.markers.shortcut(e) || this.player.shortcut(e) },
+      h("header.head", null, el.title, h("span.keys", { text: "Space plays, ← → step, [ ] markers" })),
       el.problem,
       el.status,
       h(
@@ -858,6 +861,7 @@ class WarrenScenario extends HTMLElement {
       this.announce(this.caption);
     }
     this.events.render(evs);
+    this.markers.update(this.engine, this.id_, this.pos, this.end);
     if (this.view === "table") {
       renderTables(this.el.tables, s, this.pos, this.end, samples);
     } else if (this.view === "rates") {
@@ -877,10 +881,20 @@ class WarrenScenario extends HTMLElement {
     return this.samples.upTo(t);
   }
 
-  announceEvent() {
-    const last = this.events.last;
+  /** announceEvent says the event shown in plain words (the event line
+   * stays in the events list), with the caption that starts there. */
+  async announceEvent() {
     const caption = this.caption ? ` ${this.caption}` : "";
-    this.announce(`${this.positionText()} ${last ? last.replace(/^#\d+ t=\S+ /, "") : ""}${caption}`);
+    const where = this.positionText();
+    let words = "";
+    if (this.pos > 0 && this.engine && this.id_) {
+      try {
+        words = await this.engine.narrate(this.id_);
+      } catch {
+        words = "";
+      }
+    }
+    this.announce(`${where}${words ? ` ${words[0].toUpperCase()}${words.slice(1)}.` : ""}${caption}`);
   }
 
   announce(text) {

@@ -1,0 +1,318 @@
+package engine
+
+// Markers: the moments of a recorded run a learner should notice, found
+// while the run is recorded by watching the state each event leaves:
+// credit running out and granted back (credit_flow), a reader that stops
+// and starts reading its socket, an alarm raised or cleared
+// (rabbit_alarm), the message store moving to a new file and its GC jobs
+// starting and ending (rabbit_msg_store, rabbit_msg_store_gc), a queue
+// crashing and its supervisor restarting it or giving up
+// (rabbit_amqqueue_sup), a channel confirming publishes.
+//
+// Each marker names itself in words; the widget puts them on the timeline
+// and jumps between them.
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"warren/engine/node"
+	"warren/engine/sim"
+)
+
+// Marker is one moment of the timeline worth a learner's notice.
+type Marker struct {
+	// Event is the event after which it holds (0: before any).
+	Event int64 `json:"event"`
+	// Time is the virtual time of that moment, µs.
+	Time int64 `json:"time"`
+	// Kind is what happened: credit-out, credit-back, blocked, unblocked,
+	// alarm-raised, alarm-cleared, file-rolled, gc-start, gc-end,
+	// queue-crashed, queue-restarted, queue-gave-up, confirm.
+	Kind string `json:"kind"`
+	// Text says it in words.
+	Text string `json:"text"`
+}
+
+// MarkerKinds are the kinds a Marker has.
+var MarkerKinds = []string{"credit-out", "credit-back", "blocked", "unblocked", "alarm-raised", "alarm-cleared",
+	"file-rolled", "gc-start", "gc-end", "queue-crashed", "queue-restarted", "queue-gave-up", "confirm"}
+
+// episodeQuiet is how long a credit link or a reader must stay able to
+// send before running out again is a new episode with markers of its own:
+// under load, credit runs out and is granted back every few hundred
+// messages, and only the first of each spell is worth a marker.
+const episodeQuiet = 50_000 // µs
+
+// episode is a spell of running out and being granted back, again and
+// again, of one credit link or reader.
+type episode struct {
+	on       bool  // a spell is going on
+	marked   bool  // its first grant back has a marker
+	lastBack int64 // when it was last granted back, µs
+}
+
+// start says whether running out now starts a new spell.
+func (ep *episode) start(now int64) bool {
+	if ep.on && now-ep.lastBack < episodeQuiet {
+		return false
+	}
+	*ep = episode{on: true}
+	return true
+}
+
+// back says whether this grant back is the spell's first.
+func (ep *episode) back(now int64) bool {
+	ep.lastBack = now
+	if !ep.on || ep.marked {
+		return false
+	}
+	ep.marked = true
+	return true
+}
+
+// confirmQuiet is how long a channel must have confirmed nothing before a
+// confirm is a marker again: one marker for a burst of confirms.
+const confirmQuiet = 1000 // µs
+
+// markerLog is what the recording found, and the state it compares the
+// next event with.
+type markerLog struct {
+	list   []Marker
+	out    map[[2]sim.PID]bool     // credit links at or below zero
+	shut   map[sim.PID]bool        // readers not reading their socket
+	spells map[[2]sim.PID]*episode // credit links' and readers' (to 0) spells
+	alarms int
+	gc     map[sim.PID]string // GC processes with a job running: the job
+	files  map[sim.PID]uint64 // message stores: the current file
+	lives  map[string]node.QueueLife
+	seen   map[string]node.QueueLife // scratch for QueueLives
+	links  []node.CreditLink         // scratch for CreditOf
+	// the last confirm of each channel, µs
+	confirmed map[sim.PID]int64
+	ready     bool
+}
+
+func (m *markerLog) init() {
+	if m.ready {
+		return
+	}
+	m.out, m.shut, m.gc = map[[2]sim.PID]bool{}, map[sim.PID]bool{}, map[sim.PID]string{}
+	m.files, m.lives, m.seen = map[sim.PID]uint64{}, map[string]node.QueueLife{}, map[string]node.QueueLife{}
+	m.confirmed = map[sim.PID]int64{}
+	m.spells = map[[2]sim.PID]*episode{}
+	m.ready = true
+}
+
+// Markers lists the markers of the whole recorded timeline, in order.
+func (s *Sim) Markers() []Marker { return slices.Clone(s.marks.list) }
+
+func (s *Sim) addMarker(kind, text string) {
+	s.marks.list = append(s.marks.list, Marker{Event: s.rt.Events(), Time: s.rt.Now(), Kind: kind, Text: text})
+}
+
+func (s *Sim) procName(pid sim.PID) string {
+	if p := s.rt.Process(pid); p != nil {
+		return p.Name
+	}
+	return fmt.Sprintf("process %d", pid)
+}
+
+// markEvent looks at what event e (just recorded) changed: only the
+// process that ran it can have changed what it holds.
+func (s *Sim) markEvent(e *sim.Event) {
+	m := &s.marks
+	m.init()
+	c := s.cluster
+	pid := e.PID
+	p := s.rt.Process(pid)
+	if p == nil {
+		s.markAlarms()
+		return
+	}
+	switch p.Kind {
+	case "reader", "channel", "queue", "msg_store":
+		s.markCredit(p)
+	}
+	switch p.Kind {
+	case "reader":
+		if shut := !p.InputOpen; shut != m.shut[pid] {
+			m.shut[pid] = shut
+			ep := m.spell([2]sim.PID{pid, 0})
+			if shut && ep.start(e.End) {
+				s.addMarker("blocked", p.Name+" stops reading its socket: the publishers on that connection wait")
+			} else if !shut && ep.back(e.End) {
+				s.addMarker("unblocked", p.Name+" reads its socket again")
+			}
+		}
+	case "channel":
+		if e.Kind == kindConfirm {
+			if last, ok := m.confirmed[pid]; !ok || e.Start-last > confirmQuiet {
+				s.addMarker("confirm", p.Name+" confirms publishes to its client")
+			}
+			m.confirmed[pid] = e.End
+		}
+	case "msg_store":
+		if file, _, ok := c.StoreFile(pid); ok {
+			if was, had := m.files[pid]; !had {
+				m.files[pid] = file
+			} else if file != was {
+				m.files[pid] = file
+				s.addMarker("file-rolled", fmt.Sprintf("%s rolls over to a new file: %d.rdq is full, writes go to %d.rdq", p.Name, was, file))
+			}
+		}
+	case "msg_store_gc":
+		if running, job, ok := c.GCState(pid); ok {
+			was, had := m.gc[pid]
+			switch {
+			case running && (!had || was != job):
+				if had {
+					s.addMarker("gc-end", p.Name+" finished "+was)
+				}
+				m.gc[pid] = job
+				s.addMarker("gc-start", p.Name+" starts "+job)
+			case !running && had:
+				delete(m.gc, pid)
+				s.addMarker("gc-end", p.Name+" finished "+was)
+			}
+		}
+	}
+	s.markAlarms()
+}
+
+// markCredit looks for credit of process p running out or granted back.
+func (s *Sim) markCredit(p *sim.Process) {
+	m := &s.marks
+	m.links = s.cluster.CreditOf(p.PID, m.links)
+	for _, l := range m.links {
+		key := [2]sim.PID{p.PID, l.To}
+		switch was := m.out[key]; {
+		case l.Credit <= 0 && !was:
+			m.out[key] = true
+			if !m.spell(key).start(s.rt.Now()) {
+				continue
+			}
+			to := s.procName(l.To)
+			s.addMarker("credit-out", fmt.Sprintf("%s has used its credit towards %s (%d/%d): it sends nothing more until %s grants more", p.Name, to, l.Credit, l.Initial, to))
+		case l.Credit > 0 && was:
+			delete(m.out, key)
+			if !m.spell(key).back(s.rt.Now()) {
+				continue
+			}
+			s.addMarker("credit-back", fmt.Sprintf("%s grants %s more credit (%d/%d): it may send again", s.procName(l.To), p.Name, l.Credit, l.Initial))
+		}
+	}
+}
+
+// spell is the episode of a credit link, or of a reader (key {pid, 0}).
+func (m *markerLog) spell(key [2]sim.PID) *episode {
+	ep := m.spells[key]
+	if ep == nil {
+		ep = &episode{}
+		m.spells[key] = ep
+	}
+	return ep
+}
+
+// markAlarms looks for an alarm raised or cleared.
+func (s *Sim) markAlarms() {
+	m, c := &s.marks, s.cluster
+	if a := c.AlarmBits(); a != m.alarms {
+		for bit, res := range []string{"memory", "disk"} {
+			on, was := a&(1<<bit) != 0, m.alarms&(1<<bit) != 0
+			switch {
+			case on && !was:
+				s.addMarker("alarm-raised", "the "+res+" alarm is raised: every connection that publishes is blocked")
+			case !on && was:
+				s.addMarker("alarm-cleared", "the "+res+" alarm is cleared: publishers may go on")
+			}
+		}
+		m.alarms = a
+	}
+}
+
+// markNode looks at what a command changed on the whole node: the alarms
+// and the queues' lives (a queue crashes by command only).
+func (s *Sim) markNode() {
+	m := &s.marks
+	m.init()
+	c := s.cluster
+	s.markAlarms()
+	c.QueueLives(m.seen)
+	if len(m.seen) == 0 && len(m.lives) == 0 {
+		return
+	}
+	names := make([]string, 0, len(m.seen))
+	for name := range m.seen {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		now := m.seen[name]
+		was, had := m.lives[name]
+		switch {
+		case !had:
+		case now.Dead && !was.Dead:
+			s.addMarker("queue-gave-up", "queue "+name+" crashed again: its supervisor gives up, and no process runs it")
+		case now.PID != was.PID && now.PID != 0 && was.PID != 0:
+			if now.Restarts > was.Restarts {
+				s.addMarker("queue-crashed", "queue "+name+" crashes")
+				s.addMarker("queue-restarted", fmt.Sprintf("its supervisor restarts queue %s (restart %d within 10 s)", name, now.Restarts))
+			} else {
+				s.addMarker("queue-restarted", "queue "+name+" runs again, in a new process")
+			}
+		}
+	}
+	m.lives, m.seen = m.seen, m.lives
+}
+
+// resetMarkers makes the current state the one the next event is compared
+// with, after history past it was dropped.
+func (s *Sim) resetMarkers() {
+	m := &s.marks
+	if !m.ready {
+		return
+	}
+	n := s.rt.Events()
+	i := len(m.list)
+	for i > 0 && m.list[i-1].Event > n {
+		i--
+	}
+	m.list = m.list[:i]
+	clear(m.out)
+	clear(m.shut)
+	clear(m.gc)
+	clear(m.files)
+	clear(m.confirmed)
+	clear(m.spells)
+	c := s.cluster
+	for _, p := range s.rt.Processes() {
+		for _, l := range c.CreditOf(p.PID, m.links) {
+			if l.Credit <= 0 {
+				m.out[[2]sim.PID{p.PID, l.To}] = true
+			}
+		}
+		if p.Kind == "reader" && !p.InputOpen {
+			m.shut[p.PID] = true
+		}
+		if running, job, ok := c.GCState(p.PID); ok && running {
+			m.gc[p.PID] = job
+		}
+		if file, _, ok := c.StoreFile(p.PID); ok {
+			m.files[p.PID] = file
+		}
+	}
+	m.alarms = c.AlarmBits()
+	c.QueueLives(m.lives)
+}
+
+// kindConfirm is the kind of a queue's confirm to a channel.
+var kindConfirm = func() uint16 {
+	for k := uint16(0); k < 256; k++ {
+		if node.KindName(k) == "confirm" {
+			return k
+		}
+	}
+	panic("no confirm message kind")
+}()

@@ -1,0 +1,126 @@
+package node
+
+import (
+	"strings"
+
+	"warren/engine/sim"
+)
+
+// What the teaching views ask of one process after an event: cheap reads
+// of the state the markers watch (credit, a reader's socket, the message
+// store's GC and current file, the queues' lives) and the counts the
+// narration speaks. Models nothing of its own: the credit is credit_flow's
+// (rabbit_common), the rest rabbit_msg_store's and rabbit_amqqueue_sup's.
+
+// CreditOf appends to buf the credit process pid (a reader, a channel, a
+// queue or a message store) holds toward each of its peers.
+func (c *Cluster) CreditOf(pid sim.PID, buf []CreditLink) []CreditLink {
+	buf = buf[:0]
+	p := c.RT.Process(pid)
+	if p == nil {
+		return buf
+	}
+	var cf *creditFlow
+	switch h := p.Handler.(type) {
+	case *reader:
+		cf = &h.credit
+	case *channel:
+		cf = &h.credit
+	case *queue:
+		cf = &h.credit
+	case *msgStoreProc:
+		cf = &h.credit
+	default:
+		return buf
+	}
+	for _, peer := range cf.toPeer {
+		buf = append(buf, CreditLink{From: pid, To: peer.pid, Credit: peer.n, Initial: cf.spec.Initial})
+	}
+	return buf
+}
+
+// AlarmBits says which resource alarms are in force: bit 0 memory, bit 1
+// disk.
+func (c *Cluster) AlarmBits() int {
+	b := 0
+	if c.memAlarm {
+		b |= 1
+	}
+	if c.diskAlarm {
+		b |= 2
+	}
+	return b
+}
+
+// GCState reads a msg_store_gc process: whether it has a job running and
+// the job of its latest step ("combine 2 into 1", "compact 4"); ok is false
+// for any other process.
+func (c *Cluster) GCState(pid sim.PID) (running bool, job string, ok bool) {
+	p := c.RT.Process(pid)
+	if p == nil {
+		return false, "", false
+	}
+	g, isGC := p.Handler.(*msgStoreGC)
+	if !isGC {
+		return false, "", false
+	}
+	if n := len(g.n.GCLog); n > 0 {
+		job, _, _ = strings.Cut(g.n.GCLog[n-1], ":")
+	}
+	return g.running, job, true
+}
+
+// StoreFile reads a message store process: the number of the file it
+// writes to now (0.rdq, 1.rdq, ...) and its name; ok is false for any
+// other process.
+func (c *Cluster) StoreFile(pid sim.PID) (file uint64, name string, ok bool) {
+	p := c.RT.Process(pid)
+	if p == nil {
+		return 0, "", false
+	}
+	h, isStore := p.Handler.(*msgStoreProc)
+	if !isStore {
+		return 0, "", false
+	}
+	return h.st.CurrentFile(), p.Name, true
+}
+
+// QueueLife is what a queue's supervisor knows of it: the process that
+// runs it now, how often it was restarted lately, and whether the
+// supervisor gave up.
+type QueueLife struct {
+	PID      sim.PID
+	Restarts int
+	Dead     bool
+}
+
+// QueueLives lists every queue's life by name.
+func (c *Cluster) QueueLives(into map[string]QueueLife) {
+	clear(into)
+	for name, rec := range c.queues {
+		into[name] = QueueLife{PID: rec.PID, Restarts: len(rec.restarts), Dead: rec.dead}
+	}
+}
+
+// QueueCounts reads a queue process: its name, ready and unacked
+// messages; ok is false for any other process.
+func (c *Cluster) QueueCounts(pid sim.PID) (name string, ready, unacked int, ok bool) {
+	p := c.RT.Process(pid)
+	if p == nil {
+		return "", 0, 0, false
+	}
+	q, isQueue := p.Handler.(*queue)
+	if !isQueue || q.rec == nil {
+		return "", 0, 0, false
+	}
+	return q.rec.Name, q.ready.count, q.pending.len(), true
+}
+
+// ProcessKindOf is a process's kind ("reader", "channel", "queue", ...),
+// or "" for none.
+func (c *Cluster) ProcessKindOf(pid sim.PID) string {
+	if p := c.RT.Process(pid); p != nil {
+		return p.Kind
+	}
+	return ""
+}
