@@ -2,7 +2,10 @@
 
 package main
 
-import "warren/engine"
+import (
+	"warren/engine"
+	"warren/engine/jsonenc"
+)
 
 // narrate says the current event in plain words, for the live region.
 func (b *bridge) narrate(id int) (string, error) {
@@ -24,16 +27,16 @@ func (b *bridge) markers(id int) (string, error) {
 }
 
 func markersJSON(v []engine.Marker) string {
-	e := &enc{}
-	e.open("", '[')
+	e := &jsonenc.Encoder{}
+	e.Open("", '[')
 	for _, m := range v {
-		e.open("", '{')
-		e.int("event", m.Event)
-		e.int("time", m.Time)
-		e.str("kind", m.Kind)
-		e.str("text", m.Text)
-		e.close('}')
+		e.Open("", '{')
+		e.Int("event", m.Event)
+		e.Int("time", m.Time)
+		e.Str("kind", m.Kind)
+		e.Str("text", m.Text)
+		e.Close('}')
 	}
-	e.close(']')
-	return string(e.b)
+	e.Close(']')
+	return e.String()
 }
