@@ -66,11 +66,12 @@ func (s *Sim) Narrate(e *sim.Event) string {
 			}
 		}
 		return fmt.Sprintf("%s gets more credit from %s", name, from)
-	case "send":
+	case "send_command":
 		return name + " sends frames to the client"
 	case "deliver":
-		return fmt.Sprintf("%s takes a publish from its mailbox; %s", name, queue())
-	case "deliver_to_consumer":
+		if p.Kind == "queue" {
+			return fmt.Sprintf("%s takes a publish from its mailbox; %s", name, queue())
+		}
 		return fmt.Sprintf("%s passes a delivery from %s on to its consumer", name, from)
 	case "confirm":
 		return fmt.Sprintf("%s hears from %s that publishes are safe, and confirms them to its client", name, from)
@@ -86,12 +87,12 @@ func (s *Sim) Narrate(e *sim.Event) string {
 		return fmt.Sprintf("%s hears that its deliveries went out; %s", name, queue())
 	case "resume":
 		return name + " may deliver again: the channel's prefetch has room"
-	case "call":
+	case "$gen_call":
 		return fmt.Sprintf("%s answers a call from %s; %s", name, from, queue())
 	case "reply":
 		return fmt.Sprintf("%s gets the answer from %s", name, from)
-	case "queue_down":
-		return fmt.Sprintf("%s hears that %s has gone", name, from)
+	case "DOWN":
+		return fmt.Sprintf("%s hears that a process it watched has gone; %s", name, waiting())
 	case "drop_expired":
 		return fmt.Sprintf("%s drops the messages whose TTL ran out; %s", name, queue())
 	case "conserve_resources":
@@ -99,19 +100,19 @@ func (s *Sim) Narrate(e *sim.Event) string {
 			return name + " hears that the alarm is cleared, and reads its socket again"
 		}
 		return name + " hears of a resource alarm, and stops reading publishes from its socket"
-	case "page_out":
+	case "set_ram_duration_target":
 		return fmt.Sprintf("%s pages messages out to disk to free memory; %s", name, queue())
 	case "msg_store_call":
 		return fmt.Sprintf("%s writes or removes messages for %s; %s", name, from, waiting())
-	case "msg_store_confirm":
+	case "run_backing_queue":
 		return fmt.Sprintf("%s hears from %s that its messages are on disk; %s", name, from, queue())
 	case "gc_step":
 		if _, job, ok := s.cluster.GCState(e.PID); ok && job != "" {
 			return fmt.Sprintf("%s runs a step of its job: %s", name, job)
 		}
 		return name + " runs a step of its job"
-	case "dead_letter":
-		return fmt.Sprintf("%s dead-letters messages; %s", name, queue())
+	case "maybe_gc":
+		return name + " looks for files worth compacting"
 	}
 	return fmt.Sprintf("%s handles %s from %s; %s", name, node.KindName(e.Kind), from, waiting())
 }
