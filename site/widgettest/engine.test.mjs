@@ -7,6 +7,9 @@ import assert from "node:assert/strict";
 import { Connection, Engine, EngineError } from "../static/widget/bridge-loader.js";
 import { lastLines, runCalls } from "../static/widget/engine-worker.js";
 
+/** noTimer stands for setInterval: the tests call watch themselves. */
+const noTimer = () => 0;
+
 /** fakeBridge is a tiny stand-in for the `warren` object: simulations
  * that count the lines they ran; "boom" kills the Go program. */
 function fakeBridge(state) {
@@ -20,6 +23,9 @@ function fakeBridge(state) {
       if (line === "boom") {
         state.dead = true;
         return undefined;
+      }
+      if (line === "slow") {
+        state.slowRan = true;
       }
       if (line.startsWith("bad")) return JSON.stringify({ lines: [`error: unknown command "${line}"`] });
       sims.get(id).push(line);
@@ -51,7 +57,10 @@ function fakeWorkers() {
       },
       postMessage(m) {
         w.posted.push(m);
-        setTimeout(() => {
+        // a worker answers in order: a held "slow" call holds the rest
+        const held = m.type === "call" && m.calls.some((c) => c[2] === "slow");
+        const prev = w.queue || Promise.resolve();
+        w.queue = prev.then(() => (held ? new Promise((r) => (w.release = r)) : new Promise((r) => setTimeout(r, 0)))).then(() => {
           if (state.terminated) return;
           if (m.type === "load") {
             w.onmessage({ data: { type: "loaded", names: ["queue.declare"], usages: { "queue.declare": { name: "queue.declare" } } } });
@@ -61,7 +70,7 @@ function fakeWorkers() {
             if (state.dead) w.onmessage({ data: { type: "dead", why: "fatal error: runtime: out of memory" } });
             else w.onmessage({ data: { type: "answer", id: m.id, results } });
           }
-        }, 0);
+        });
       },
     };
     workers.push(w);
@@ -98,7 +107,7 @@ test("lastLines picks Go's fatal error out of what it printed", () => {
 
 test("Engine runs calls in the worker, with handles of its own", async () => {
   const f = fakeWorkers();
-  const conn = new Connection(f.start, "/base/");
+  const conn = new Connection(f.start, "/base/", () => 0, noTimer);
   const e = new Engine(conn, await conn.loaded);
   assert.deepEqual(e.names, ["queue.declare"]);
   assert.deepEqual(e.usage("queue.declare"), { name: "queue.declare" });
@@ -119,7 +128,7 @@ test("Engine runs calls in the worker, with handles of its own", async () => {
 
 test("a worker that dies is replaced: its culprit call is marked, old handles are lost, listeners hear of it", async () => {
   const f = fakeWorkers();
-  const conn = new Connection(f.start, "/", () => 1000);
+  const conn = new Connection(f.start, "/", () => 1000, noTimer);
   const e = new Engine(conn, await conn.loaded);
   const a = await e.create({});
   const b = await e.create({});
@@ -143,7 +152,7 @@ test("a worker that dies is replaced: its culprit call is marked, old handles ar
 
 test("an engine that keeps dying is not restarted for ever", async () => {
   const f = fakeWorkers();
-  const conn = new Connection(f.start, "/", () => 5000);
+  const conn = new Connection(f.start, "/", () => 5000, noTimer);
   const e = new Engine(conn, await conn.loaded);
   for (let i = 0; i < 4; i++) {
     const restarted = new Promise((r) => {
@@ -160,8 +169,50 @@ test("an engine that keeps dying is not restarted for ever", async () => {
 });
 
 test("a worker that cannot start fails loading with why", async () => {
-  const conn = new Connection(() => {
-    throw new Error("SecurityError: no workers here");
-  }, "/");
+  const conn = new Connection(
+    () => {
+      throw new Error("SecurityError: no workers here");
+    },
+    "/",
+    () => 0,
+    noTimer,
+  );
   await assert.rejects(conn.loaded, /cannot start the engine's worker: SecurityError/);
+});
+
+test("a long call keeps its worker; the simulations waiting behind it move to a new one", async () => {
+  const f = fakeWorkers();
+  let clock = 0;
+  const conn = new Connection(f.start, "/", () => clock, noTimer);
+  const e = new Engine(conn, await conn.loaded);
+  const a = await e.create({});
+  const b = await e.create({});
+  await e.exec(b, "kept");
+  const heard = [];
+  const restarted = new Promise((r) => e.onRestart((why) => (heard.push(why), r())));
+  const long = e.exec(a, "slow");
+  await new Promise((r) => setTimeout(r, 5));
+  const behind = e.exec(b, "waiting");
+  behind.catch(() => {});
+  await new Promise((r) => setTimeout(r, 5));
+  clock = 1000;
+  conn.watch();
+  assert.equal(f.workers.length, 1, "not yet: under splitAfter");
+  clock = 2000;
+  conn.watch();
+  await assert.rejects(behind, (err) => err.lost && !err.culprit);
+  await restarted;
+  assert.equal(heard.length, 1);
+  assert.equal(f.workers.length, 2);
+  assert.ok(e.isLost(b), "the simulation that waited is lost");
+  assert.ok(!e.isLost(a), "the long call's simulation stays");
+  assert.ok(!f.workers[0].state.terminated, "the old worker finishes the long call");
+  f.workers[0].release();
+  assert.deepEqual(await long, ["ran slow"]);
+  assert.equal((await e.snapshot(a)).events, 1);
+  const c = await e.create({});
+  assert.deepEqual(await e.exec(c, "new"), ["ran new"]);
+  assert.equal(f.workers[1].posted.filter((m) => m.type === "call").length, 2, "new simulations go to the new worker");
+  e.destroy(a);
+  assert.ok(f.workers[0].state.terminated, "a worker left with nothing is ended");
 });

@@ -1,15 +1,23 @@
 // bridge-loader.js: the page's side of the engine. The engine itself runs
-// in one Web Worker for the page (engine-worker.js), which holds warren.wasm
-// and every simulation; Engine sends it calls and hands back promises of
-// the answers, parsed, with {error} turned into an EngineError.
+// in a Web Worker (engine-worker.js), which holds warren.wasm and the
+// page's simulations; Engine sends it calls and hands back promises of the
+// answers, parsed, with {error} turned into an EngineError.
 //
-// A worker that dies (the Go program ran out of memory or hit a fatal
-// error) takes no simulation with it for good: the page starts another
-// worker and tells every widget, which rebuilds its simulation from its
-// script at the event it was showing. The call that was running when it
-// died is the culprit's: its error says so (culprit), and the calls that
-// were waiting behind it fail with lost set. A handle from before a
-// restart names nothing in the new worker: calls with it fail with lost.
+// One worker holds every simulation of the page, and answers one call at a
+// time. Two things take simulations from it, and neither takes a widget
+// with it for good:
+//
+//   - It dies (the Go program ran out of memory or hit a fatal error): the
+//     page starts another worker and tells every widget; each whose
+//     simulation was lost rebuilds it from its script at the event it was
+//     showing. The call that was running is the culprit's: its error says
+//     so (culprit); the calls waiting behind it fail with lost set.
+//   - One call holds it over splitAfter while calls of other simulations
+//     wait: the page starts a new worker for everything else, and those
+//     simulations are rebuilt there, while the long call finishes in the
+//     old worker, which keeps that one simulation (up to maxLanes workers).
+//
+// A lost handle names nothing any more: calls with it fail with lost.
 
 /** EngineError is a refusal from the bridge ({error: "..."}), or a call
  * the engine could not answer: lost when the worker died under it,
@@ -29,34 +37,26 @@ const NO_HANDLE = new Set(["create", "names", "usage", "parse", "wasmMemory"]);
  * (a lesson whose own script kills it) is not restarted for ever. */
 const maxRestarts = 4;
 
-/** Connection is one engine worker at a time, and the calls sent to it.
- * startWorker() makes a worker (postMessage, terminate, and the
- * message and error events); base is where warren.wasm is. It has no DOM
- * in it: Node's tests drive it with a fake worker. */
-export class Connection {
-  constructor(startWorker, base, now = () => Date.now()) {
-    this.startWorker = startWorker;
-    this.base = base;
-    this.now = now;
-    this.generation = 0;
-    this.pending = new Map(); // message id → {resolve, reject}
-    this.nextID = 1;
-    this.restarts = [];
-    this.listeners = new Set();
-    this.stopped = ""; // why the engine cannot be restarted
-    this.restarting = Promise.resolve();
-    this.start();
-  }
+/** splitAfter is how long one call may hold the worker while calls of
+ * other simulations wait behind it (ms); past it they move to a new
+ * worker, and the long call keeps the old one to itself. */
+export const splitAfter = 1500;
 
-  /** start makes a worker and loads the engine in it; loaded settles
-   * with {names, usages} or fails. */
-  start() {
-    this.generation++;
-    const gen = this.generation;
+/** maxLanes bounds the workers of a page. */
+const maxLanes = 3;
+
+/** Lane is one engine worker and the calls sent to it, answered in order:
+ * the first pending is the one running. */
+class Lane {
+  constructor(conn) {
+    this.conn = conn;
+    this.pending = new Map(); // message id → {resolve, reject, ids}
+    this.alive = true;
+    this.runningSince = 0; // when the first pending call started
     let worker;
     this.loaded = new Promise((resolve, reject) => {
       try {
-        worker = this.startWorker();
+        worker = conn.startWorker();
       } catch (e) {
         reject(new Error(`cannot start the engine's worker: ${e && e.message ? e.message : e}`));
         return;
@@ -64,7 +64,7 @@ export class Connection {
       this.worker = worker;
       let ready = false;
       worker.onmessage = (e) => {
-        if (gen !== this.generation) {
+        if (!this.alive) {
           return;
         }
         const m = e.data || {};
@@ -77,14 +77,15 @@ export class Connection {
           const p = this.pending.get(m.id);
           if (p) {
             this.pending.delete(m.id);
+            this.runningSince = this.pending.size ? conn.now() : 0;
             p.resolve(m.results);
           }
         } else if (m.type === "dead") {
-          this.died(m.why);
+          conn.died(this, m.why);
         }
       };
       worker.onerror = (e) => {
-        if (gen !== this.generation) {
+        if (!this.alive) {
           return;
         }
         const why = (e && e.message) || "the engine's worker could not run (is engine-worker.js served to this page?)";
@@ -94,48 +95,138 @@ export class Connection {
         if (!ready) {
           reject(new Error(why));
         } else {
-          this.died(why);
+          conn.died(this, why);
         }
       };
-      worker.postMessage({ type: "load", base: this.base });
+      worker.postMessage({ type: "load", base: conn.base });
     });
     this.loaded.catch(() => {});
-    return this.loaded;
   }
 
-  /** send posts a batch of calls and resolves with their results. With a
-   * generation, calls meant for that worker only: if another has started
-   * since, they fail with lost. */
-  async send(calls, generation) {
-    if (this.stopped) {
-      throw new EngineError(`the engine is not running (${this.stopped}); reload the page`);
-    }
-    await this.loaded;
-    if (generation !== undefined && generation !== this.generation) {
-      throw new EngineError("the engine restarted before this could run", { lost: true });
-    }
+  /** post sends a batch; ids are the worker's simulations it touches. */
+  post(calls, ids) {
     return new Promise((resolve, reject) => {
-      const id = this.nextID++;
-      this.pending.set(id, { resolve, reject });
+      const id = this.conn.nextID++;
+      if (!this.pending.size) {
+        this.runningSince = this.conn.now();
+      }
+      this.pending.set(id, { resolve, reject, ids });
       this.worker.postMessage({ type: "call", id, calls });
     });
   }
 
-  /** died ends the worker, fails what was waiting on it and starts
-   * another, then tells the listeners (why, the new generation). */
-  died(why) {
-    const old = this.worker;
-    this.generation++; // nothing more is read from the old one
+  /** end terminates the worker; what waited on it fails: the running call
+   * as culprit (when culprit says so), the others as lost. */
+  end(why, culprit) {
+    this.alive = false;
     try {
-      old.terminate();
+      this.worker.terminate();
     } catch {
       // already gone
     }
     const waiting = [...this.pending.values()];
     this.pending.clear();
     waiting.forEach((p, i) =>
-      p.reject(new EngineError(i === 0 ? `the engine stopped while running this (${why})` : `the engine stopped (${why})`, { lost: true, culprit: i === 0 })),
+      p.reject(new EngineError(i === 0 && culprit ? `the engine stopped while running this (${why})` : `the engine stopped (${why})`, { lost: true, culprit: i === 0 && culprit })),
     );
+  }
+}
+
+/** Connection is the page's engine workers: the current one, where new
+ * simulations go, and any that a long call kept to itself. It holds the
+ * handles the page knows simulations by. startWorker() makes a worker
+ * (postMessage, terminate, and the message and error events); base is
+ * where warren.wasm is. It has no DOM in it: Node's tests drive it with
+ * a fake worker and a fake clock. */
+export class Connection {
+  constructor(startWorker, base, now = () => Date.now(), every = (f, ms) => setInterval(f, ms)) {
+    this.startWorker = startWorker;
+    this.base = base;
+    this.now = now;
+    this.nextID = 1;
+    this.restarts = [];
+    this.listeners = new Set();
+    this.handles = new Map(); // handle → {lane, id in its worker, lost}
+    this.nextHandle = 1;
+    this.stopped = ""; // why the engine cannot be restarted
+    this.restarting = Promise.resolve();
+    this.lanes = new Set();
+    this.lane = this.addLane();
+    this.loaded = this.lane.loaded;
+    this.watchdog = every(() => this.watch(), 250);
+  }
+
+  addLane() {
+    const lane = new Lane(this);
+    this.lanes.add(lane);
+    return lane;
+  }
+
+  /** send posts calls to the worker of handle (or the current one) and
+   * resolves with their results. calls name the worker's own ids. */
+  async send(calls, lane = null, ids = []) {
+    if (this.stopped) {
+      throw new EngineError(`the engine is not running (${this.stopped}); reload the page`);
+    }
+    lane = lane || this.lane;
+    await lane.loaded;
+    if (!lane.alive) {
+      throw new EngineError("the engine restarted before this could run", { lost: true });
+    }
+    return lane.post(calls, ids);
+  }
+
+  /** watch moves the simulations waiting behind a long call to a new
+   * worker. */
+  watch() {
+    const lane = this.lane;
+    if (lane.pending.size < 2 || this.now() - lane.runningSince < splitAfter || this.lanes.size >= maxLanes) {
+      return;
+    }
+    const [first, ...behind] = [...lane.pending.entries()];
+    const keep = new Set(first[1].ids);
+    for (const [id, p] of behind) {
+      lane.pending.delete(id);
+      p.reject(new EngineError("the engine moved this simulation to another worker", { lost: true }));
+    }
+    for (const h of this.handles.values()) {
+      if (h.lane === lane && !keep.has(h.id)) {
+        h.lost = true;
+      }
+    }
+    if (![...this.handles.values()].some((h) => h.lane === lane && !h.lost)) {
+      lane.end("nothing left in it", false);
+      this.lanes.delete(lane);
+    }
+    this.renew(`a command held the engine over ${splitAfter / 1000} s`);
+  }
+
+  /** renew makes a new current worker and, once it has loaded, tells the
+   * listeners. */
+  renew(why) {
+    this.lane = this.addLane();
+    this.loaded = this.lane.loaded;
+    this.restarting = this.loaded.then(
+      () => this.listeners.forEach((f) => f(why)),
+      () => {},
+    );
+  }
+
+  /** died ends a worker whose Go program exited: its simulations are lost,
+   * the call it was running is the culprit; a new worker replaces the
+   * current one. */
+  died(lane, why) {
+    lane.end(why, true);
+    this.lanes.delete(lane);
+    for (const h of this.handles.values()) {
+      if (h.lane === lane) {
+        h.lost = true;
+      }
+    }
+    if (lane !== this.lane) {
+      this.restarting = Promise.resolve().then(() => this.listeners.forEach((f) => f(why)));
+      return;
+    }
     const t = this.now();
     this.restarts = this.restarts.filter((x) => t - x < 60_000);
     if (this.restarts.length >= maxRestarts) {
@@ -145,10 +236,23 @@ export class Connection {
       return;
     }
     this.restarts.push(t);
-    this.restarting = this.start().then(
-      () => this.listeners.forEach((f) => f(why, this.generation)),
-      () => {},
-    );
+    this.renew(why);
+  }
+
+  /** forget drops a handle; a worker left with no simulation other than
+   * the current one is ended. */
+  forget(handle) {
+    const h = this.handles.get(handle);
+    this.handles.delete(handle);
+    if (!h) {
+      return;
+    }
+    if (h.lane !== this.lane && h.lane.alive && ![...this.handles.values()].some((x) => x.lane === h.lane && !x.lost)) {
+      h.lane.end("nothing left in it", false);
+      this.lanes.delete(h.lane);
+    } else if (h.lane.alive && !h.lost) {
+      h.lane.post([["destroy", h.id]], []).catch(() => {});
+    }
   }
 
   /** settled resolves once no restart is under way: the listeners of the
@@ -161,8 +265,9 @@ export class Connection {
     } while (r !== this.restarting);
   }
 
-  /** onRestart registers f(why, generation), called once a new worker
-   * has loaded after one died; it returns the function that unregisters. */
+  /** onRestart registers f(why), called once a new worker has loaded after
+   * one died or simulations were moved to it: a widget whose handle is now
+   * lost rebuilds. It returns the function that unregisters. */
   onRestart(f) {
     this.listeners.add(f);
     return () => this.listeners.delete(f);
@@ -177,16 +282,18 @@ export class Engine {
     this.conn = conn;
     this.names = info.names;
     this.usages = info.usages;
-    this.handles = new Map(); // handle → {generation, id in the worker}
-    this.nextHandle = 1;
   }
 
   /** batch sends calls as they are ([fn, handle, ...args]) and resolves
    * with one {value, ms} or {error, ms} per call: ms is how long the call
-   * took in the worker. Handles are translated; a stale one is an error. */
+   * took in the worker. Handles are translated; one that names nothing,
+   * or a simulation lost with its worker, is an error. The calls of one
+   * batch go to one worker: the first handle's, or the current one. */
   async batch(calls) {
-    await this.conn.loaded;
-    const gen = this.conn.generation;
+    const conn = this.conn;
+    await conn.loaded;
+    let lane = null;
+    const ids = [];
     const sent = [];
     const answer = calls.map(() => null);
     calls.forEach((c, i) => {
@@ -195,23 +302,27 @@ export class Engine {
         sent.push({ i, call: c });
         return;
       }
-      const h = this.handles.get(args[0]);
-      if (!h || h.generation !== gen) {
+      const h = conn.handles.get(args[0]);
+      if (!h || h.lost || !h.lane.alive || (lane && h.lane !== lane)) {
         answer[i] = { error: h ? "this simulation was lost when the engine restarted" : `no simulation ${args[0]}`, lost: !!h, ms: 0 };
         return;
       }
+      lane = h.lane;
+      ids.push(h.id);
       sent.push({ i, call: [fn, h.id, ...args.slice(1)] });
     });
     if (sent.length) {
-      const results = await this.conn.send(
+      lane = lane || conn.lane;
+      const results = await conn.send(
         sent.map((s) => s.call),
-        gen,
+        lane,
+        ids,
       );
       sent.forEach((s, k) => {
         const r = results[k];
         if (s.call[0] === "create" && r && "value" in r) {
-          const handle = this.nextHandle++;
-          this.handles.set(handle, { generation: gen, id: r.value });
+          const handle = conn.nextHandle++;
+          conn.handles.set(handle, { lane, id: r.value, lost: false });
           r.value = handle;
         }
         answer[s.i] = r;
@@ -239,6 +350,12 @@ export class Engine {
       }
       return r.value;
     });
+  }
+
+  /** isLost says whether the simulation of handle went with its worker. */
+  isLost(handle) {
+    const h = this.conn.handles.get(handle);
+    return !!h && (h.lost || !h.lane.alive);
   }
 
   /** settled: see Connection.settled. */
@@ -299,11 +416,7 @@ export class Engine {
   }
   /** destroy forgets a simulation; it never fails. */
   destroy(id) {
-    const h = this.handles.get(id);
-    this.handles.delete(id);
-    if (h && h.generation === this.conn.generation) {
-      this.conn.send([["destroy", h.id]]).catch(() => {});
-    }
+    this.conn.forget(id);
   }
   usage(name) {
     return (this.usages && this.usages[name]) || null;

@@ -70,6 +70,7 @@ class WarrenScenario extends HTMLElement {
     this.busy = false;
     this.ran = false; // the scenario has run once
     this.chain = Promise.resolve(); // what the reader asked for, in order
+    this.retries = []; // what was asked while the simulation was being lost
     let resolve;
     this.readyPromise = new Promise((r) => (resolve = r));
     this.resolveReady = resolve;
@@ -100,12 +101,20 @@ class WarrenScenario extends HTMLElement {
   /** act queues fn after what was asked before; it settles with fn. An
    * error that is not the engine's restarting shows as a problem. */
   act(fn) {
-    const p = this.chain.then(fn).catch((e) => this.actionFailed(e));
+    const p = this.chain.then(fn).catch((e) => {
+      if (e && e.lost && !e.culprit && this.ran) {
+        this.retries.push(fn); // done again once the simulation is rebuilt
+      }
+      return this.actionFailed(e);
+    });
     this.chain = p;
     return p;
   }
 
   actionFailed(e) {
+    if (e && e.lost) {
+      this.hadLost = true; // the rebuild is this widget's
+    }
     if (e && e.lost && !e.culprit) {
       return; // the engine restarted under it; the rebuild shows the state
     }
@@ -243,20 +252,28 @@ class WarrenScenario extends HTMLElement {
     } else if (VIEWS.includes(this.getAttribute("view"))) {
       this.setView(this.getAttribute("view"));
     }
+    this.startShare = share;
     await this.act(async () => {
       await this.runSource(source);
-      const at = share && share.event !== null ? share.event : this.attrEvent() ?? this.openMoment();
-      if (at !== null) {
-        await this.doSeek(Math.min(at, this.end), false);
-        if (at > this.end) {
-          this.showProblem("This link points past the end", `event ${at} is past the end of the timeline (${this.end}); showing the end`);
-        }
-      }
+      await this.openWhereAsked();
     });
     if (!this.ran) {
       return; // the engine restarted under the first run: the rebuild finishes it
     }
     this.started_();
+  }
+
+  /** openWhereAsked goes, after the first run, to the event the share
+   * link, the event attribute or the open attribute names. */
+  async openWhereAsked() {
+    const share = this.startShare;
+    const at = share && share.event !== null ? share.event : this.attrEvent() ?? this.openMoment();
+    if (at !== null) {
+      await this.doSeek(Math.min(at, this.end), false);
+      if (at > this.end) {
+        this.showProblem("This link points past the end", `event ${at} is past the end of the timeline (${this.end}); showing the end`);
+      }
+    }
   }
 
   /** started_ ends the first run: autoplay, and ready. */
@@ -268,8 +285,9 @@ class WarrenScenario extends HTMLElement {
     this.resolveReady();
   }
 
-  /** watchRestarts rebuilds the simulation when the engine's worker had
-   * to be started again. */
+  /** watchRestarts rebuilds the simulation when it was lost: its worker
+   * died, or it waited behind another simulation's long command and was
+   * moved to a new worker. */
   watchRestarts() {
     if (!this.unwatch) {
       this.unwatch = this.engine.onRestart((why) => this.act(() => this.rebuild(why)));
@@ -280,6 +298,10 @@ class WarrenScenario extends HTMLElement {
    * made it (a share link's), then a seek to the event it showed. The
    * command that was running when the worker died is left out. */
   async rebuild(why) {
+    if (!this.engine || (!(this.id_ && this.engine.isLost(this.id_)) && !this.hadLost)) {
+      return; // this simulation is where it was
+    }
+    this.hadLost = false;
     const culprit = this.lostCommand;
     this.lostCommand = "";
     if (!this.isConnected) {
@@ -301,6 +323,7 @@ class WarrenScenario extends HTMLElement {
       this.hideProblem();
       this.captions.clear();
       await this.runSource(this.source);
+      await this.openWhereAsked();
       this.started_();
       return;
     }
@@ -328,6 +351,13 @@ class WarrenScenario extends HTMLElement {
     await this.refresh();
     if (culprit) {
       this.showProblem("The simulation stopped", `${culprit}. The page restarted the engine; this widget is back at event ${this.pos}, without that command`);
+    }
+    const again = this.retries;
+    this.retries = [];
+    if (!culprit) {
+      for (const fn of again) {
+        await fn();
+      }
     }
     if (wasRunning && !culprit) {
       this.play();
