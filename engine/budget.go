@@ -48,13 +48,16 @@ func (s *Sim) limits() limits {
 type budget struct {
 	on    bool  // a command is running under the budget (not a replay)
 	start int64 // events when it started
-	held  int   // messages held when it started
+	held  int   // messages held at its last check (the budget before the first)
 	stop  string
 }
 
-// startBudget puts the command about to run under the budget.
+// startBudget puts the command about to run under the budget. It measures
+// nothing: a command's first check stops it if the simulation holds more
+// than the budget, a later one only if it holds more than at the check
+// before.
 func (s *Sim) startBudget() {
-	s.budget = budget{on: true, start: s.rt.Events(), held: s.held()}
+	s.budget = budget{on: true, start: s.rt.Events(), held: s.limits().held}
 }
 
 // endBudget ends the command's budget and adds the line that says it
@@ -102,10 +105,12 @@ func (s *Sim) overBudget() bool {
 		b.stop = fmt.Sprintf("stopped after %s events: the timeline holds %d MB (the memory budget of a simulation); reset starts again",
 			thousands(ran), s.TimelineBytes()>>20)
 	default:
-		if h := s.held(); h > lim.held && h > b.held {
+		h := s.held()
+		if h > lim.held && h > b.held {
 			b.stop = "stopped after " + thousands(ran) + " events: the simulation holds " + thousands(int64(h)) +
 				" messages (the memory budget of a simulation is " + thousands(int64(lim.held)) + "); consume, purge or delete, or reset to start again"
 		}
+		b.held = max(h, lim.held) // over it, a command may go on while it drains
 	}
 	return b.stop != ""
 }
