@@ -6,10 +6,10 @@ package node
 // chose. The metadata (exchanges, queues, bindings, policies: mnesia's
 // tables) is replicated to every node, which the simulation models by
 // sharing it, and a change to it is a transaction that commits on every
-// disc node before the client hears back. A message between processes on
-// different nodes crosses the distribution link: it costs the sender and
-// the receiver the encoding and decoding, and it arrives a link delay
-// later.
+// node, RAM nodes included, before the client hears back. A message
+// between processes on different nodes crosses the distribution link: it
+// costs the sender and the receiver the encoding and decoding, and it
+// arrives a link delay later.
 
 import (
 	"fmt"
@@ -173,12 +173,14 @@ func (n *Node) hop(ctx *sim.Ctx) {
 	ctx.Charge(n.Config.Costs.DistHop)
 }
 
-// discPeers counts the disc nodes other than this one: a metadata
-// transaction waits for each of them.
-func (n *Node) discPeers() int {
+// peers counts the running nodes other than this one. A metadata change
+// is an mnesia sync_transaction, and mnesia_tm commits it on every node
+// holding a copy of the tables it writes: disc nodes and RAM nodes alike
+// (a RAM node holds them as ram_copies), so it waits for each of them.
+func (n *Node) peers() int {
 	k := 0
 	for _, m := range n.members {
-		if m != n && !m.ram && !m.stopped {
+		if m != n && !m.stopped {
 			k++
 		}
 	}
@@ -186,9 +188,9 @@ func (n *Node) discPeers() int {
 }
 
 // commitDelay is how long a metadata change takes to commit on the other
-// disc nodes: a round trip over the link, the peers answering in parallel.
+// nodes: a round trip over the link, the peers answering in parallel.
 func (n *Node) commitDelay() int64 {
-	if n.discPeers() == 0 {
+	if n.peers() == 0 {
 		return 0
 	}
 	return 2 * n.RT.LinkDelay

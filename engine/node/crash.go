@@ -221,7 +221,7 @@ func (ch *channel) sleep(ctx *sim.Ctx, queue string, d int64, client bool, then 
 }
 
 // committed answers a metadata change once its transaction has committed
-// on the cluster's other disc nodes (at once on a single node).
+// on the cluster's other nodes (at once on a single node).
 func (ch *channel) committed(ctx *sim.Ctx, reply any) {
 	d := ch.n.commitDelay()
 	if d == 0 {

@@ -31,6 +31,9 @@ type creditFlow struct {
 	fromPeer  []peerCount // messages left before granting more to each peer
 	blockedBy []sim.PID
 	held      []sim.PID // grants owed while blocked
+	// initial holds the initial credit toward a peer whose spec is not
+	// the process's own (sendSpec: the msg_store's 4000).
+	initial []peerCount
 	// BlockedAt is the virtual time the process last became blocked.
 	blockedAt  int64
 	wasBlocked bool
@@ -79,6 +82,9 @@ func (c *creditFlow) isBlockedBy(peer sim.PID) bool {
 func (c *creditFlow) sendSpec(peer sim.PID, spec CreditSpec, now int64) bool {
 	if find(c.toPeer, peer) < 0 {
 		c.toPeer = append(c.toPeer, peerCount{peer, spec.Initial})
+		if spec.Initial != c.spec.Initial && find(c.initial, peer) < 0 {
+			c.initial = append(c.initial, peerCount{peer, spec.Initial})
+		}
 	}
 	return c.send(peer, now)
 }
@@ -143,6 +149,9 @@ func (c *creditFlow) peerDown(peer sim.PID) (released []sim.PID, unblocked bool)
 	if i := find(c.fromPeer, peer); i >= 0 {
 		c.fromPeer = append(c.fromPeer[:i], c.fromPeer[i+1:]...)
 	}
+	if i := find(c.initial, peer); i >= 0 {
+		c.initial = append(c.initial[:i], c.initial[i+1:]...)
+	}
 	wasBlocked := c.blocked()
 	c.unblockPeer(peer)
 	if wasBlocked && !c.blocked() {
@@ -163,7 +172,11 @@ type CreditLink struct {
 func (c *creditFlow) links(self sim.PID) []CreditLink {
 	out := make([]CreditLink, 0, len(c.toPeer))
 	for _, p := range c.toPeer {
-		out = append(out, CreditLink{From: self, To: p.pid, Credit: p.n, Initial: c.spec.Initial, Blocked: c.isBlockedBy(p.pid)})
+		initial := c.spec.Initial
+		if i := find(c.initial, p.pid); i >= 0 {
+			initial = c.initial[i].n
+		}
+		out = append(out, CreditLink{From: self, To: p.pid, Credit: p.n, Initial: initial, Blocked: c.isBlockedBy(p.pid)})
 	}
 	return out
 }

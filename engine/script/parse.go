@@ -301,7 +301,9 @@ func checkCombination(c *Command) *Error {
 		}
 		return nil
 	}
-	if c.Name != "connection.close" && c.Name != "channel.close" && c.Has("on") && c.On().Chan == 0 {
+	// expect's on= takes a connection too: blocked, unblocked and
+	// connection-lost are a connection's lines.
+	if c.Name != "connection.close" && c.Name != "channel.close" && c.Name != "expect" && c.Has("on") && c.On().Chan == 0 {
 		return bad("on", "on= must name a channel like c1.2 here")
 	}
 	return nil
