@@ -17,27 +17,26 @@ const modulePath = "warren"
 
 // wasmBuildFlags are the go build flags of warren.wasm, the one place they
 // are written (wasm/size_test.go measures the site's own build): no file
-// paths and no symbol table, and inlining only where it pays.
+// paths and no symbol table, and no inlining but in the scheduler's loop.
 //
-// NB: inlining is a measured choice. Measured on the whole engine (with
-// restarts), the recorded publish-deliver-ack workload of the widget
-// (40,000 messages, then 10 seeks over the run) under Node, user CPU
-// seconds, median of 6 interleaved runs; sizes as the site ships them
-// (zopfli --i1, brotli -q 11):
+// NB: inlining is a measured choice. The recorded publish-deliver-ack
+// workload of the widget (40,000 messages, then 10 seeks over the run)
+// under Node, user CPU seconds, median of 4 interleaved runs; sizes as the
+// site ships them (zopfli --i1, brotli -q 11), of the whole engine as of
+// the commit that wrote this table:
 //
 //	inlining                    CPU     gzip        brotli
-//	off but in engine/sim       2.65 s  1,246,113   941,218
-//	also in runtime (chosen)    1.87 s  1,265,867   970,956
-//	also in the std library     1.81 s  1,281,694   991,167
-//	everywhere (Go's default)   1.84 s  1,378,516   1,060,394
+//	off but in engine/sim       1.85 s  1,310,212   990,832   (chosen)
+//	also in runtime             1.50 s  1,328,490   1,016,305
+//	everywhere (Go's default)   1.41 s  1,455,585   1,116,533
 //
-// Inlining the runtime (maps, append, write barriers) buys almost all
-// that inlining everywhere does, 30% less CPU, for 20 kB of gzip and 30
-// kB of brotli; inlining everywhere costs 120 kB and breaks the budget
-// of the smallest shipped encoding (1,000,000 bytes, wasm/size_test.go).
+// Inlining the runtime (maps, append, write barriers) buys most of what
+// inlining everywhere does, 19% less CPU against 24%, but does not fit
+// the budget of the smallest shipped encoding (1,000,000 bytes,
+// wasm/size_test.go); inlining everywhere costs 125 kB more of brotli.
 var wasmBuildFlags = []string{
 	"-trimpath", "-ldflags=-s",
-	"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=warren/engine/sim=",
+	"-gcflags=all=-l", "-gcflags=warren/engine/sim=",
 }
 
 // buildWasm compiles ./wasm to out/warren.wasm and copies the Go release's
