@@ -48,10 +48,13 @@ var expectCommands = []command{
 }
 
 func (s *Sim) expect(cmd script.Command) Goal {
-	if cmd.Has("queue") {
-		return s.expectQueue(cmd)
+	if g, ok := s.expectMore(cmd); ok {
+		return s.within(cmd, g)
 	}
-	return s.expectSaw(cmd)
+	if cmd.Has("queue") {
+		return s.within(cmd, s.expectQueue(cmd))
+	}
+	return s.within(cmd, s.expectSaw(cmd))
 }
 
 // expectQueue compares a queue's list_queues columns with the wanted

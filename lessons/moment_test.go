@@ -58,3 +58,69 @@ func openName(b Scenario) string {
 	}
 	return b.Info.Open
 }
+
+// TestExercisesTeach: exercises give hints (up to three, which Exercise
+// checks), and the prose after each (up to the next heading or block) (up to the next heading) does not give the solution
+// away: it names no word of the solution, in backticks, that the prompt
+// before it, the setup and the goals do not already show.
+func TestExercisesTeach(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exercises, hinted := 0, 0
+	for _, l := range all {
+		blocks, err := l.Scenarios()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(l.Body, "\n")
+		for _, b := range blocks {
+			if !b.Info.Exercise {
+				continue
+			}
+			exercises++
+			ex, err := b.Exercise()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ex.Hints) > 0 {
+				hinted++
+			}
+			shown := ex.Setup.Script
+			for _, g := range ex.Goals {
+				shown += " " + g.Command
+			}
+			// and the prompt before the block
+			open := b.Line - l.BodyLine
+			for i := open - 1; i >= 0 && !strings.HasPrefix(lines[i], "#") && !strings.HasPrefix(lines[i], "```"); i-- {
+				shown += " " + lines[i]
+			}
+			secret := map[string]bool{}
+			for _, s := range ex.Solution {
+				for _, w := range strings.Fields(s.Command) {
+					if !strings.Contains(shown, w) {
+						secret[w] = true
+					}
+				}
+			}
+			// the prose after the block's closing fence
+			start := b.Line - l.BodyLine + 1 + len(strings.Split(b.Script, "\n")) + 1
+			for i := start; i < len(lines) && !strings.HasPrefix(lines[i], "#") && !strings.HasPrefix(lines[i], "```"); i++ {
+				for j, part := range strings.Split(lines[i], "`") {
+					if j%2 == 0 {
+						continue // outside backticks
+					}
+					for _, w := range strings.Fields(part) {
+						if secret[w] {
+							t.Errorf("%s:%d: the text after the exercise gives its solution away: `%s`", l.File, l.BodyLine+i, w)
+						}
+					}
+				}
+			}
+		}
+	}
+	if exercises < 5 || hinted < 5 {
+		t.Errorf("%d exercises, %d with hints: want at least 5 of each", exercises, hinted)
+	}
+}

@@ -239,6 +239,13 @@ func (s Scenario) Steps() ([]Step, error) {
 // shows it to a reader who asks.
 const SolutionPrefix = "#solution:"
 
+// HintPrefix starts a comment line of an exercise block that holds a hint:
+// the widget reveals the hints one at a time, before the solution.
+const HintPrefix = "#hint:"
+
+// MaxHints is how many hints an exercise may give.
+const MaxHints = 3
+
 // Exercise is an exercise block taken apart: the commands that set the
 // scene, the goals (expect lines) and a solution that meets them all.
 type Exercise struct {
@@ -247,6 +254,8 @@ type Exercise struct {
 	Setup    Scenario
 	Goals    []Step
 	Solution []Step
+	// Hints are the exercise's hints, in the order they are revealed.
+	Hints []string
 }
 
 // Exercise takes an exercise block apart. It needs at least one goal (an
@@ -267,6 +276,15 @@ func (s Scenario) Exercise() (Exercise, error) {
 				return Exercise{}, fmt.Errorf("line %d: %s needs a command after it", num, SolutionPrefix)
 			}
 			ex.Solution = append(ex.Solution, Step{Line: num, Command: cmd})
+		case strings.HasPrefix(t, HintPrefix):
+			hint := strings.TrimSpace(strings.TrimPrefix(t, HintPrefix))
+			if hint == "" {
+				return Exercise{}, fmt.Errorf("line %d: %s needs words after it", num, HintPrefix)
+			}
+			if len(ex.Hints) == MaxHints {
+				return Exercise{}, fmt.Errorf("line %d: an exercise gives at most %d hints", num, MaxHints)
+			}
+			ex.Hints = append(ex.Hints, hint)
 		case t == "expect" || strings.HasPrefix(t, "expect "):
 			ex.Goals = append(ex.Goals, Step{Line: num, Command: t})
 		default:

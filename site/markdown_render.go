@@ -88,6 +88,7 @@ func (r *lessonRenderer) fencedCode(w util.BufWriter, src []byte, n ast.Node, en
 			for _, g := range ex.Goals {
 				s.Goals = append(s.Goals, g.Command)
 			}
+			s.Hints = ex.Hints
 			for _, c := range ex.Solution {
 				s.Solution = append(s.Solution, c.Command)
 			}

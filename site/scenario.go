@@ -27,6 +27,8 @@ type scenarioView struct {
 	// reader is to meet, and commands that meet them.
 	Goals    []string
 	Solution []string
+	// Hints are revealed one at a time before the solution.
+	Hints []string
 }
 
 // defaultVersion is the RabbitMQ release line the playground and the embed

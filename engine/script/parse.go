@@ -221,6 +221,45 @@ func checkExpect(c *Command) *Error {
 		}
 		return &Error{Col: col, Cmd: c.Name, Msg: msg, Hint: "usage: " + c.Spec.Usage}
 	}
+	forms, newer := 0, false
+	for i, k := range []string{"queue", "saw", "process", "credit", "file", "alarm", "never"} {
+		if c.Has(k) {
+			forms++
+			newer = newer || i >= 2
+		}
+	}
+	if forms > 1 && newer {
+		return bad("", "a goal checks one thing: give one of queue=, saw=, process=, credit=, file=, alarm= or never=")
+	}
+	for form, cols := range ExpectColumns {
+		if !c.Has(form) {
+			continue
+		}
+		if len(c.Table()) == 0 {
+			return bad(form, fmt.Sprintf("say what %s= should show: %s", form, strings.Join(cols, "=..., ")+"=..."))
+		}
+		for _, f := range c.Table() {
+			if !slices.Contains(cols, f.Key) {
+				return bad(f.Key, fmt.Sprintf("%s is not something %s= compares (want one of %s)", f.Key, form, strings.Join(cols, ", ")))
+			}
+		}
+		return nil
+	}
+	switch {
+	case c.Has("alarm"):
+		if len(c.Table()) > 0 {
+			return bad(c.Table()[0].Key, "alarm= takes nothing more")
+		}
+		return nil
+	case c.Has("never"):
+		if !c.Has("on") {
+			return bad("never", "never= needs on=: the connection (blocked) or the channel (dropped) it is about")
+		}
+		if c.Str("never", "") == "dropped" && c.On().Chan == 0 {
+			return bad("on", "never=dropped is about a channel: on=cN.M")
+		}
+		return nil
+	}
 	switch {
 	case c.Has("queue") && c.Has("saw"):
 		return bad("saw", "give queue= or saw=, not both")
@@ -245,7 +284,7 @@ func checkExpect(c *Command) *Error {
 		}
 	case c.Has("saw"):
 	default:
-		return bad("", "give queue=Q with the columns it should show, or saw=KIND with what a channel should have seen")
+		return bad("", "give queue=Q with the columns it should show, saw=KIND with what a channel should have seen, or process=, credit=, file=, alarm= or never=")
 	}
 	return nil
 }

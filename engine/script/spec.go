@@ -165,7 +165,8 @@ var specs = []*Spec{
 		enum("queue-master-locator", "client-local", "min-masters", "random")},
 		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary] [file-size-limit=BYTES] [queue-master-locator=client-local|min-masters|random]"},
 
-	{Name: "expect", Params: []Param{p("queue", Name), enum("saw", SawKinds...), onParam, p("redelivered", Flag), p("persistent", Flag)}, Extra: AnyArgs, Engine: true,
+	{Name: "expect", Params: []Param{p("queue", Name), enum("saw", SawKinds...), onParam, p("redelivered", Flag), p("persistent", Flag),
+		p("process", Str), p("credit", Str), p("file", Str), enum("alarm", "memory", "disk", "none"), enum("never", NeverKinds...), num("within-ms", 0, 3_600_000)}, Extra: AnyArgs, Engine: true,
 		Usage: "expect queue=Q COLUMN=V ... | expect on=CONN[.CH] saw=KIND [FIELD=V ...] [redelivered] [persistent]"},
 	{Name: "restart", Params: []Param{enum("kind", "clean", "crash", "power-loss")}, Engine: true,
 		Usage: "restart [kind=clean|crash|power-loss]"},
@@ -201,6 +202,19 @@ var ChannelColumns = []string{"name", "connection", "number", "user", "consumer_
 var ConnectionColumns = []string{"name", "state", "channels", "user", "vhost"}
 
 // SawKinds are the kinds of trace line `expect saw=` looks for.
+// NeverKinds are what `expect never=` says never happened: a connection's
+// reader never stopped reading its socket (blocked), a channel never had a
+// publish nacked or returned (dropped).
+var NeverKinds = []string{"blocked", "dropped"}
+
+// ExpectColumns are the fields the goals on processes, credit and files
+// compare, by form.
+var ExpectColumns = map[string][]string{
+	"process": {"state", "mailbox", "blocked"},
+	"credit":  {"left", "blocked"},
+	"file":    {"entries", "live", "dead", "size"},
+}
+
 var SawKinds = []string{"declare-ok", "delete-ok", "purge-ok", "consume-ok", "deliver", "get-ok", "get-empty",
 	"confirm-ack", "confirm-nack", "return", "cancelled", "closed", "blocked", "unblocked", "connection-lost"}
 

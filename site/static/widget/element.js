@@ -20,7 +20,8 @@
 //
 // A line "#@seek N" in a share script is the widget's own: the next
 // command ran after seeking back to event N. "#@goal LINE" and
-// "#@solution LINE" carry an exercise's goals and solution in a share link.
+// "#@solution LINE" carry an exercise's goals and solution in a share link,
+// "#@hint TEXT" its hints.
 // To the engine they are comments.
 
 import { loadEngine } from "./bridge-loader.js";
@@ -399,7 +400,7 @@ class WarrenScenario extends HTMLElement {
         .filter((l) => l.startsWith(`#@${name} `))
         .map((l) => l.slice(name.length + 3).trim());
     const fromAttr = attr("goals").length > 0;
-    this.goals.set(fromAttr ? attr("goals") : directive("goal"), fromAttr ? attr("solution") : directive("solution"));
+    this.goals.set(fromAttr ? attr("goals") : directive("goal"), fromAttr ? attr("solution") : directive("solution"), fromAttr ? attr("hints") : directive("hint"));
   }
 
   /** openMoment is the event the open attribute names: start, a mark of
@@ -486,7 +487,7 @@ class WarrenScenario extends HTMLElement {
       await this.position();
       return true;
     }
-    if (line.startsWith("#@goal ") || line.startsWith("#@solution ")) {
+    if (line.startsWith("#@goal ") || line.startsWith("#@solution ") || line.startsWith("#@hint ")) {
       return true; // read by setGoals
     }
     if (this.captions.directive(line, this.pos)) {
@@ -712,7 +713,7 @@ class WarrenScenario extends HTMLElement {
   shareScript() {
     let src = this.source.replace(/\n+$/, "");
     if (this.goals.goals.length && !/^\s*#@goal /m.test(src)) {
-      const carried = [...this.goals.goals.map((g) => `#@goal ${g}`), ...this.goals.solution.map((c) => `#@solution ${c}`)];
+      const carried = [...this.goals.goals.map((g) => `#@goal ${g}`), ...this.goals.hints.map((x) => `#@hint ${x}`), ...this.goals.solution.map((c) => `#@solution ${c}`)];
       src = `${carried.join("\n")}\n${src}`;
     }
     return this.extra.length ? `${src}\n${this.extra.join("\n")}` : src;

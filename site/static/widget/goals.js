@@ -3,7 +3,9 @@
 // checks each against the simulation after every change: met, or not yet
 // with what the engine found. A solution attribute adds a button that
 // shows one way to meet them. A share link carries both as #@goal and
-// #@solution lines of its script.
+// #@solution lines of its script. A hints attribute (one a line, up to
+// three) adds a button that reveals them one at a time; the solution is
+// offered once every hint is out.
 
 import { h, setText } from "./dom.js";
 
@@ -14,6 +16,10 @@ export class Goals {
     this.met = null; // how many were met at the last check
     this.list = h("ol.goal-list");
     this.done = h("p.badge.ok.goals-done", { hidden: true, text: "Every goal is met." });
+    this.hints = [];
+    this.shownHints = 0;
+    this.hintList = h("ol.hint-list", { id: `hints-${uid}`, "aria-live": "polite" });
+    this.hintBtn = h("button.show-hint", { type: "button", "aria-controls": `hints-${uid}`, onclick: () => this.nextHint() }, "Show a hint");
     this.solutionBox = h("pre.solution", { id: `solution-${uid}`, hidden: true });
     this.solutionBtn = h(
       "button.show-solution",
@@ -27,18 +33,23 @@ export class Goals {
       h("p.goals-help", { text: "Type commands in the console below. Each goal is checked after every change." }),
       this.list,
       this.done,
+      this.hintList,
+      this.hintBtn,
       this.solutionBtn,
       this.solutionBox,
     );
   }
 
   /** set takes the goal lines and the solution lines (either may be empty). */
-  set(goals, solution) {
+  set(goals, solution, hints = []) {
     this.goals = goals;
     this.solution = solution;
+    this.hints = hints.slice(0, 3);
+    this.shownHints = 0;
+    this.hintList.replaceChildren();
+    this.showHintState();
     this.met = null;
     this.el.hidden = goals.length === 0;
-    this.solutionBtn.hidden = solution.length === 0;
     setText(this.solutionBox, solution.join("\n"));
     this.list.replaceChildren(
       ...goals.map((g) =>
@@ -51,6 +62,25 @@ export class Goals {
         ),
       ),
     );
+  }
+
+  /** nextHint reveals the next hint. */
+  nextHint() {
+    if (this.shownHints >= this.hints.length) {
+      return;
+    }
+    const n = this.shownHints++;
+    this.hintList.append(h("li.hint", { text: this.hints[n] }));
+    this.showHintState();
+  }
+
+  /** showHintState offers the next hint, or the solution once every hint
+   * is out. */
+  showHintState() {
+    const left = this.hints.length - this.shownHints;
+    this.hintBtn.hidden = left === 0;
+    setText(this.hintBtn, this.shownHints === 0 ? `Show a hint (${this.hints.length})` : `Show hint ${this.shownHints + 1} of ${this.hints.length}`);
+    this.solutionBtn.hidden = this.solution.length === 0 || left > 0;
   }
 
   toggleSolution() {

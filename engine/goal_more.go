@@ -1,0 +1,159 @@
+package engine
+
+// Goals that look past queues and trace lines: a process's state, the
+// credit one process holds toward another (credit_flow), a file of the
+// store (entries, live and dead), an alarm (rabbit_alarm), something that
+// never happened so far, and a limit on virtual time.
+//
+//	expect process="queue jobs" state=waiting mailbox=0
+//	expect credit="reader c1 -> channel c1.1" left=0
+//	expect file=0.rdq entries=3 live=1 dead=2
+//	expect alarm=memory
+//	expect never=blocked on=c1 within-ms=500
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"warren/engine/script"
+)
+
+// expectMore checks the goals of the newer forms; ok is false for a
+// queue= or saw= goal.
+func (s *Sim) expectMore(cmd script.Command) (g Goal, ok bool) {
+	switch {
+	case cmd.Has("process"):
+		g = s.expectProcess(cmd)
+	case cmd.Has("credit"):
+		g = s.expectCredit(cmd)
+	case cmd.Has("file"):
+		g = s.expectFile(cmd)
+	case cmd.Has("alarm"):
+		g = s.expectAlarm(cmd)
+	case cmd.Has("never"):
+		g = s.expectNever(cmd)
+	default:
+		return Goal{}, false
+	}
+	return g, true
+}
+
+// within adds the virtual-time limit of within-ms= to a goal.
+func (s *Sim) within(cmd script.Command, g Goal) Goal {
+	if !cmd.Has("within-ms") {
+		return g
+	}
+	limit := cmd.Int("within-ms", 0)
+	g.Text += fmt.Sprintf(" within %d ms", limit)
+	if now := s.rt.Now(); g.Met && now > limit*1000 {
+		g.Met = false
+		g.Text += " (it is t=" + formatTime(now) + ")"
+	}
+	return g
+}
+
+// compare checks wanted fields against what was found; what names the
+// thing.
+func compare(cmd script.Command, what string, found map[string]string) Goal {
+	var want, off []string
+	for _, a := range cmd.Args {
+		if !cmd.Spec.IsTableKey(a.Key) {
+			continue
+		}
+		want = append(want, a.Key+"="+a.Val)
+		if got := found[a.Key]; got != a.Val {
+			off = append(off, a.Key+"="+got+" (want "+a.Val+")")
+		}
+	}
+	if len(off) > 0 {
+		return Goal{Text: what + " has " + strings.Join(off, ", ")}
+	}
+	return Goal{Met: true, Text: what + " " + strings.Join(want, " ")}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func (s *Sim) expectProcess(cmd script.Command) Goal {
+	name := cmd.Str("process", "")
+	for _, p := range s.Snapshot().Processes {
+		if p.Name == name {
+			return compare(cmd, name, map[string]string{"state": p.State, "mailbox": strconv.Itoa(p.Mailbox), "blocked": yesNo(p.Blocked)})
+		}
+	}
+	return Goal{Text: "there is no process " + name}
+}
+
+func (s *Sim) expectCredit(cmd script.Command) Goal {
+	link := cmd.Str("credit", "")
+	from, to, ok := strings.Cut(link, "->")
+	from, to = strings.TrimSpace(from), strings.TrimSpace(to)
+	if !ok {
+		return Goal{Text: "credit=" + link + " names no link: write it as \"FROM -> TO\", as show credit prints it"}
+	}
+	for _, l := range s.cluster.CreditLinks() {
+		if s.procName(l.From) == from && s.procName(l.To) == to {
+			return compare(cmd, "credit "+from+" -> "+to, map[string]string{"left": strconv.Itoa(l.Credit), "blocked": yesNo(l.Blocked)})
+		}
+	}
+	return Goal{Text: "credit " + from + " -> " + to + " (no such link yet)"}
+}
+
+func (s *Sim) expectFile(cmd script.Command) Goal {
+	name := cmd.Str("file", "")
+	for _, f := range s.cluster.First().FileViews() {
+		if f.Path == name || strings.HasSuffix(f.Path, "/"+name) {
+			return compare(cmd, "file "+name, map[string]string{"entries": strconv.Itoa(f.Entries), "live": strconv.Itoa(f.Live),
+				"dead": strconv.Itoa(f.Entries - f.Live), "size": strconv.FormatInt(f.Size, 10)})
+		}
+	}
+	return Goal{Text: "file " + name + " (there is no such file)"}
+}
+
+func (s *Sim) expectAlarm(cmd script.Command) Goal {
+	want := cmd.Str("alarm", "")
+	alarms := s.cluster.Alarms()
+	has := strings.Join(alarms, ", ")
+	if has == "" {
+		has = "none"
+	}
+	if want == "none" {
+		return Goal{Met: len(alarms) == 0, Text: "no alarm (alarms: " + has + ")"}
+	}
+	for _, a := range alarms {
+		if a == want {
+			return Goal{Met: true, Text: "the " + want + " alarm is raised"}
+		}
+	}
+	return Goal{Text: "the " + want + " alarm is raised (alarms: " + has + ")"}
+}
+
+// expectNever looks through everything that happened up to now.
+func (s *Sim) expectNever(cmd script.Command) Goal {
+	on := cmd.On()
+	now := s.rt.Events()
+	switch cmd.Str("never", "") {
+	case "blocked":
+		reader := fmt.Sprintf("reader c%d", on.Conn)
+		for _, m := range s.marks.list {
+			if m.Event <= now && m.Kind == "blocked" && strings.HasPrefix(m.Text, reader+" ") {
+				return Goal{Text: fmt.Sprintf("%s was never blocked (it stopped reading at event %d)", reader, m.Event)}
+			}
+		}
+		return Goal{Met: true, Text: reader + " was never blocked"}
+	default: // dropped
+		ch := on.String()
+		for i, n := 0, s.TranscriptLen(); i < n; i++ {
+			w := strings.Fields(s.client.lines.line(i).Text)
+			if len(w) >= 2 && w[0] == ch && (w[1] == "confirm-nack" || w[1] == "return") {
+				return Goal{Text: ch + " never had a publish dropped (" + strings.Join(w[1:min(len(w), 3)], " ") + ")"}
+			}
+		}
+		return Goal{Met: true, Text: ch + " never had a publish dropped"}
+	}
+}

@@ -1,0 +1,84 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+func goal(t *testing.T, s *Sim, line string) Goal {
+	t.Helper()
+	g, err := s.Expect(line)
+	if err != nil {
+		t.Fatalf("%s: %v", line, err)
+	}
+	return g
+}
+
+func TestGoalsOnProcessCreditFilesAlarmsNever(t *testing.T) {
+	s := runScript(t, `queue.declare queue=orders
+submit basic.publish key=orders body=m count=50000
+run ms=100`)
+	for _, c := range []struct {
+		line string
+		met  bool
+		text string
+	}{
+		{`expect credit="reader c1 -> channel c1.1" left=0 blocked=yes`, true, "credit reader c1 -> channel c1.1 left=0 blocked=yes"},
+		{`expect credit="reader c1 -> channel c1.1" left=400`, false, "credit reader c1 -> channel c1.1 has left=0 (want 400)"},
+		{`expect credit="reader c9 -> channel c9.1" left=0`, false, "credit reader c9 -> channel c9.1 (no such link yet)"},
+		{`expect process="reader c1" state=waiting blocked=yes`, true, "reader c1 state=waiting blocked=yes"},
+		{`expect process="queue orders" mailbox=0`, false, "queue orders has mailbox="},
+		{`expect never=blocked on=c1`, false, "reader c1 was never blocked (it stopped reading at event "},
+		{`expect never=blocked on=c2`, true, "reader c2 was never blocked"},
+		{`expect alarm=none`, true, "no alarm (alarms: none)"},
+		{`expect queue=orders messages=6591 within-ms=200`, false, "queue orders messages=6591 within 200 ms (it is t=250.052ms)"},
+		{`expect queue=orders messages=6591 within-ms=300`, true, "queue orders messages=6591 within 300 ms"},
+	} {
+		g := goal(t, s, c.line)
+		if g.Met != c.met || !strings.HasPrefix(g.Text, c.text) {
+			t.Errorf("%s: met=%v %q, want met=%v %q", c.line, g.Met, g.Text, c.met, c.text)
+		}
+	}
+	// never looks at what happened up to the moment shown
+	if err := s.SeekEvent(10); err != nil {
+		t.Fatal(err)
+	}
+	if g := goal(t, s, `expect never=blocked on=c1`); !g.Met {
+		t.Errorf("at event 10 the reader had not been blocked yet: %q", g.Text)
+	}
+
+	s = runScript(t, `queue.declare queue=orders durable x-queue-version=2
+confirm.select
+basic.publish key=orders size=5000 count=3 persistent
+basic.get queue=orders no-ack
+alarm set=memory`)
+	for _, c := range []struct {
+		line string
+		met  bool
+		text string
+	}{
+		{`expect file=0.rdq entries=3 live=2 dead=1`, true, "file 0.rdq entries=3 live=2 dead=1"},
+		{`expect file=0.rdq dead=0`, false, "file 0.rdq has dead=1 (want 0)"},
+		{`expect file=7.rdq entries=1`, false, "file 7.rdq (there is no such file)"},
+		{`expect alarm=memory`, true, "the memory alarm is raised"},
+		{`expect alarm=disk`, false, "the disk alarm is raised (alarms: memory)"},
+		{`expect never=dropped on=c1.1`, true, "c1.1 never had a publish dropped"},
+	} {
+		g := goal(t, s, c.line)
+		if g.Met != c.met || !strings.HasPrefix(g.Text, c.text) {
+			t.Errorf("%s: met=%v %q, want met=%v %q", c.line, g.Met, g.Text, c.met, c.text)
+		}
+	}
+	for line, want := range map[string]string{
+		`expect file=0.rdq colour=red`:              "colour is not something file= compares",
+		`expect alarm=memory queue=orders`:          "a goal checks one thing",
+		`expect never=dropped on=c1`:                "never=dropped is about a channel",
+		`expect never=blocked`:                      "never= needs on=",
+		`expect process="queue orders"`:             "say what process= should show",
+		`expect credit="a -> b" left=1 within-ms=x`: "within-ms",
+	} {
+		if _, err := s.Expect(line); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", line, err, want)
+		}
+	}
+}
