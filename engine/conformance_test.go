@@ -93,3 +93,20 @@ func directive(d *datadriven.TestData, line int) string {
 	}
 	return raw
 }
+
+// TestTutorials runs RabbitMQ's six tutorials, written in the language and
+// recorded from the broker like the conformance corpus.
+func TestTutorials(t *testing.T) {
+	files, _ := filepath.Glob("../tutorials/*.txt")
+	if len(files) != 6 {
+		t.Fatalf("%d tutorial files, want 6", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			s := New(Options{})
+			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {
+				return runCase(s, d)
+			})
+		})
+	}
+}

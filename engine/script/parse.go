@@ -109,10 +109,14 @@ func ParseLine(text string, line int) (Command, error) {
 		}
 		if p, named := spec.param(key); named {
 			if err := checkParam(p, a); err != "" {
-				return fail(t.col, "", "%s", err)
+				return fail(t.col, clientHint(spec, t.s), "%s", err)
 			}
 		} else if !extraAllowed(spec, a) {
-			return fail(t.col, unknownHint(spec, key), "unknown argument %q", t.s)
+			hint := clientHint(spec, t.s)
+			if hint == "" {
+				hint = unknownHint(spec, key)
+			}
+			return fail(t.col, hint, "unknown argument %q", t.s)
 		}
 		cmd.Args = append(cmd.Args, a)
 	}
@@ -126,6 +130,46 @@ func ParseLine(text string, line int) (Command, error) {
 		return Command{}, err
 	}
 	return cmd, nil
+}
+
+// clientWords are what client libraries call some of the language's
+// arguments, written as a learner would copy them: the argument, or the
+// argument with its value.
+var clientWords = map[string]string{
+	"auto-ack": "no-ack", "auto_ack": "no-ack", "autoack": "no-ack", "autoAck": "no-ack", "auto_ack=true": "no-ack",
+	"auto-ack=true": "no-ack", "no_ack": "no-ack", "no-ack=true": "no-ack", "no_ack=true": "no-ack",
+	"delivery_mode=2": "persistent", "delivery-mode=2": "persistent", "deliveryMode=2": "persistent",
+	"delivery_mode=persistent": "persistent", "persistent=true": "persistent",
+	"routing_key": "key", "routing-key": "key", "routingKey": "key", "binding_key": "key", "binding-key": "key",
+	"durable=true": "durable", "exclusive=true": "exclusive", "auto_delete": "auto-delete",
+	"auto_delete=true": "auto-delete", "auto-delete=true": "auto-delete", "passive=true": "passive",
+	"mandatory=true": "mandatory", "multiple=true": "multiple", "if_unused": "if-unused", "if_empty": "if-empty",
+	"prefetch_count": "prefetch", "prefetch-count": "prefetch", "prefetchCount": "prefetch",
+	"consumer_tag": "tag", "consumer-tag": "tag", "delivery_tag": "tag", "delivery-tag": "tag",
+	"exchange_type": "type", "exchange-type": "type", "queue_name": "queue",
+	"reply_to": "reply-to", "replyTo": "reply-to", "correlation_id": "correlation-id", "correlationId": "correlation-id",
+	"content_type": "content-type", "contentType": "content-type", "content_encoding": "content-encoding",
+	"message_id": "message-id", "messageId": "message-id", "user_id": "user-id", "app_id": "app-id",
+}
+
+// clientHint suggests the language's word for what a client library
+// calls it: `auto_ack` is no-ack, `delivery_mode=2` is persistent.
+func clientHint(spec *Spec, arg string) string {
+	w, ok := clientWords[arg]
+	if !ok {
+		key, val, _ := strings.Cut(arg, "=")
+		if w, ok = clientWords[key]; ok && val != "" {
+			w += "=" + val
+		}
+	}
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(w, "=")
+	if _, named := spec.param(name); !named {
+		return ""
+	}
+	return "did you mean " + w + "?"
 }
 
 func unknownHint(spec *Spec, key string) string {

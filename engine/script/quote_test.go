@@ -1,6 +1,9 @@
 package script
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestQuotedValues(t *testing.T) {
 	c, err := ParseLine(`basic.publish key="a b" body="say \"hi\" \\ x=1" header.n="5" header.m=5 header.e="" header.p="(x"`, 1)
@@ -40,6 +43,26 @@ func TestQuoteErrors(t *testing.T) {
 		_, err := ParseLine(c.line, 2)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s:\n got %v\nwant %s", c.line, err, c.want)
+		}
+	}
+}
+
+func TestClientWords(t *testing.T) {
+	for line, hint := range map[string]string{
+		"basic.consume queue=q auto-ack":              "(did you mean no-ack?)",
+		"basic.consume queue=q auto_ack=true":         "(did you mean no-ack?)",
+		"basic.publish key=q delivery_mode=2":         "(did you mean persistent?)",
+		"basic.publish routing_key=q":                 "(did you mean key=q?)",
+		"queue.bind queue=q exchange=x routing_key=k": "",
+		"queue.declare queue=q durable=true":          "(did you mean durable?)",
+		"basic.publish key=q reply_to=cb":             "(did you mean reply-to=cb?)",
+	} {
+		_, err := ParseLine(line, 1)
+		if hint == "" {
+			continue // queue.bind takes any ARG=V: routing_key is an argument
+		}
+		if err == nil || !strings.HasSuffix(err.Error(), hint) {
+			t.Errorf("%s: got %v, want a hint %s", line, err, hint)
 		}
 	}
 }

@@ -1,0 +1,67 @@
+// Package tutorials holds RabbitMQ's six official tutorials (Hello World,
+// Work Queues, Publish/Subscribe, Routing, Topics, RPC) written in warren's
+// command language, each step commented with the client code it stands
+// for. Each file is also a conformance file: its expected output was
+// recorded from RabbitMQ 3.10.8, and the engine must print the same. The
+// playground offers them as scenarios to open.
+package tutorials
+
+import (
+	"embed"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed *.txt
+var files embed.FS
+
+// Tutorial is one tutorial: its title and its scenario file.
+type Tutorial struct {
+	Slug  string // the file name without .txt: 1-hello-world
+	Title string
+	File  string // the conformance file, commands and recorded output
+}
+
+var titles = map[string]string{
+	"1-hello-world":       "1. Hello World",
+	"2-work-queues":       "2. Work Queues",
+	"3-publish-subscribe": "3. Publish/Subscribe",
+	"4-routing":           "4. Routing",
+	"5-topics":            "5. Topics",
+	"6-rpc":               "6. RPC",
+}
+
+// All returns the tutorials in order.
+func All() []Tutorial {
+	names, _ := fs.Glob(files, "*.txt")
+	sort.Strings(names)
+	var out []Tutorial
+	for _, n := range names {
+		b, _ := files.ReadFile(n)
+		slug := strings.TrimSuffix(n, ".txt")
+		out = append(out, Tutorial{Slug: slug, Title: titles[slug], File: string(b)})
+	}
+	return out
+}
+
+// Script is the tutorial as a scenario to run: its comments and commands,
+// without the recorded output that follows each `----`.
+func (t Tutorial) Script() string {
+	var b strings.Builder
+	skipping := false
+	for _, line := range strings.Split(t.File, "\n") {
+		switch {
+		case line == "----":
+			skipping = true
+			continue
+		case skipping && strings.TrimSpace(line) == "":
+			skipping = false
+		case skipping:
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
