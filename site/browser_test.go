@@ -238,7 +238,7 @@ func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 	}, flags...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancelCtx()

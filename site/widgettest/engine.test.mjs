@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { Connection, Engine, EngineError } from "../static/widget/bridge-loader.js";
-import { lastLines, runCalls } from "../static/widget/engine-worker.js";
+import { Connection, Engine, EngineError, withOmitted } from "../static/widget/bridge-loader.js";
+import { keepLines, lastLines, maxLinesSent, runCalls } from "../static/widget/engine-worker.js";
 
 /** noTimer stands for setInterval: the tests call watch themselves. */
 const noTimer = () => 0;
@@ -215,4 +215,17 @@ test("a long call keeps its worker; the simulations waiting behind it move to a 
   assert.equal(f.workers[1].posted.filter((m) => m.type === "call").length, 2, "new simulations go to the new worker");
   e.destroy(a);
   assert.ok(f.workers[0].state.terminated, "a worker left with nothing is ended");
+});
+
+test("an answer of millions of lines crosses to the page as its first lines and a count", () => {
+  const many = { lines: Array.from({ length: maxLinesSent + 5000 }, (_, i) => `line ${i}`) };
+  const sent = keepLines(many);
+  assert.equal(sent.lines.length, maxLinesSent);
+  assert.equal(sent.omitted, 5000);
+  const lines = withOmitted(structuredClone(sent));
+  assert.equal(lines.length, maxLinesSent + 5000);
+  assert.equal(lines[0], "line 0");
+  assert.equal(lines[maxLinesSent], undefined);
+  assert.deepEqual(keepLines({ lines: ["a"] }), { lines: ["a"] });
+  assert.deepEqual(withOmitted({ lines: ["a"] }), ["a"]);
 });

@@ -372,16 +372,16 @@ export class Engine {
     return this.call("create", JSON.stringify(opts || {}));
   }
   async exec(id, line) {
-    return (await this.call("exec", id, line)).lines;
+    return withOmitted(await this.call("exec", id, line));
   }
   async submit(id, line) {
-    return (await this.call("submit", id, line)).lines;
+    return withOmitted(await this.call("submit", id, line));
   }
   step(id, n) {
     return this.call("step", id, n);
   }
   async runQuiet(id) {
-    return (await this.call("runQuiet", id)).lines;
+    return withOmitted(await this.call("runQuiet", id));
   }
   seek(id, n) {
     return this.call("seek", id, n);
@@ -421,6 +421,17 @@ export class Engine {
   usage(name) {
     return (this.usages && this.usages[name]) || null;
   }
+}
+
+/** withOmitted is an answer's lines; the ones the worker did not send
+ * (engine-worker.js, maxLinesSent) stay holes at the end, so that the
+ * length counts them and nothing shows them. */
+export function withOmitted(answer) {
+  const lines = answer.lines;
+  if (answer.omitted > 0) {
+    lines.length += answer.omitted;
+  }
+  return lines;
 }
 
 /** fillSnapshot gives a snapshot's lists their empty value. */

@@ -43,7 +43,7 @@ export function runCalls(w, calls, isDead, clock = () => performance.now()) {
       } else if (isDead()) {
         r = { error: "the engine has stopped" };
       } else {
-        r = { value: JSON_ANSWERS.has(fn) && typeof v === "string" ? JSON.parse(v) : v };
+        r = { value: keepLines(JSON_ANSWERS.has(fn) && typeof v === "string" ? JSON.parse(v) : v) };
       }
     } catch (e) {
       r = { error: `${fn}: ${e && e.message ? e.message : e}` };
@@ -52,6 +52,20 @@ export function runCalls(w, calls, isDead, clock = () => performance.now()) {
     out.push(r);
   }
   return out;
+}
+
+/** maxLinesSent bounds the trace lines of one answer that cross to the
+ * page: a command that ran millions of events would otherwise hold the
+ * page's main thread while they are copied there. */
+export const maxLinesSent = 1000;
+
+/** keepLines cuts an answer's lines to maxLinesSent; omitted says how
+ * many more there were. */
+export function keepLines(v) {
+  if (v && Array.isArray(v.lines) && v.lines.length > maxLinesSent) {
+    return { ...v, lines: v.lines.slice(0, maxLinesSent), omitted: v.lines.length - maxLinesSent };
+  }
+  return v;
 }
 
 /** usagesOf is every command's usage, for completion without a message. */

@@ -1,0 +1,131 @@
+package site_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// probes are the links of issue 12 that froze a tab for minutes and then
+// killed the engine: each is a script a stranger can put in a share link.
+var probes = []struct{ name, script string }{
+	{"run past the watermark", "set watermark=1000000000\nrun events=100000000"},
+	{"ten million publishes", "queue.declare queue=q\nbasic.publish key=q count=10000000"},
+}
+
+// stoppedByBudget is what a widget says when a command reached a budget.
+var stoppedByBudget = regexp.MustCompile(`stopped after|budget`)
+
+// TestProbesLeaveTheTabResponsive: a widget running a probe's script as a
+// share link does, on a page with other widgets: no task holds the page's
+// main thread over 50 ms (on a CPU, from Chromium's trace, as
+// TestLessonPagesNeverFreeze judges), the probe stops with a message saying why within
+// seconds, the other widgets keep stepping meanwhile, and the probe's
+// widget can be stepped afterwards. How long the probe runs before its
+// budget stops it depends on the machine (the budget counts events): the
+// test prints it, and gives it two and a half minutes.
+func TestProbesLeaveTheTabResponsive(t *testing.T) {
+	for _, p := range probes {
+		t.Run(p.name, func(t *testing.T) {
+			b := newBrowser(t)
+			b.open("/test-two.html")
+			before := b.shown("#b")
+			type outcome struct {
+				Ms    float64 `json:"ms"`
+				Said  string  `json:"said"`
+				Gap   float64 `json:"gap"`
+				Clock string  `json:"clock"`
+			}
+			var o outcome
+			var stepMs float64
+			tasks := b.traceMainThreads(func() {
+				// The probe as a share link's script, in a widget added to the
+				// page; a heartbeat notes the longest the main thread was away.
+				evalJS[bool](b, fmt.Sprintf(`(() => {
+					globalThis.__gap = 0;
+					let last = performance.now();
+					globalThis.__beat = setInterval(() => { const now = performance.now(); __gap = Math.max(__gap, now - last); last = now; }, 10);
+					const w = document.createElement("warren-scenario");
+					w.id = "probe";
+					w.setAttribute("error-ok", "");
+					w.textContent = %q;
+					document.body.prepend(w);
+					globalThis.__probeStart = performance.now();
+					return true;
+				})()`, p.script))
+				// Meanwhile the other widget steps back, as a reader would.
+				time.Sleep(time.Second)
+				stepMs = evalJSRaw[float64](b, `(async () => {
+					const w = document.querySelector("#b"), clock = w.shadowRoot.querySelector(".clock");
+					const was = clock.textContent, t0 = performance.now();
+					w.shadowRoot.querySelector("button.back").click();
+					while (clock.textContent === was) {
+						if (performance.now() - t0 > 60000) return -1;
+						await new Promise((r) => setTimeout(r, 10));
+					}
+					return performance.now() - t0;
+				})()`)
+				o = evalJSRaw[outcome](b, `(async () => {
+					const w = document.querySelector("#probe");
+					const text = () => w.shadowRoot ? w.shadowRoot.querySelector(".log").textContent + " " + w.shadowRoot.querySelector(".problem").textContent : "";
+					let stopped = true;
+					while (!/stopped after|budget|engine stopped/.test(text())) {
+						if (performance.now() - __probeStart > 150000) {
+							stopped = false;
+							break;
+						}
+						await new Promise((r) => setTimeout(r, 20));
+					}
+					const ms = performance.now() - __probeStart;
+					if (stopped) await w.idle();
+					clearInterval(__beat);
+					return {ms, said: text(), gap: __gap, clock: w.shadowRoot.querySelector(".clock").textContent};
+				})()`)
+			})
+			_, cpu := longestTasks(tasks)
+			said := o.Said
+			if i := strings.Index(said, "stopped after"); i >= 0 {
+				said = said[i:min(len(said), i+160)]
+			}
+			t.Logf("%s: stopped after %.1f s, saying %q; the other widget stepped in %.0f ms meanwhile; the longest main-thread task ran %.0f ms on a CPU; two beats of a 10 ms timer on the page were at most %.0f ms apart",
+				p.name, o.Ms/1000, said, stepMs, cpu, o.Gap)
+			if !stoppedByBudget.MatchString(o.Said) {
+				t.Errorf("after %.0f s the probe's widget says no budget stopped it: %.300q", o.Ms/1000, o.Said)
+			}
+			if o.Ms > 150000 {
+				t.Fatalf("the probe ran %.0f s and had not stopped", o.Ms/1000)
+			}
+			if cpu > 50 {
+				t.Errorf("a task held the page's main thread %.0f ms", cpu)
+			}
+			if stepMs < 0 || stepMs > 5000 {
+				t.Errorf("while the probe ran, a step in the other widget took %.0f ms", stepMs)
+			}
+			if got := b.shown("#b"); got.Pos != before.Pos-1 {
+				t.Errorf("the other widget is at %d after a step back from %d", got.Pos, before.Pos)
+			}
+			// The probe's widget is still usable: a step back, then a reset.
+			evalJS[bool](b, in("#probe", "button.back")+".click(), true")
+			after := b.shown("#probe")
+			if after.Clock == o.Clock {
+				t.Errorf("a step back in the probe's widget changed nothing (%s)", after.Clock)
+			}
+			b.noErrors()
+		})
+	}
+}
+
+// evalJSRaw evaluates an expression without first waiting for the
+// widgets to settle (a probe may keep one busy).
+func evalJSRaw[T any](b *browser, expr string) T {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("evaluating %.200s: %v", expr, err)
+	}
+	return v
+}
