@@ -17,7 +17,8 @@ type ExchangeInfo struct {
 	Name, Type                    string
 	Durable, AutoDelete, Internal bool
 	Args                          amqp.Table
-	Policy                        string
+	// Policy is the name of the policy in force, empty when none applies.
+	Policy string
 }
 
 // ListExchanges returns every exchange of the vhost, sorted by name.
@@ -25,7 +26,11 @@ func (c *Cluster) ListExchanges() []ExchangeInfo {
 	var out []ExchangeInfo
 	for _, name := range c.ExchangeNames() {
 		x := c.exchanges[name]
-		out = append(out, ExchangeInfo{Name: x.Name, Type: x.Type, Durable: x.Durable, AutoDelete: x.AutoDelete, Internal: x.Internal, Args: x.Args})
+		info := ExchangeInfo{Name: x.Name, Type: x.Type, Durable: x.Durable, AutoDelete: x.AutoDelete, Internal: x.Internal, Args: x.Args}
+		if p := c.exchangePolicyFor(x.Name); p != nil {
+			info.Policy = p.Name
+		}
+		out = append(out, info)
 	}
 	return out
 }
