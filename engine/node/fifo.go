@@ -3,7 +3,9 @@ package node
 // fifo is a slice used as a queue: items leave mostly from the head, so the
 // head moves forward and the live part is copied down only when the
 // backing array is full, instead of reallocating on every append after a
-// removal at the front.
+// removal at the front. It is the one queue of the node's processes: a
+// channel's unacked deliveries, a queue's ack tags per channel, and each
+// priority level of a queue's ready messages.
 type fifo[T any] struct {
 	buf  []T
 	head int
@@ -15,7 +17,10 @@ func (f *fifo[T]) len() int { return len(f.buf) - f.head }
 func (f *fifo[T]) at(i int) *T { return &f.buf[f.head+i] }
 
 func (f *fifo[T]) push(v T) {
-	if len(f.buf) == cap(f.buf) && f.head > 0 {
+	// NB: only once the dead head is half the buffer: compacting for a
+	// few dead items would copy the whole buffer at every push of a
+	// queue that stays near its capacity.
+	if len(f.buf) == cap(f.buf) && f.head > 0 && f.head >= len(f.buf)/2 {
 		n := copy(f.buf, f.buf[f.head:])
 		clear(f.buf[n:])
 		f.buf = f.buf[:n]

@@ -17,35 +17,11 @@ type entry struct {
 }
 
 // level is one backing queue: entries in ascending seq order.
-type level struct {
-	buf  []entry
-	head int
-}
+type level struct{ fifo[entry] }
 
-func (l *level) len() int { return len(l.buf) - l.head }
+func (l *level) front() *entry { return l.at(0) }
 
-func (l *level) front() *entry { return &l.buf[l.head] }
-
-func (l *level) pushBack(e entry) {
-	if l.head > 0 && l.head >= len(l.buf)/2 && len(l.buf) == cap(l.buf) {
-		n := copy(l.buf, l.buf[l.head:])
-		clear(l.buf[n:])
-		l.buf = l.buf[:n]
-		l.head = 0
-	}
-	l.buf = append(l.buf, e)
-}
-
-func (l *level) popFront() entry {
-	e := l.buf[l.head]
-	l.buf[l.head] = entry{}
-	l.head++
-	if l.head == len(l.buf) {
-		l.buf = l.buf[:0]
-		l.head = 0
-	}
-	return e
-}
+func (l *level) pushBack(e entry) { l.push(e) }
 
 // insert puts a requeued entry back at its seq position.
 func (l *level) insert(e entry) {
@@ -78,6 +54,12 @@ func (l *level) each(f func(e *entry)) {
 	for i := l.head; i < len(l.buf); i++ {
 		f(&l.buf[i])
 	}
+}
+
+func (l *level) popFront() entry {
+	e := *l.at(0)
+	l.removeAt(0)
+	return e
 }
 
 // messages is a queue's ready messages over its priority levels.
