@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"errors"
+
 	"warren/engine/clone"
 )
 
@@ -23,6 +25,9 @@ import (
 // Their memory is bounded: past maxCheckpoints checkpoints or
 // maxCheckpointBytes of them, every other one is dropped and the interval
 // doubles, so a run of any length keeps at most that many, spread evenly.
+// A state too large for two copies to fit is not kept at all (the interval
+// doubles at each such try): a seek in it replays from an earlier
+// checkpoint or from the start.
 
 const (
 	// checkpointInterval is the first interval, in events.
@@ -103,15 +108,23 @@ func (s *Sim) takeCheckpoint() {
 		c.next = c.list[n-1].at + c.interval
 		return
 	}
-	st, bytes, err := s.copyState()
+	st, bytes, err := s.copyState(maxCheckpointBytes / 2)
 	if err != nil {
+		var ref *clone.Refused
+		if errors.As(err, &ref) && ref.TooLarge {
+			// too large to keep two of: keep none, and try again twice as
+			// far on (the state may shrink as queues drain)
+			c.interval *= 2
+			c.next = at + c.interval
+			return
+		}
 		c.next = at + checkpointRetry
 		return
 	}
 	c.list = append(c.list, &checkpoint{at: at, applied: c.op, partial: at - c.opStart, state: st, bytes: bytes})
 	c.bytes += bytes
 	c.next = at + c.interval
-	for len(c.list) > maxCheckpoints || (c.bytes > maxCheckpointBytes && len(c.list) > 1) {
+	for len(c.list) > maxCheckpoints || c.bytes > maxCheckpointBytes {
 		c.thin()
 	}
 }
@@ -169,15 +182,15 @@ func (c *checkpoints) nearest(n int64) *checkpoint {
 
 // copyState copies the simulation without its timeline (the events, the
 // trace lines and the operations, which every state shares) and without
-// its checkpoints.
-func (s *Sim) copyState() (*Sim, int64, error) {
+// its checkpoints, giving up past limit bytes (0: no limit).
+func (s *Sim) copyState(limit int64) (*Sim, int64, error) {
 	tmp := *s
 	tmp.log, tmp.ops, tmp.cps, tmp.marks = nil, nil, checkpoints{}, markerLog{}
 	cl, rt := s.client, s.rt
 	lines, events, log, observe := cl.lines, cl.events, rt.Log, rt.Observe
 	cl.lines, cl.events, rt.Log, rt.Observe = nil, nil, nil, nil
 	defer func() { cl.lines, cl.events, rt.Log, rt.Observe = lines, events, log, observe }()
-	return clone.Copy(&tmp)
+	return clone.CopyUpTo(&tmp, limit)
 }
 
 // restore makes the simulation a copy of checkpoint cp, keeping the

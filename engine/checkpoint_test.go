@@ -97,7 +97,7 @@ func stateAt(t *testing.T, s *Sim, n int64, viaCheckpoints bool) cpState {
 	if got := s.rt.Events(); got != n {
 		t.Fatalf("seek to %d landed on %d", n, got)
 	}
-	st, _, err := s.copyState()
+	st, _, err := s.copyState(0)
 	if err != nil {
 		// a state holding a closure cannot be copied: compare it as seen
 		st = nil

@@ -29,14 +29,20 @@ import (
 type Refused struct {
 	Path string // where in the graph, as types and fields
 	Why  string
+	// TooLarge: the copy would have taken more than CopyUpTo's limit.
+	TooLarge bool
 }
 
 func (e *Refused) Error() string { return "clone: " + e.Path + ": " + e.Why }
 
 // Copy returns a deep copy of *p as a new pointer, and the bytes it
 // allocated.
-func Copy[T any](p *T) (cp *T, bytes int64, err error) {
-	c := copier{ptrs: map[ptrKey]unsafe.Pointer{}}
+func Copy[T any](p *T) (cp *T, bytes int64, err error) { return CopyUpTo(p, 0) }
+
+// CopyUpTo is Copy that gives up, with a *Refused error, once the copy
+// would take more than limit bytes (0: no limit).
+func CopyUpTo[T any](p *T, limit int64) (cp *T, bytes int64, err error) {
+	c := copier{ptrs: map[ptrKey]unsafe.Pointer{}, limit: limit}
 	defer func() {
 		if r := recover(); r != nil {
 			ref, ok := r.(*Refused)
@@ -144,6 +150,7 @@ type copier struct {
 	slices map[sliceKey]sliceHeader
 	maps   map[unsafe.Pointer]reflect.Value
 	bytes  int64
+	limit  int64
 	path   []step // where the copy is, named only if it is refused
 }
 
@@ -157,6 +164,13 @@ type sliceHeader struct {
 type step struct {
 	t    reflect.Type
 	name string
+}
+
+func (c *copier) grow(n int64) {
+	c.bytes += n
+	if c.limit > 0 && c.bytes > c.limit {
+		panic(&Refused{Why: fmt.Sprintf("the copy takes more than %d bytes", c.limit), TooLarge: true})
+	}
 }
 
 func (c *copier) refuse(why string) {
@@ -188,7 +202,7 @@ func (c *copier) pointer(src unsafe.Pointer, pl *plan) unsafe.Pointer {
 	nv := reflect.New(pl.t)
 	d := nv.UnsafePointer()
 	c.ptrs[k] = d
-	c.bytes += int64(pl.size)
+	c.grow(int64(pl.size))
 	nv.Elem().Set(value(src, pl))
 	if pl.deep {
 		c.path = append(c.path, step{t: pl.t})
@@ -280,7 +294,7 @@ func (c *copier) slice(s sliceHeader, pl *plan) sliceHeader {
 	}
 	h := sliceHeader{d.UnsafePointer(), s.len, s.cap}
 	c.slices[k] = h
-	c.bytes += int64(s.cap) * int64(pl.elem.size)
+	c.grow(int64(s.cap) * int64(pl.elem.size))
 	reflect.Copy(d, reflect.NewAt(pl.t, unsafe.Pointer(&s)).Elem())
 	if el := pl.elem; el.deep {
 		for i := 0; i < s.len; i++ {
@@ -302,7 +316,7 @@ func (c *copier) mapCopy(src reflect.Value, pl *plan) reflect.Value {
 		c.maps = map[unsafe.Pointer]reflect.Value{}
 	}
 	c.maps[mp] = d
-	c.bytes += int64(src.Len()) * int64(t.Key().Size()+t.Elem().Size()+8)
+	c.grow(int64(src.Len()) * int64(t.Key().Size()+t.Elem().Size()+8))
 	kp, vp := planOf(t.Key()), planOf(t.Elem())
 	it := src.MapRange()
 	for it.Next() {

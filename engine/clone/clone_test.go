@@ -96,6 +96,21 @@ func TestCopyInterfaces(t *testing.T) {
 	}
 }
 
+// TestCopyUpToGivesUp: a copy past its limit stops with TooLarge; under
+// the limit it is whole.
+func TestCopyUpToGivesUp(t *testing.T) {
+	big := &node{buf: make([]byte, 1<<20)}
+	_, _, err := CopyUpTo(big, 1<<16)
+	var ref *Refused
+	if !errors.As(err, &ref) || !ref.TooLarge {
+		t.Fatalf("got %v", err)
+	}
+	c, bytes, err := CopyUpTo(big, 1<<21)
+	if err != nil || len(c.buf) != 1<<20 || bytes < 1<<20 {
+		t.Fatalf("got %v, %d bytes", err, bytes)
+	}
+}
+
 // TestCopyRefusesClosures: a function literal that captures state cannot
 // be copied, and the error says where it is.
 func TestCopyRefusesClosures(t *testing.T) {
