@@ -21,7 +21,7 @@ func benchBrowser() error {
 	cmd.Stderr = &out
 	err := cmd.Run()
 	printed := 0
-	sc := bufio.NewScanner(&out)
+	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -31,7 +31,13 @@ func benchBrowser() error {
 		}
 	}
 	if err != nil || printed == 0 {
-		return fmt.Errorf("the browser bench failed (%v):\n%s", err, out.String())
+		var why []string
+		for _, l := range strings.Split(out.String(), "\n") {
+			if strings.Contains(l, "_test.go:") && !strings.Contains(l, "bench: ") && !strings.Contains(l, "screenshot") {
+				why = append(why, strings.TrimSpace(l))
+			}
+		}
+		return fmt.Errorf("the browser bench failed (%v): %s", err, strings.Join(why, "; "))
 	}
 	return nil
 }
