@@ -80,3 +80,12 @@ func TestParseScript(t *testing.T) {
 		t.Fatalf("error %v, want one on line 2", err)
 	}
 }
+
+// show's usage is written out as a literal so that the spec table needs no
+// code to build it; it must still name every view.
+func TestShowUsageNamesEveryView(t *testing.T) {
+	s, _ := Lookup("show")
+	if want := "show [" + strings.Join(ShowViews, "|") + "]"; s.Usage != want {
+		t.Fatalf("show's usage is %q, want %q", s.Usage, want)
+	}
+}

@@ -77,19 +77,6 @@ func (s *Spec) IsTableKey(key string) bool {
 	return false
 }
 
-var onParam = Param{Key: "on", Kind: On}
-
-func p(key string, kind Kind) Param        { return Param{Key: key, Kind: kind} }
-func req(key string, kind Kind) Param      { return Param{Key: key, Kind: kind, Required: true} }
-func num(key string, min, max int64) Param { return Param{Key: key, Kind: Int, Min: min, Max: max} }
-func reqNum(key string, min, max int64) Param {
-	return Param{Key: key, Kind: Int, Min: min, Max: max, Required: true}
-}
-func enum(key string, values ...string) Param { return Param{Key: key, Kind: Enum, Values: values} }
-func reqEnum(key string, vs ...string) Param {
-	return Param{Key: key, Kind: Enum, Values: vs, Required: true}
-}
-
 // MaxBody is the largest message body the language accepts (RabbitMQ's
 // default max_message_size, 128 MiB).
 const MaxBody = 134217728
@@ -98,49 +85,49 @@ const MaxBody = 134217728
 const MaxCount = 10_000_000
 
 var specs = []*Spec{
-	{Name: "queue.declare", Params: []Param{onParam, p("queue", Name), p("durable", Flag), p("exclusive", Flag), p("auto-delete", Flag), p("passive", Flag)},
+	{Name: "queue.declare", Params: []Param{{Key: "on", Kind: On}, {Key: "queue", Kind: Name}, {Key: "durable", Kind: Flag}, {Key: "exclusive", Kind: Flag}, {Key: "auto-delete", Kind: Flag}, {Key: "passive", Kind: Flag}},
 		Extra: XArgs, Usage: "queue.declare queue=Q [durable] [exclusive] [auto-delete] [passive] [x-ARG=V ...]"},
-	{Name: "queue.delete", Params: []Param{onParam, p("queue", Name), p("if-unused", Flag), p("if-empty", Flag)},
+	{Name: "queue.delete", Params: []Param{{Key: "on", Kind: On}, {Key: "queue", Kind: Name}, {Key: "if-unused", Kind: Flag}, {Key: "if-empty", Kind: Flag}},
 		Usage: "queue.delete queue=Q [if-unused] [if-empty]"},
-	{Name: "queue.purge", Params: []Param{onParam, p("queue", Name)}, Usage: "queue.purge queue=Q"},
-	{Name: "queue.bind", Params: []Param{onParam, p("queue", Name), req("exchange", Name), p("key", Name)},
+	{Name: "queue.purge", Params: []Param{{Key: "on", Kind: On}, {Key: "queue", Kind: Name}}, Usage: "queue.purge queue=Q"},
+	{Name: "queue.bind", Params: []Param{{Key: "on", Kind: On}, {Key: "queue", Kind: Name}, {Key: "exchange", Kind: Name, Required: true}, {Key: "key", Kind: Name}},
 		Extra: AnyArgs, Usage: "queue.bind queue=Q exchange=E [key=K] [ARG=V ...]"},
-	{Name: "queue.unbind", Params: []Param{onParam, p("queue", Name), req("exchange", Name), p("key", Name)},
+	{Name: "queue.unbind", Params: []Param{{Key: "on", Kind: On}, {Key: "queue", Kind: Name}, {Key: "exchange", Kind: Name, Required: true}, {Key: "key", Kind: Name}},
 		Extra: AnyArgs, Usage: "queue.unbind queue=Q exchange=E [key=K] [ARG=V ...]"},
-	{Name: "exchange.declare", Params: []Param{onParam, req("exchange", Name), p("type", Str), p("durable", Flag), p("auto-delete", Flag), p("passive", Flag), p("internal", Flag)},
+	{Name: "exchange.declare", Params: []Param{{Key: "on", Kind: On}, {Key: "exchange", Kind: Name, Required: true}, {Key: "type", Kind: Str}, {Key: "durable", Kind: Flag}, {Key: "auto-delete", Kind: Flag}, {Key: "passive", Kind: Flag}, {Key: "internal", Kind: Flag}},
 		Extra: AnyArgs, Usage: "exchange.declare exchange=E type=direct|fanout|topic|headers|x-consistent-hash [durable] [auto-delete] [ARG=V ...]"},
-	{Name: "exchange.bind", Params: []Param{onParam, req("destination", Name), req("source", Name), p("key", Name)},
+	{Name: "exchange.bind", Params: []Param{{Key: "on", Kind: On}, {Key: "destination", Kind: Name, Required: true}, {Key: "source", Kind: Name, Required: true}, {Key: "key", Kind: Name}},
 		Extra: AnyArgs, Usage: "exchange.bind destination=E source=E [key=K] [ARG=V ...]"},
-	{Name: "exchange.unbind", Params: []Param{onParam, req("destination", Name), req("source", Name), p("key", Name)},
+	{Name: "exchange.unbind", Params: []Param{{Key: "on", Kind: On}, {Key: "destination", Kind: Name, Required: true}, {Key: "source", Kind: Name, Required: true}, {Key: "key", Kind: Name}},
 		Extra: AnyArgs, Usage: "exchange.unbind destination=E source=E [key=K] [ARG=V ...]"},
-	{Name: "exchange.delete", Params: []Param{onParam, req("exchange", Name)}, Usage: "exchange.delete exchange=E"},
-	{Name: "basic.qos", Params: []Param{onParam, reqNum("prefetch", 0, 65535), p("global", Flag), num("prefetch-size", 0, 1<<32-1)},
+	{Name: "exchange.delete", Params: []Param{{Key: "on", Kind: On}, {Key: "exchange", Kind: Name, Required: true}}, Usage: "exchange.delete exchange=E"},
+	{Name: "basic.qos", Params: []Param{{Key: "on", Kind: On}, {Key: "prefetch", Kind: Int, Min: 0, Max: 65535, Required: true}, {Key: "global", Kind: Flag}, {Key: "prefetch-size", Kind: Int, Min: 0, Max: 1<<32-1}},
 		Usage: "basic.qos prefetch=N [global]"},
-	{Name: "basic.consume", Params: []Param{onParam, p("queue", Name), p("tag", Name), p("no-ack", Flag), p("exclusive", Flag), num("ack-every", 1, 1_000_000), num("work-us", 0, 60_000_000)},
+	{Name: "basic.consume", Params: []Param{{Key: "on", Kind: On}, {Key: "queue", Kind: Name}, {Key: "tag", Kind: Name}, {Key: "no-ack", Kind: Flag}, {Key: "exclusive", Kind: Flag}, {Key: "ack-every", Kind: Int, Min: 1, Max: 1_000_000}, {Key: "work-us", Kind: Int, Min: 0, Max: 60_000_000}},
 		Extra: XArgs, Usage: "basic.consume queue=Q [tag=T] [no-ack] [exclusive] [x-priority=N] [ack-every=N] [work-us=N]"},
-	{Name: "basic.cancel", Params: []Param{onParam, req("tag", Name)}, Usage: "basic.cancel tag=T"},
-	{Name: "basic.publish", Params: []Param{onParam, p("exchange", Name), p("key", Name), p("body", Str), num("size", 0, MaxBody),
-		num("count", 0, MaxCount), p("persistent", Flag), num("priority", 0, 255), p("expiration", Str), p("mandatory", Flag), p("immediate", Flag),
-		p("content-type", Str), p("content-encoding", Str), p("correlation-id", Str), p("reply-to", Name), p("message-id", Str),
-		num("timestamp", 0, 1<<63-1), p("type", Str), p("user-id", Str), p("app-id", Str)},
+	{Name: "basic.cancel", Params: []Param{{Key: "on", Kind: On}, {Key: "tag", Kind: Name, Required: true}}, Usage: "basic.cancel tag=T"},
+	{Name: "basic.publish", Params: []Param{{Key: "on", Kind: On}, {Key: "exchange", Kind: Name}, {Key: "key", Kind: Name}, {Key: "body", Kind: Str}, {Key: "size", Kind: Int, Min: 0, Max: MaxBody},
+		{Key: "count", Kind: Int, Min: 0, Max: MaxCount}, {Key: "persistent", Kind: Flag}, {Key: "priority", Kind: Int, Min: 0, Max: 255}, {Key: "expiration", Kind: Str}, {Key: "mandatory", Kind: Flag}, {Key: "immediate", Kind: Flag},
+		{Key: "content-type", Kind: Str}, {Key: "content-encoding", Kind: Str}, {Key: "correlation-id", Kind: Str}, {Key: "reply-to", Kind: Name}, {Key: "message-id", Kind: Str},
+		{Key: "timestamp", Kind: Int, Min: 0, Max: 1<<63-1}, {Key: "type", Kind: Str}, {Key: "user-id", Kind: Str}, {Key: "app-id", Kind: Str}},
 		Extra: HeaderArgs, Usage: "basic.publish [exchange=E] [key=K] [body=TEXT | size=BYTES] [count=N] [persistent] [priority=N] [expiration=MS] [mandatory] [header.NAME=V ...]"},
-	{Name: "basic.get", Params: []Param{onParam, p("queue", Name), p("no-ack", Flag)}, Usage: "basic.get queue=Q [no-ack]"},
-	{Name: "basic.ack", Params: []Param{onParam, reqNum("tag", 0, 1<<62), p("multiple", Flag)}, Usage: "basic.ack tag=N [multiple]"},
-	{Name: "basic.nack", Params: []Param{onParam, reqNum("tag", 0, 1<<62), p("multiple", Flag), p("requeue", BoolOr)},
+	{Name: "basic.get", Params: []Param{{Key: "on", Kind: On}, {Key: "queue", Kind: Name}, {Key: "no-ack", Kind: Flag}}, Usage: "basic.get queue=Q [no-ack]"},
+	{Name: "basic.ack", Params: []Param{{Key: "on", Kind: On}, {Key: "tag", Kind: Int, Min: 0, Max: 1<<62, Required: true}, {Key: "multiple", Kind: Flag}}, Usage: "basic.ack tag=N [multiple]"},
+	{Name: "basic.nack", Params: []Param{{Key: "on", Kind: On}, {Key: "tag", Kind: Int, Min: 0, Max: 1<<62, Required: true}, {Key: "multiple", Kind: Flag}, {Key: "requeue", Kind: BoolOr}},
 		Usage: "basic.nack tag=N [multiple] [requeue=false]"},
-	{Name: "basic.reject", Params: []Param{onParam, reqNum("tag", 0, 1<<62), p("requeue", BoolOr)}, Usage: "basic.reject tag=N [requeue=false]"},
-	{Name: "basic.recover", Params: []Param{onParam, p("requeue", BoolOr)}, Usage: "basic.recover [requeue]"},
-	{Name: "confirm.select", Params: []Param{onParam}, Usage: "confirm.select"},
-	{Name: "tx.select", Params: []Param{onParam}, Usage: "tx.select"},
-	{Name: "tx.commit", Params: []Param{onParam}, Usage: "tx.commit"},
-	{Name: "tx.rollback", Params: []Param{onParam}, Usage: "tx.rollback"},
-	{Name: "channel.close", Params: []Param{onParam}, Usage: "channel.close [on=cN.M]"},
-	{Name: "connection.close", Params: []Param{onParam}, Usage: "connection.close [on=cN]"},
-	{Name: "wait", Params: []Param{reqNum("ms", 0, 3_600_000)}, Usage: "wait ms=N"},
+	{Name: "basic.reject", Params: []Param{{Key: "on", Kind: On}, {Key: "tag", Kind: Int, Min: 0, Max: 1<<62, Required: true}, {Key: "requeue", Kind: BoolOr}}, Usage: "basic.reject tag=N [requeue=false]"},
+	{Name: "basic.recover", Params: []Param{{Key: "on", Kind: On}, {Key: "requeue", Kind: BoolOr}}, Usage: "basic.recover [requeue]"},
+	{Name: "confirm.select", Params: []Param{{Key: "on", Kind: On}}, Usage: "confirm.select"},
+	{Name: "tx.select", Params: []Param{{Key: "on", Kind: On}}, Usage: "tx.select"},
+	{Name: "tx.commit", Params: []Param{{Key: "on", Kind: On}}, Usage: "tx.commit"},
+	{Name: "tx.rollback", Params: []Param{{Key: "on", Kind: On}}, Usage: "tx.rollback"},
+	{Name: "channel.close", Params: []Param{{Key: "on", Kind: On}}, Usage: "channel.close [on=cN.M]"},
+	{Name: "connection.close", Params: []Param{{Key: "on", Kind: On}}, Usage: "connection.close [on=cN]"},
+	{Name: "wait", Params: []Param{{Key: "ms", Kind: Int, Min: 0, Max: 3_600_000, Required: true}}, Usage: "wait ms=N"},
 
-	{Name: "set_policy", Params: []Param{req("name", Name), req("pattern", Str), enum("apply-to", "queues", "exchanges", "all"), num("priority", -1<<31, 1<<31-1)},
+	{Name: "set_policy", Params: []Param{{Key: "name", Kind: Name, Required: true}, {Key: "pattern", Kind: Str, Required: true}, {Key: "apply-to", Kind: Enum, Values: []string{"queues", "exchanges", "all"}}, {Key: "priority", Kind: Int, Min: -1<<31, Max: 1<<31-1}},
 		Extra: AnyArgs, Usage: "set_policy name=P pattern=REGEX [apply-to=queues|exchanges|all] [priority=N] KEY=V ..."},
-	{Name: "clear_policy", Params: []Param{req("name", Name)}, Usage: "clear_policy name=P"},
+	{Name: "clear_policy", Params: []Param{{Key: "name", Kind: Name, Required: true}}, Usage: "clear_policy name=P"},
 	{Name: "list_queues", Extra: Words, WordSet: QueueColumns, Usage: "list_queues [COLUMN ...]"},
 	{Name: "list_policies", Usage: "list_policies"},
 	{Name: "list_exchanges", Extra: Words, WordSet: ExchangeColumns, Usage: "list_exchanges [COLUMN ...]"},
@@ -148,31 +135,31 @@ var specs = []*Spec{
 	{Name: "list_consumers", Extra: Words, WordSet: ConsumerColumns, Usage: "list_consumers [COLUMN ...]"},
 	{Name: "list_channels", Extra: Words, WordSet: ChannelColumns, Usage: "list_channels [COLUMN ...]"},
 	{Name: "list_connections", Extra: Words, WordSet: ConnectionColumns, Usage: "list_connections [COLUMN ...]"},
-	{Name: "purge_queue", Params: []Param{req("queue", Name)}, Usage: "purge_queue queue=Q"},
-	{Name: "delete_queue", Params: []Param{req("queue", Name), p("if-unused", Flag), p("if-empty", Flag)}, Usage: "delete_queue queue=Q [if-unused] [if-empty]"},
-	{Name: "crash", Params: []Param{req("queue", Name)}, Usage: "crash queue=Q"},
-	{Name: "cluster", Params: []Param{reqNum("nodes", 2, 8), num("ram", 0, 7), num("link-us", 0, 1_000_000)},
+	{Name: "purge_queue", Params: []Param{{Key: "queue", Kind: Name, Required: true}}, Usage: "purge_queue queue=Q"},
+	{Name: "delete_queue", Params: []Param{{Key: "queue", Kind: Name, Required: true}, {Key: "if-unused", Kind: Flag}, {Key: "if-empty", Kind: Flag}}, Usage: "delete_queue queue=Q [if-unused] [if-empty]"},
+	{Name: "crash", Params: []Param{{Key: "queue", Kind: Name, Required: true}}, Usage: "crash queue=Q"},
+	{Name: "cluster", Params: []Param{{Key: "nodes", Kind: Int, Min: 2, Max: 8, Required: true}, {Key: "ram", Kind: Int, Min: 0, Max: 7}, {Key: "link-us", Kind: Int, Min: 0, Max: 1_000_000}},
 		Usage: "cluster nodes=N [ram=K] [link-us=MICROSECONDS]"},
-	{Name: "connect", Params: []Param{onParam, req("node", Name)}, Usage: "connect on=cN node=N|NAME"},
-	{Name: "stop_app", Params: []Param{req("node", Name)}, Usage: "stop_app node=N|NAME"},
-	{Name: "start_app", Params: []Param{req("node", Name)}, Usage: "start_app node=N|NAME"},
+	{Name: "connect", Params: []Param{{Key: "on", Kind: On}, {Key: "node", Kind: Name, Required: true}}, Usage: "connect on=cN node=N|NAME"},
+	{Name: "stop_app", Params: []Param{{Key: "node", Kind: Name, Required: true}}, Usage: "stop_app node=N|NAME"},
+	{Name: "start_app", Params: []Param{{Key: "node", Kind: Name, Required: true}}, Usage: "start_app node=N|NAME"},
 
 	// Simulation control: the engine only.
-	{Name: "step", Params: []Param{num("n", 1, 1_000_000)}, Engine: true, Usage: "step [n=N]"},
-	{Name: "run", Params: []Param{num("ms", 0, 3_600_000), num("events", 1, 100_000_000)}, Engine: true, Usage: "run [ms=N | events=N]"},
-	{Name: "show", Extra: Words, WordSet: ShowViews, Engine: true, Usage: "show [" + strings.Join(ShowViews, "|") + "]"},
-	{Name: "set", Params: []Param{num("schedulers", 1, 64), num("watermark", 1, 1<<50), num("memory-per-message", 0, 1<<30), enum("trace", "full", "summary"), enum("version", "3.10", "3.13", "4.0"), num("file-size-limit", 4096, 1<<34),
-		enum("queue-master-locator", "client-local", "min-masters", "random")},
+	{Name: "step", Params: []Param{{Key: "n", Kind: Int, Min: 1, Max: 1_000_000}}, Engine: true, Usage: "step [n=N]"},
+	{Name: "run", Params: []Param{{Key: "ms", Kind: Int, Min: 0, Max: 3_600_000}, {Key: "events", Kind: Int, Min: 1, Max: 100_000_000}}, Engine: true, Usage: "run [ms=N | events=N]"},
+	{Name: "show", Extra: Words, WordSet: ShowViews, Engine: true, Usage: "show [files|disk|gc|throughput|rates|schedulers|cpu|processes|supervisors|cluster|queues|consumers|credit|memory|clock|exchanges|bindings]"},
+	{Name: "set", Params: []Param{{Key: "schedulers", Kind: Int, Min: 1, Max: 64}, {Key: "watermark", Kind: Int, Min: 1, Max: 1<<50}, {Key: "memory-per-message", Kind: Int, Min: 0, Max: 1<<30}, {Key: "trace", Kind: Enum, Values: []string{"full", "summary"}}, {Key: "version", Kind: Enum, Values: []string{"3.10", "3.13", "4.0"}}, {Key: "file-size-limit", Kind: Int, Min: 4096, Max: 1<<34},
+		{Key: "queue-master-locator", Kind: Enum, Values: []string{"client-local", "min-masters", "random"}}},
 		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary] [file-size-limit=BYTES] [queue-master-locator=client-local|min-masters|random]"},
 
-	{Name: "expect", Params: []Param{p("queue", Name), enum("saw", SawKinds...), onParam, p("redelivered", Flag), p("persistent", Flag),
-		p("process", Str), p("credit", Str), p("file", Str), enum("alarm", "memory", "disk", "none"), enum("never", NeverKinds...), num("within-ms", 0, 3_600_000)}, Extra: AnyArgs, Engine: true,
+	{Name: "expect", Params: []Param{{Key: "queue", Kind: Name}, {Key: "saw", Kind: Enum, Values: SawKinds}, {Key: "on", Kind: On}, {Key: "redelivered", Kind: Flag}, {Key: "persistent", Kind: Flag},
+		{Key: "process", Kind: Str}, {Key: "credit", Kind: Str}, {Key: "file", Kind: Str}, {Key: "alarm", Kind: Enum, Values: []string{"memory", "disk", "none"}}, {Key: "never", Kind: Enum, Values: NeverKinds}, {Key: "within-ms", Kind: Int, Min: 0, Max: 3_600_000}}, Extra: AnyArgs, Engine: true,
 		Usage: "expect queue=Q COLUMN=V ... | expect on=CONN[.CH] saw=KIND [FIELD=V ...] [redelivered] [persistent]"},
-	{Name: "restart", Params: []Param{enum("kind", "clean", "crash", "power-loss")}, Engine: true,
+	{Name: "restart", Params: []Param{{Key: "kind", Kind: Enum, Values: []string{"clean", "crash", "power-loss"}}}, Engine: true,
 		Usage: "restart [kind=clean|crash|power-loss]"},
-	{Name: "fault", Params: []Param{p("path", Str), p("node", Name)}, Extra: Words, WordSet: FaultWords, Engine: true,
+	{Name: "fault", Params: []Param{{Key: "path", Kind: Str}, {Key: "node", Kind: Name}}, Extra: Words, WordSet: FaultWords, Engine: true,
 		Usage: "fault sync-fail|write-fail|enospc path=GLOB [node=N] | fault clear [node=N]"},
-	{Name: "alarm", Params: []Param{enum("set", "memory", "disk"), enum("clear", "memory", "disk")}, Engine: true,
+	{Name: "alarm", Params: []Param{{Key: "set", Kind: Enum, Values: []string{"memory", "disk"}}, {Key: "clear", Kind: Enum, Values: []string{"memory", "disk"}}}, Engine: true,
 		Usage: "alarm set=memory|disk | alarm clear=memory|disk"},
 }
 
