@@ -146,6 +146,9 @@ func set(s *Sim, cmd script.Command) ([]string, error) {
 		if cmd.Has("memory-per-message") {
 			m.Config.MemoryPerMessage = cmd.Int("memory-per-message", 0)
 		}
+		if cmd.Has("consumer-timeout") {
+			m.Config.ConsumerTimeout = cmd.Int("consumer-timeout", 0)
+		}
 	}
 	if cmd.Has("trace") {
 		s.summary = cmd.Str("trace", "full") == "summary"

@@ -8,6 +8,7 @@ package node
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"warren/engine/amqp"
 	"warren/engine/sim"
@@ -44,6 +45,11 @@ type channel struct {
 	// name stands for.
 	lastQueue string
 	tx        *txState // nil: not transactional
+	// born is when the channel opened: its ticks fall every channelTick
+	// from then. timeout is its consumer_timeout (µs, 0: none), tick the
+	// timer armed for the tick that may find the oldest delivery late.
+	born, timeout int64
+	tick          sim.TimerID
 }
 
 type pendingCall struct {
@@ -60,6 +66,7 @@ func newChannel(n *Node, conn, num int, reader sim.PID) *channel {
 	ch.proc = n.spawn(fmt.Sprintf("channel c%d.%d", conn, num), "channel", ch)
 	ch.proc.Prio = channelPriority
 	ch.pid = ch.proc.PID
+	ch.born, ch.timeout = n.RT.Now(), n.Config.ConsumerTimeout*1000
 	w := &writer{n: n, conn: conn, num: num}
 	ch.writer = n.spawn(fmt.Sprintf("writer c%d.%d", conn, num), "writer", w).PID
 	w.channel = ch.pid
@@ -140,6 +147,16 @@ func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
 	case kWaitDone:
 		ctx.Charge(c.ChannelMethod)
 		ch.endWait(ctx, m.Ref)
+	case kTick:
+		ctx.Charge(c.ChannelMethod)
+		ch.tick = 0
+		if ch.timedOut(ctx.Now) {
+			ch.fail(ctx, amqp.Errorf(amqp.PreconditionFailed, "delivery acknowledgement on channel "+strconv.Itoa(ch.num)+
+				" timed out. Timeout value used: "+strconv.FormatInt(ch.timeout/1000, 10)+
+				" ms. This timeout value can be configured, see consumers doc guide to learn more"))
+			return
+		}
+		ch.armTick(ctx)
 	case kShutdown:
 		ctx.Charge(c.ChannelMethod)
 		ch.terminate(ctx)
@@ -343,7 +360,8 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 			}
 			ch.nextTag++
 			if !m.NoAck {
-				ch.unacked.push(unacked{tag: ch.nextTag, q: q.PID, ackTag: g.ackTag})
+				ch.unacked.push(unacked{tag: ch.nextTag, q: q.PID, ackTag: g.ackTag, at: ctx.Now})
+				ch.armTick(ctx)
 			}
 			ch.send(ctx, GetOk{DeliveryTag: ch.nextTag, Redelivered: g.redelivered, MessageCount: g.remaining, Msg: g.msg})
 		})
@@ -430,4 +448,30 @@ func (ch *channel) expandShortcuts(method any) (any, *amqp.Error) {
 		}
 	}
 	return method, nil
+}
+
+// armTick sets the channel's tick timer for the first tick at which its
+// oldest unacked delivery would be late (evaluate_consumer_timeout runs on
+// every tick; warren skips the ticks that could find nothing), if no timer
+// is set.
+func (ch *channel) armTick(ctx *sim.Ctx) {
+	if ch.timeout <= 0 || ch.tick != 0 || ch.unacked.len() == 0 {
+		return
+	}
+	// late once now - timeout > delivered_at (in ms, as os:system_time)
+	due := ch.unacked.at(0).at + ch.timeout + 1000
+	k := (due - ch.born + channelTick - 1) / channelTick
+	at := ch.born + max(k, 1)*channelTick
+	for at <= ctx.Now {
+		at += channelTick
+	}
+	ch.tick = ctx.SendAfter(ch.pid, at-ctx.Now, sim.Msg{Kind: kTick})
+}
+
+// timedOut says whether the oldest unacked delivery is past the timeout.
+func (ch *channel) timedOut(now int64) bool {
+	if ch.timeout <= 0 || ch.unacked.len() == 0 {
+		return false
+	}
+	return ch.unacked.at(0).at/1000 < now/1000-ch.timeout/1000
 }

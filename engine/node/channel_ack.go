@@ -18,6 +18,7 @@ type unacked struct {
 	q      sim.PID
 	ackTag uint64
 	ctag   string // "" for basic.get
+	at     int64  // delivered_at (µs)
 }
 
 // ack settles delivery tags: tag 0 with multiple means every outstanding one.

@@ -52,7 +52,8 @@ func (ch *channel) toConsumer(ctx *sim.Ctx, d *consumerDelivery) {
 	}
 	ch.nextTag++
 	if d.ackRequired {
-		ch.unacked.push(unacked{tag: ch.nextTag, q: d.queue, ackTag: d.ackTag, ctag: d.ConsumerTag})
+		ch.unacked.push(unacked{tag: ch.nextTag, q: d.queue, ackTag: d.ackTag, ctag: d.ConsumerTag, at: ctx.Now})
+		ch.armTick(ctx)
 	}
 	d.DeliveryTag = ch.nextTag
 	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, P: d})

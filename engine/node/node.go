@@ -47,6 +47,10 @@ type Config struct {
 	Storage StorageCosts
 	// FileSizeLimit is msg_store_file_size_limit (0: the default 16 MiB).
 	FileSizeLimit int64
+	// ConsumerTimeout is consumer_timeout in milliseconds (0: none): a
+	// channel whose oldest unacked delivery is older is closed, at the
+	// channel's next tick. A channel reads it when it opens.
+	ConsumerTimeout int64
 }
 
 // DefaultConfig is a 3.10 node with one scheduler.
@@ -62,8 +66,16 @@ func DefaultConfig() Config {
 		PagingRatio:        0.5,
 		PagedMessageMemory: 100,
 		Storage:            DefaultStorageCosts,
+		ConsumerTimeout:    DefaultConsumerTimeout,
 	}
 }
+
+// DefaultConsumerTimeout is RabbitMQ 3.10.8's consumer_timeout: 30 minutes.
+const DefaultConsumerTimeout = 1_800_000
+
+// channelTick is channel_tick_interval: a channel checks its consumer
+// timeout this often (µs), from when it opened.
+const channelTick = 60_000_000
 
 // QueueRecord is the queue's entry in the metadata store (mnesia's
 // rabbit_queue table), readable by any process.
@@ -322,6 +334,7 @@ const (
 	kStoreSync                       // msg_store: its sync timer
 	kStoreCompact                    // msg_store (3.13): its compaction timer
 	kOperatorCall                    // rabbitmqctl -> queue: P = *callPurge or *callDelete, no reply
+	kTick                            // channel: its tick timer (consumer_timeout)
 	kindCount
 )
 
@@ -378,6 +391,7 @@ var kindNames = [kindCount]string{
 	kStoreSync:     "sync",
 	kStoreCompact:  "maybe_gc",
 	kOperatorCall:  "$gen_call",
+	kTick:          "tick",
 }
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

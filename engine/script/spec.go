@@ -149,7 +149,7 @@ var specs = []*Spec{
 	{Name: "run", Params: []Param{{Key: "ms", Kind: Int, Min: 0, Max: 3_600_000}, {Key: "events", Kind: Int, Min: 1, Max: 100_000_000}}, Engine: true, Usage: "run [ms=N | events=N]"},
 	{Name: "show", Extra: Words, WordSet: ShowViews, Engine: true, Usage: "show [files|disk|gc|throughput|rates|schedulers|cpu|processes|supervisors|cluster|queues|consumers|credit|memory|clock|exchanges|bindings]"},
 	{Name: "set", Params: []Param{{Key: "schedulers", Kind: Int, Min: 1, Max: 64}, {Key: "watermark", Kind: Int, Min: 1, Max: 1 << 50}, {Key: "memory-per-message", Kind: Int, Min: 0, Max: 1 << 30}, {Key: "trace", Kind: Enum, Values: []string{"full", "summary"}}, {Key: "version", Kind: Enum, Values: []string{"3.10", "3.13", "4.0"}}, {Key: "file-size-limit", Kind: Int, Min: 4096, Max: 1 << 34},
-		{Key: "queue-master-locator", Kind: Enum, Values: []string{"client-local", "min-masters", "random"}}},
+		{Key: "queue-master-locator", Kind: Enum, Values: []string{"client-local", "min-masters", "random"}}, {Key: "consumer-timeout", Kind: Int, Min: 0, Max: 1 << 40}},
 		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary] [file-size-limit=BYTES] [queue-master-locator=client-local|min-masters|random]"},
 
 	{Name: "expect", Params: []Param{{Key: "queue", Kind: Name}, {Key: "saw", Kind: Enum, Values: SawKinds}, {Key: "on", Kind: On}, {Key: "redelivered", Kind: Flag}, {Key: "persistent", Kind: Flag},

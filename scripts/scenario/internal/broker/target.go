@@ -3,6 +3,7 @@ package broker
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	amqp091 "github.com/rabbitmq/amqp091-go"
@@ -37,6 +38,8 @@ type Target struct {
 	conns map[int]*conn
 	ctags int // consumes without tag= so far, for amq.ctag-N
 	gen   *genNames
+	// timeoutSet: the file set consumer_timeout, which Close restores
+	timeoutSet bool
 	// connNode places connections on the cluster's nodes (0-based; the
 	// first node by default)
 	connNode map[int]int
@@ -64,6 +67,9 @@ func Open(cfg Config, cmds []script.Command) (*Target, error) {
 // broker has been quiet for cfg.Quiet: operator lines first, then the
 // connection and channel events in trace order.
 func (t *Target) Exec(cmd script.Command) []string {
+	if cmd.Name == "set" && len(cmd.Args) == 1 && cmd.Has("consumer-timeout") {
+		return t.setConsumerTimeout(cmd.Int("consumer-timeout", 0))
+	}
 	if cmd.Spec != nil && cmd.Spec.Engine {
 		return []string{"error: " + cmd.Name + ": only the engine can run this"}
 	}
@@ -103,6 +109,9 @@ func (t *Target) Close() error {
 	var errs []error
 	for n := range t.conns {
 		errs = append(errs, t.closeConn(n))
+	}
+	if t.timeoutSet {
+		t.setConsumerTimeout(1800000)
 	}
 	errs = append(errs, t.cleanup())
 	return errors.Join(errs...)
@@ -151,6 +160,21 @@ func (t *Target) cleanup() error {
 		}); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// setConsumerTimeout sets the broker's consumer_timeout (ms; 0 for none)
+// for the channels opened from now on, as `set consumer-timeout=MS` sets
+// the engine's.
+func (t *Target) setConsumerTimeout(ms int64) []string {
+	t.timeoutSet = ms != 1800000
+	expr := "application:set_env(rabbit, consumer_timeout, " + strconv.FormatInt(ms, 10) + ")."
+	if ms == 0 {
+		expr = "application:unset_env(rabbit, consumer_timeout)."
+	}
+	if _, err := t.ctl("eval", expr); err != nil {
+		return []string{"error: set: " + err.Error()}
 	}
 	return nil
 }
