@@ -54,10 +54,20 @@ type lessonLink struct {
 	Summary string
 	Order   int
 	Version string
+	// Exercises is how many exercise blocks the lesson has.
+	Exercises int
 }
 
 func linkTo(l lessons.Lesson) lessonLink {
-	return lessonLink{Href: lessonPath(l.Slug), Title: l.Title, Summary: l.Summary, Order: l.Order, Version: l.Version}
+	ll := lessonLink{Href: lessonPath(l.Slug), Title: l.Title, Summary: l.Summary, Order: l.Order, Version: l.Version}
+	if blocks, err := l.Scenarios(); err == nil {
+		for _, b := range blocks {
+			if b.Info.Exercise {
+				ll.Exercises++
+			}
+		}
+	}
+	return ll
 }
 
 // lessonPath is the URL of a lesson's page.

@@ -39,6 +39,7 @@
     "goals.js",
     "format.js",
     "markers.js",
+    "progress.js",
     "rates.js",
     "samples.js",
     "share.js",

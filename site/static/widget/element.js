@@ -34,6 +34,7 @@ import { Rates } from "./rates.js";
 import { SampleSeries } from "./samples.js";
 import { LinkError, ShareBox, ShareState, shareTarget, VIEWS } from "./share.js";
 import { Markers } from "./markers.js";
+import { markDone, showLessonProgress } from "./progress.js";
 import { loadSheets } from "./sheet.js";
 import { FilesView } from "./files.js";
 import { Goals } from "./goals.js";
@@ -51,6 +52,7 @@ export function define(from) {
   if (!customElements.get("warren-scenario")) {
     customElements.define("warren-scenario", WarrenScenario);
   }
+  showLessonProgress(document);
 }
 
 class WarrenScenario extends HTMLElement {
@@ -864,6 +866,9 @@ class WarrenScenario extends HTMLElement {
     }
     await this.render();
     const said = await this.goals.check(this.engine, this.id_);
+    if (said === "Every goal is met." && location.pathname.startsWith("/lessons/") && this.titleText) {
+      markDone(location.pathname, this.titleText);
+    }
     if (said) {
       this.announce(said);
     }
