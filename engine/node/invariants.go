@@ -50,8 +50,10 @@ func (q *queue) checkInvariants() {
 	registered := 0
 	for _, c := range q.allConsumers() {
 		registered++
-		if got := perConsumer[c.ch][c.tag]; got != c.outstanding {
-			fail("consumer %s has %d outstanding, channel records %d", c.tag, c.outstanding, got)
+		// ack tags carrying the tag: those there when the consumer
+		// registered, plus its deliveries, less the acks of either
+		if got := perConsumer[c.ch][c.tag]; got != c.inherited+c.outstanding {
+			fail("consumer %s has %d outstanding and inherited %d ack tags, channel records %d", c.tag, c.outstanding, c.inherited, got)
 		}
 	}
 	if registered != q.cons.count {

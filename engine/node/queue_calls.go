@@ -92,6 +92,14 @@ func (q *queue) consume(ctx *sim.Ctx, m sim.Msg, r *callConsume) {
 	if !r.noAck {
 		c.prefetch = r.prefetch
 	}
+	// A tag freed by basic.cancel may be used again while the old
+	// consumer's deliveries are unacked: rabbit_limiter keys credit by
+	// tag, so their acks give credit to the new consumer.
+	for _, a := range cr.acktags.items() {
+		if a.ctag == r.tag {
+			c.inherited++
+		}
+	}
 	if v, ok := r.args.Get("x-priority"); ok && v.Kind.IsInt() {
 		c.priority = v.Int
 	}

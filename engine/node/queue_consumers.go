@@ -18,7 +18,11 @@ type consumer struct {
 	ch          *chRecord
 	ackRequired bool
 	prefetch    int // 0 = no per-consumer limit
-	outstanding int // deliveries awaiting ack
+	// outstanding is prefetch less rabbit_limiter's credit for the tag:
+	// deliveries less acks of ack tags carrying the tag, which include
+	// those of an earlier consumer that had the same tag on the channel.
+	outstanding int
+	inherited   int // ack tags carrying the tag when the consumer registered
 	priority    int64
 	exclusive   bool
 	args        amqp.Table
