@@ -392,62 +392,41 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 // stands for the queue this channel declared last, and on a bind or unbind
 // an empty routing key with it too; with none declared it is an error.
 func (ch *channel) expandShortcuts(method any) (any, *amqp.Error) {
-	q := func(name string) (string, *amqp.Error) {
-		if name != "" {
-			return name, nil
-		}
-		if ch.lastQueue == "" {
-			return "", amqp.Errorf(amqp.NotFound, "no previously declared queue")
-		}
-		return ch.lastQueue, nil
-	}
-	var err *amqp.Error
-	// NB: frames are shared and immutable once sent: expand copies.
+	last := ch.lastQueue
 	switch m := method.(type) {
 	case *QueueDelete:
-		if m.Queue == "" {
-			c := *m
-			c.Queue, err = q(m.Queue)
-			return &c, err
-		}
+		return fillQueue(m, last, func(m *QueueDelete) (*string, *string) { return &m.Queue, nil })
 	case *QueuePurge:
-		if m.Queue == "" {
-			c := *m
-			c.Queue, err = q(m.Queue)
-			return &c, err
-		}
+		return fillQueue(m, last, func(m *QueuePurge) (*string, *string) { return &m.Queue, nil })
 	case *BasicConsume:
-		if m.Queue == "" {
-			c := *m
-			c.Queue, err = q(m.Queue)
-			return &c, err
-		}
+		return fillQueue(m, last, func(m *BasicConsume) (*string, *string) { return &m.Queue, nil })
 	case *BasicGet:
-		if m.Queue == "" {
-			c := *m
-			c.Queue, err = q(m.Queue)
-			return &c, err
-		}
+		return fillQueue(m, last, func(m *BasicGet) (*string, *string) { return &m.Queue, nil })
 	case *QueueBind:
-		if m.Queue == "" {
-			c := *m
-			c.Queue, err = q(m.Queue)
-			if c.Key == "" {
-				c.Key = c.Queue
-			}
-			return &c, err
-		}
+		return fillQueue(m, last, func(m *QueueBind) (*string, *string) { return &m.Queue, &m.Key })
 	case *QueueUnbind:
-		if m.Queue == "" {
-			c := *m
-			c.Queue, err = q(m.Queue)
-			if c.Key == "" {
-				c.Key = c.Queue
-			}
-			return &c, err
-		}
+		return fillQueue(m, last, func(m *QueueUnbind) (*string, *string) { return &m.Queue, &m.Key })
 	}
 	return method, nil
+}
+
+// fillQueue returns m itself when it names its queue, else a copy naming
+// last (and, where the method has a routing key, last as an empty key).
+// NB: frames are shared and immutable once sent: it fills a copy.
+func fillQueue[T any](m *T, last string, fields func(*T) (queue, key *string)) (any, *amqp.Error) {
+	if q, _ := fields(m); *q != "" {
+		return m, nil
+	}
+	if last == "" {
+		return m, amqp.Errorf(amqp.NotFound, "no previously declared queue")
+	}
+	c := *m
+	q, key := fields(&c)
+	*q = last
+	if key != nil && *key == "" {
+		*key = last
+	}
+	return &c, nil
 }
 
 // armTick sets the channel's tick timer for the first tick at which its
