@@ -38,6 +38,7 @@ import { markDone, showLessonProgress } from "./progress.js";
 import { loadSheets } from "./sheet.js";
 import { FilesView } from "./files.js";
 import { Goals } from "./goals.js";
+import { langOf, translator } from "./i18n.js";
 import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
 import { EventList, Player } from "./timeline.js";
@@ -211,6 +212,8 @@ class WarrenScenario extends HTMLElement {
     // A title attribute would be a tooltip over the whole widget: keep
     // its text for the heading instead.
     this.titleText = this.getAttribute("title") || "";
+    this.lang = langOf(this);
+    this.tr = translator(this.lang);
     if (this.titleText) {
       this.removeAttribute("title");
       this.setAttribute("aria-label", this.titleText);
@@ -788,7 +791,7 @@ class WarrenScenario extends HTMLElement {
     el.idle = h("p.idle");
 
     this.console = new Console(uid, this);
-    this.goals = new Goals(uid);
+    this.goals = new Goals(uid, this.lang);
 
     el.live = h("div.sr-only", { "aria-live": "polite", "aria-atomic": "true", "data-role": "announce" });
     el.section = h(
@@ -866,7 +869,7 @@ class WarrenScenario extends HTMLElement {
     }
     await this.render();
     const said = await this.goals.check(this.engine, this.id_);
-    if (said === "Every goal is met." && location.pathname.startsWith("/lessons/") && this.titleText) {
+    if (said && this.goals.allMet && location.pathname.startsWith("/lessons/") && this.titleText) {
       markDone(location.pathname, this.titleText);
     }
     if (said) {

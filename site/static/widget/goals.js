@@ -8,29 +8,31 @@
 // offered once every hint is out.
 
 import { h, setText } from "./dom.js";
+import { translator } from "./i18n.js";
 
 export class Goals {
-  constructor(uid) {
+  constructor(uid, lang) {
+    const tr = (this.tr = translator(lang));
     this.goals = [];
     this.solution = [];
     this.met = null; // how many were met at the last check
     this.list = h("ol.goal-list");
-    this.done = h("p.badge.ok.goals-done", { hidden: true, text: "Every goal is met." });
+    this.done = h("p.badge.ok.goals-done", { hidden: true, text: tr("goals.allMet") });
     this.hints = [];
     this.shownHints = 0;
     this.hintList = h("ol.hint-list", { id: `hints-${uid}`, "aria-live": "polite" });
-    this.hintBtn = h("button.show-hint", { type: "button", "aria-controls": `hints-${uid}`, onclick: () => this.nextHint() }, "Show a hint");
+    this.hintBtn = h("button.show-hint", { type: "button", "aria-controls": `hints-${uid}`, onclick: () => this.nextHint() }, tr("goals.showHint"));
     this.solutionBox = h("pre.solution", { id: `solution-${uid}`, hidden: true });
     this.solutionBtn = h(
       "button.show-solution",
       { type: "button", "aria-expanded": "false", "aria-controls": `solution-${uid}`, onclick: () => this.toggleSolution() },
-      "Show a solution",
+      tr("goals.showSolution"),
     );
     this.el = h(
       "section.goals",
       { "aria-labelledby": `goals-${uid}`, hidden: true },
-      h("h3", { id: `goals-${uid}`, text: "Goals" }),
-      h("p.goals-help", { text: "Type commands in the console below. Each goal is checked after every change." }),
+      h("h3", { id: `goals-${uid}`, text: tr("goals.title") }),
+      h("p.goals-help", { text: tr("goals.help") }),
       this.list,
       this.done,
       this.hintList,
@@ -79,7 +81,7 @@ export class Goals {
   showHintState() {
     const left = this.hints.length - this.shownHints;
     this.hintBtn.hidden = left === 0;
-    setText(this.hintBtn, this.shownHints === 0 ? `Show a hint (${this.hints.length})` : `Show hint ${this.shownHints + 1} of ${this.hints.length}`);
+    setText(this.hintBtn, this.shownHints === 0 ? this.tr("goals.showHintCount", { n: this.hints.length }) : this.tr("goals.showHintNext", { i: this.shownHints + 1, n: this.hints.length }));
     this.solutionBtn.hidden = this.solution.length === 0 || left > 0;
   }
 
@@ -87,7 +89,7 @@ export class Goals {
     const show = this.solutionBox.hidden;
     this.solutionBox.hidden = !show;
     this.solutionBtn.setAttribute("aria-expanded", String(show));
-    setText(this.solutionBtn, show ? "Hide the solution" : "Show a solution");
+    setText(this.solutionBtn, this.tr(show ? "goals.hideSolution" : "goals.showSolution"));
   }
 
   /** check evaluates every goal now; it returns a sentence to announce
@@ -105,10 +107,10 @@ export class Goals {
       let ok = false;
       let text;
       if ("error" in r) {
-        text = `this goal cannot be checked: ${r.error}`;
+        text = this.tr("goals.cannotCheck", { error: r.error });
       } else {
         ok = r.value.met;
-        text = ok ? "met" : `not yet: ${r.value.text}`;
+        text = ok ? this.tr("goals.met") : this.tr("goals.notYet", { found: r.value.text });
       }
       if (ok) {
         met++;
@@ -122,6 +124,7 @@ export class Goals {
     if (before === null || before === met) {
       return "";
     }
-    return met === this.goals.length ? "Every goal is met." : `${met} of ${this.goals.length} goals met.`;
+    this.allMet = met === this.goals.length;
+    return this.allMet ? this.tr("goals.allMet") : this.tr("goals.someMet", { met, n: this.goals.length });
   }
 }

@@ -1,0 +1,132 @@
+// Tests of widget/i18n.js and its catalogs under node:test (go test ./site
+// runs them): every key in every language with the same parameters, every
+// key the widget asks for in the catalogs, Chinese that is Chinese, and
+// the language an element speaks.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+
+import { CATALOGS, LANGS, langOf, normLang, t, translator } from "../static/widget/i18n.js";
+
+const widgetDir = new URL("../static/widget/", import.meta.url);
+
+/** base is a key without its plural suffix. */
+const base = (k) => k.replace(/\.(one|other)$/, "");
+
+/** keysOf is the set of base keys of a catalog. */
+const keysOf = (cat) => new Set(Object.keys(cat).map(base));
+
+/** params lists the {names} of a text, sorted. */
+const params = (text) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+
+/** forms returns every text of base key k in cat (its plural forms too). */
+const forms = (cat, k) => [k, `${k}.one`, `${k}.other`].filter((f) => f in cat).map((f) => cat[f]);
+
+test("every catalog has every key of every other", () => {
+  for (const a of LANGS) {
+    for (const b of LANGS) {
+      const missing = [...keysOf(CATALOGS[a])].filter((k) => !keysOf(CATALOGS[b]).has(k));
+      assert.deepEqual(missing, [], `keys of ${a} missing in ${b}`);
+    }
+  }
+});
+
+test("a key takes the same parameters in every language", () => {
+  for (const k of keysOf(CATALOGS.en)) {
+    const want = [...new Set(forms(CATALOGS.en, k).flatMap(params))].sort();
+    for (const lang of LANGS) {
+      for (const text of forms(CATALOGS[lang], k)) {
+        // Any form may leave out {n}, which only picks the form.
+        for (const p of want) {
+          if (p !== "n") {
+            assert.ok(params(text).includes(p), `${lang} ${k} has no {${p}}: ${text}`);
+          }
+        }
+        for (const p of params(text)) {
+          assert.ok(want.includes(p), `${lang} ${k} has {${p}}, which English has not: ${text}`);
+        }
+      }
+    }
+  }
+});
+
+test("a plural key has both English forms", () => {
+  for (const k of Object.keys(CATALOGS.en)) {
+    const m = /^(.*)\.(one|other)$/.exec(k);
+    if (m) {
+      assert.ok(`${m[1]}.one` in CATALOGS.en && `${m[1]}.other` in CATALOGS.en, `${k} without its other form`);
+      assert.ok(!(m[1] in CATALOGS.en), `${m[1]} is both a plain key and a plural`);
+    }
+  }
+});
+
+// SAME lists the keys whose Chinese text may have no Chinese in it: names
+// and symbols that read the same in both languages.
+const SAME = new Set(["site.name"]);
+
+test("Chinese texts are written in Chinese", () => {
+  for (const [k, text] of Object.entries(CATALOGS.zh)) {
+    if (SAME.has(base(k))) {
+      continue;
+    }
+    assert.match(text, /[\u3400-\u9fff]/, `zh ${k} has no Chinese: ${text}`);
+    assert.notEqual(text.trim(), "", `zh ${k} is empty`);
+  }
+  for (const [k, text] of Object.entries(CATALOGS.en)) {
+    assert.notEqual(text.trim(), "", `en ${k} is empty`);
+    assert.doesNotMatch(text, /[\u3400-\u9fff]/, `en ${k} has Chinese: ${text}`);
+  }
+});
+
+test("every catalog file is JSON after export default, as the site's generator reads it", () => {
+  for (const lang of LANGS) {
+    const src = readFileSync(new URL(`i18n-${lang}.js`, widgetDir), "utf8");
+    const m = /^export default (\{[\s\S]*\});\s*$/m.exec(src);
+    assert.ok(m, `i18n-${lang}.js: no "export default {...};"`);
+    assert.deepEqual(JSON.parse(m[1]), CATALOGS[lang], `i18n-${lang}.js is not plain JSON`);
+  }
+});
+
+test("every key the widget asks for is in the catalogs", () => {
+  const asked = new Map();
+  for (const f of readdirSync(widgetDir)) {
+    if (!f.endsWith(".js") || f.startsWith("i18n")) {
+      continue;
+    }
+    const src = readFileSync(new URL(f, widgetDir), "utf8");
+    for (const m of src.matchAll(/\b(?:t|tr|this\.tr|host\.tr)\(\s*"([\w.-]+)"/g)) {
+      asked.set(m[1], f);
+    }
+  }
+  assert.ok(asked.size > 0, "no t(\"key\") calls found in the widget");
+  const en = keysOf(CATALOGS.en);
+  for (const [k, f] of asked) {
+    assert.ok(en.has(k), `${f} asks for ${k}, which the catalogs lack`);
+  }
+});
+
+test("t fills parameters, picks plural forms and falls back to English", () => {
+  assert.equal(t("goals.someMet", { met: 1, n: 3 }, "en"), "1 of 3 goals met.");
+  assert.equal(t("goals.someMet", { met: 0, n: 1 }, "en"), "0 of 1 goal met.");
+  assert.equal(t("goals.someMet", { met: 1, n: 3 }, "zh"), "已达成 1 / 3 个目标。");
+  assert.equal(t("goals.title", null, "fr"), "Goals");
+  assert.equal(t("no.such.key", null, "zh"), "no.such.key");
+  assert.equal(translator("zh-CN")("goals.title"), "目标");
+});
+
+test("normLang and langOf pick the language", () => {
+  assert.equal(normLang("zh-CN"), "zh");
+  assert.equal(normLang("zh-Hans"), "zh");
+  assert.equal(normLang("EN-gb"), "en");
+  assert.equal(normLang(""), "en");
+  const el = (lang, parent) => ({ nodeType: 1, parentNode: parent || null, hasAttribute: (n) => n === "lang" && lang !== null, getAttribute: () => lang });
+  const doc = { documentElement: { lang: "zh-CN" } };
+  const page = el(null);
+  page.ownerDocument = doc;
+  assert.equal(langOf(page), "zh", "the page's lang");
+  const own = el("en", el("zh-CN"));
+  assert.equal(langOf(own), "en", "the element's own lang wins");
+  const shadowChild = el(null, { nodeType: 11, parentNode: null, host: el("zh") });
+  assert.equal(langOf(shadowChild), "zh", "through a shadow root to its host");
+});
