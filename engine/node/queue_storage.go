@@ -39,6 +39,9 @@ type queueDisk struct {
 	syncArmed  bool
 	flushArmed bool
 	lastWork   int64
+	// persistGone counts persistent messages of a durable queue that left
+	// it in this event: each costs Costs.PersistAck at its end
+	persistGone int
 }
 
 // queueVersion is the index version a queue uses: x-queue-version, else
@@ -153,6 +156,9 @@ func (q *queue) store(ctx *sim.Ctx, e *entry, seq uint64, from sim.PID) (waits b
 	d.next[lvl]++
 	res, err := d.levels[lvl].Publish(e.dseq, pm)
 	q.fault(err)
+	if q.rec.Durable && e.msg.Props.Persistent() {
+		ctx.Charge(q.n.Config.Costs.PersistPublish)
+	}
 	if seq != 0 {
 		d.confirmWait[pm.ID] = append(d.confirmWait[pm.ID], pubRef{from, seq})
 		waits = true
@@ -206,6 +212,9 @@ func (q *queue) gone(e *entry) {
 		return
 	}
 	lvl := q.ready.levelOf(e.msg)
+	if q.rec.Durable && e.msg.Props.Persistent() {
+		q.disk.persistGone++
+	}
 	q.disk.acks[lvl] = append(q.disk.acks[lvl], e.dseq)
 	q.disk.unflushed = append(q.disk.unflushed, goneMsg{lvl, e.dseq, e.msg})
 }
@@ -217,6 +226,10 @@ func (q *queue) afterEvent(ctx *sim.Ctx) {
 	d := q.disk
 	if d == nil || q.deleted {
 		return
+	}
+	if d.persistGone > 0 {
+		ctx.Charge(int64(d.persistGone) * q.n.Config.Costs.PersistAck)
+		d.persistGone = 0
 	}
 	for lvl, acks := range d.acks {
 		if len(acks) == 0 {
