@@ -2,6 +2,7 @@
 // as a box in a column by kind, with its mailbox, a queue's priority lanes
 // and consumers, and the credit it holds.
 
+import { mark, NONE } from "./changes.js";
 import { h, setText, syncChips, syncChildren } from "./dom.js";
 import { alarmsOf, formatBytes, kindHue, nodesOf, pct, procName } from "./format.js";
 
@@ -35,21 +36,27 @@ export class Diagram {
     );
   }
 
-  render(s) {
+  /** render draws snapshot s, marking what changed (changes.js) since
+   * the state drawn before; gen numbers the render. */
+  render(s, changed = NONE, gen = 0) {
     this.snap = s;
+    this.changed = changed;
+    this.gen = gen;
     // The node: schedulers and memory.
     this.sched.replaceChildren(
       h("h3", { text: `Schedulers (${s.schedulers.length})` }),
       ...s.schedulers.map((sc, i) => {
         const p = pct(sc.util, 1);
         const running = sc.running ? procName(s, sc.running) : "idle";
-        return h(
+        const row = h(
           "div.meter-row",
-          null,
+          { "data-gauge": `sched:${i}` },
           h("span.k", { text: sc.node ? `S${i + 1} ${sc.node.replace(/@.*/, "")}` : `S${i + 1}` }),
           h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p.toFixed(0), "aria-label": `scheduler ${i + 1}${sc.node ? " of " + sc.node : ""} utilisation` }, h("div.fill", { style: `width:${p}%` })),
           h("span.v", { text: `${p.toFixed(1)}% · ${running}` }),
         );
+        mark(row, changed.gauges.has(`sched:${i}`), gen);
+        return row;
       }),
     );
     const nodes = nodesOf(s);
@@ -63,7 +70,7 @@ export class Diagram {
         memBits.push(
           h(
             "div.meter-row",
-            null,
+            { "data-gauge": `mem:${n.name}` },
             nodes.length > 1 ? h("span.k.node", { text: n.name.replace(/@.*/, "") }) : null,
             h("div.gauge" + (alarm ? ".alarm" : p > 80 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": n.watermark, "aria-valuenow": n.memory, "aria-label": `${label} used against the high watermark` }, h("div.fill", { style: `width:${p}%` })),
             h("span.v", { text: `${formatBytes(n.memory)} of ${formatBytes(n.watermark)} watermark` }),
@@ -71,6 +78,11 @@ export class Diagram {
         );
       } else {
         memBits.push(h("p.v", { text: `${nodes.length > 1 ? n.name + ": " : ""}${formatBytes(n.memory)} used · no watermark set` }));
+      }
+    }
+    for (const row of memBits) {
+      if (row.dataset && row.dataset.gauge) {
+        mark(row, changed.gauges.has(row.dataset.gauge), gen);
       }
     }
     const everywhere = nodes.length > 1 ? "publishers on every node blocked" : "publishers blocked";
@@ -143,6 +155,7 @@ export class Diagram {
       this.boxes.set(p.pid, b);
     }
     b.className = `proc kind-${p.kind} state-${p.state}${p.blocked ? " blocked" : ""}`;
+    mark(b, this.changed.procs.has(p.pid), this.gen);
     setText(b.querySelector(".name"), p.node ? `${p.name} @ ${p.node}` : p.name);
     setText(b.querySelector(".state"), p.blocked ? `${p.state} · flow` : p.state);
     b.querySelector(".state").title = p.blocked ? "flow: the reader is not reading its socket (credit ran out)" : `state: ${p.state}`;
@@ -169,9 +182,10 @@ export class Diagram {
       ...credits.map((c) => {
         const pc = pct(c.credit, c.initial);
         const to = procName(this.snap, c.to);
+        const key = `credit:${c.from}>${c.to}`;
         return h(
           "div.credit" + (c.blocked ? ".blocked" : ""),
-          { "data-to": to },
+          { "data-to": to, "data-gauge": key, "data-changed": this.changed.gauges.has(key) ? (this.gen % 2 ? "1" : "2") : null },
           h("span.k", { text: `credit → ${to}` }),
           h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": c.initial, "aria-valuenow": c.credit, "aria-label": `credit towards ${to}` }, h("div.fill", { style: `width:${pc}%` })),
           h("span.v", { text: `${c.credit}/${c.initial}${c.blocked ? " blocked" : ""}` }),
@@ -213,7 +227,7 @@ export class Diagram {
       lanes.push(
         h(
           "div.lane" + (n ? "" : ".empty"),
-          { "data-level": lvl },
+          { "data-level": lvl, "data-changed": this.changed.lanes.has(`${q.pid}/${lvl}`) ? (this.gen % 2 ? "1" : "2") : null },
           h("span.k", { text: label }),
           h("span.n", { text: String(n) }),
           syncChips(this.laneChips(q.pid, lvl), chips),
@@ -236,7 +250,7 @@ export class Diagram {
     }
     return h(
       "div.consumer.state-" + c.state,
-      { "data-tag": c.tag },
+      { "data-tag": c.tag, "data-changed": this.changed.consumers.has(`${q.pid}/${c.tag}`) ? (this.gen % 2 ? "1" : "2") : null },
       h("span.k", { text: `consumer ${c.tag}` }),
       h("span.v", { text: `${c.unacked}/${limit ?? "∞"} unacked${c.noAck ? " (no-ack)" : ""} · ${c.state}` }),
       limit

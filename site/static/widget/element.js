@@ -26,6 +26,7 @@
 
 import { loadEngine } from "./bridge-loader.js";
 import { Captions } from "./captions.js";
+import { changes, mark, NONE } from "./changes.js";
 import { Console } from "./console.js";
 import { Diagram } from "./diagram.js";
 import { h, setText } from "./dom.js";
@@ -71,6 +72,10 @@ class WarrenScenario extends HTMLElement {
     this.view = "diagram";
     this.graphic = "diagram"; // the drawn view the table view returns to
     this.samples = new SampleSeries();
+    this.drawn = null; // the snapshot drawn last
+    this.changed = NONE; // what changed since the one drawn before it
+    this.gen = 0; // renders of a new state
+    this.quiet = false; // opening or resetting: nothing is marked
     this.busy = false;
     this.ran = false; // the scenario has run once
     this.chain = Promise.resolve(); // what the reader asked for, in order
@@ -259,10 +264,10 @@ class WarrenScenario extends HTMLElement {
       this.setView(this.getAttribute("view"));
     }
     this.startShare = share;
-    await this.act(async () => {
+    await this.act(() => this.quietly(async () => {
       await this.runSource(source);
       await this.openWhereAsked();
-    });
+    }));
     if (!this.ran) {
       return; // the engine restarted under the first run: the rebuild finishes it
     }
@@ -279,6 +284,17 @@ class WarrenScenario extends HTMLElement {
       if (at > this.end) {
         this.showProblem("This link points past the end", `event ${at} is past the end of the timeline (${this.end}); showing the end`);
       }
+    }
+  }
+
+  /** quietly runs fn with nothing marked as changed: the widget opens,
+   * resets or is rebuilt, and shows a state as it is. */
+  async quietly(fn) {
+    this.quiet = true;
+    try {
+      return await fn();
+    } finally {
+      this.quiet = false;
     }
   }
 
@@ -303,7 +319,11 @@ class WarrenScenario extends HTMLElement {
   /** rebuild makes the simulation again in a new worker: the script that
    * made it (a share link's), then a seek to the event it showed. The
    * command that was running when the worker died is left out. */
-  async rebuild(why) {
+  rebuild(why) {
+    return this.quietly(() => this.rebuildNow(why));
+  }
+
+  async rebuildNow(why) {
     if (!this.engine || (!(this.id_ && this.engine.isLost(this.id_)) && !this.hadLost)) {
       return; // this simulation is where it was
     }
@@ -671,7 +691,7 @@ class WarrenScenario extends HTMLElement {
 
   reset() {
     this.pause();
-    return this.act(async () => {
+    return this.act(() => this.quietly(async () => {
       if (this.busy || !this.engine) {
         return;
       }
@@ -691,7 +711,7 @@ class WarrenScenario extends HTMLElement {
       }
       this.announce(`Reset. ${this.positionText()}`);
       this.updateURL();
-    });
+    }));
   }
 
   /** setView shows the diagram, the rates, the files or the tables. */
@@ -901,14 +921,29 @@ class WarrenScenario extends HTMLElement {
     }
     this.events.render(evs);
     this.markers.update(this.engine, this.id_, this.pos, this.end);
+    if (s !== this.drawn) {
+      this.changed = this.quiet || !this.drawn ? NONE : changes(this.drawn, s);
+      this.drawn = s;
+      this.gen++;
+    }
     if (this.view === "table") {
-      renderTables(this.el.tables, s, this.pos, this.end, samples);
+      renderTables(this.el.tables, s, this.pos, this.end, samples, this.changed, this.tr);
     } else if (this.view === "rates") {
       this.rates.render(s, samples);
     } else if (this.view === "files") {
       this.files.render(s);
+      this.markFiles();
     } else {
-      this.diagram.render(s);
+      this.diagram.render(s, this.changed, this.gen);
+    }
+  }
+
+  /** markFiles marks the files, and the entries in them, that changed. */
+  markFiles() {
+    for (const li of this.files.el.querySelectorAll("li.file[data-path]")) {
+      const path = li.getAttribute("data-path");
+      mark(li, this.changed.files.has(path), this.gen);
+      li.querySelectorAll(".strip .mark").forEach((m, i) => mark(m, this.changed.entries.has(`${path}#${i}`), this.gen));
     }
   }
 

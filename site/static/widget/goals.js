@@ -5,14 +5,17 @@
 // shows one way to meet them. A share link carries both as #@goal and
 // #@solution lines of its script. A hints attribute (one a line, up to
 // three) adds a button that reveals them one at a time; the solution is
-// offered once every hint is out.
+// offered once every hint is out. Each goal reads as a sentence
+// (goalwords.js); its expect line is behind a disclosure.
 
 import { h, setText } from "./dom.js";
+import { goalWords } from "./goalwords.js";
 import { translator } from "./i18n.js";
 
 export class Goals {
   constructor(uid, lang) {
     const tr = (this.tr = translator(lang));
+    this.lang = lang;
     this.goals = [];
     this.solution = [];
     this.met = null; // how many were met at the last check
@@ -59,8 +62,9 @@ export class Goals {
           "li.goal",
           null,
           h("span.goal-mark", { "aria-hidden": "true" }),
-          h("code.goal-line", { text: g }),
+          h("span.goal-words", { text: goalWords(g, this.lang) }),
           h("span.goal-state"),
+          h("details.goal-expect", null, h("summary", { text: this.tr("goals.expectLine") }), h("code.goal-line", { text: g })),
         ),
       ),
     );

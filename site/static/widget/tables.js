@@ -1,6 +1,7 @@
 // tables.js: the table view, the node as text: what the diagram draws and
 // the rates the charts draw, in tables a screen reader can walk.
 
+import { NONE } from "./changes.js";
 import { h } from "./dom.js";
 import { alarmsOf, formatBytes, formatTime, nodesOf, procName } from "./format.js";
 
@@ -8,7 +9,7 @@ import { alarmsOf, formatBytes, formatTime, nodesOf, procName } from "./format.j
 const MAX_SAMPLE_ROWS = 100;
 
 /** table makes a scrolling table: the first cell of a row is its header. */
-function table(caption, head, rows, note) {
+function tableOf(caption, head, rows, note, changedText = "changed in the last step") {
   const noteEl = note ? h("p.table-note", { text: note }) : null;
   if (noteEl) {
     noteEl.id = `n-${Math.random().toString(36).slice(2, 8)}`;
@@ -25,7 +26,13 @@ function table(caption, head, rows, note) {
         "tbody",
         null,
         rows.length
-          ? rows.map((r) => h("tr", null, r.map((c, i) => (i === 0 ? h("th", { scope: "row", text: String(c) }) : h("td", { text: String(c) })))))
+          ? rows.map((r) =>
+              h(
+                "tr",
+                { "data-changed": r.changed ? "1" : null },
+                r.map((c, i) => (i === 0 ? h("th", { scope: "row", text: String(c), "aria-description": r.changed ? changedText : null }) : h("td", { text: String(c) }))),
+              ),
+            )
           : h("tr", null, h("td", { colspan: head.length, text: "none" })),
       ),
     ),
@@ -37,14 +44,23 @@ function rate(v) {
   return v < 10 ? `${Math.round(v * 10) / 10}/s` : `${Math.round(v)}/s`;
 }
 
+/** changedRow marks a row as changed since the state drawn before. */
+function changedRow(row, changed) {
+  row.changed = changed;
+  return row;
+}
+
 /** renderTables fills box with the tables of snapshot s at event pos of
- * end, and the rates of samples (those up to the snapshot's time). */
-export function renderTables(box, s, pos, end, samples) {
+ * end, and the rates of samples (those up to the snapshot's time); the
+ * rows of what changed (changes.js) are marked. */
+export function renderTables(box, s, pos, end, samples, changed = NONE, tr = null) {
+  const said = tr ? tr("changes.row") : undefined;
+  const table = (caption, head, rows, note) => tableOf(caption, head, rows, note, said);
   const name = (pid) => procName(s, pid);
   const consumers = [];
   for (const q of s.queues) {
     for (const c of q.consumers || []) {
-      consumers.push([c.tag, q.name, c.channel, `${c.unacked}/${c.prefetch > 0 ? c.prefetch : "unlimited"}`, c.state, c.noAck ? "yes" : "no"]);
+      consumers.push(changedRow([c.tag, q.name, c.channel, `${c.unacked}/${c.prefetch > 0 ? c.prefetch : "unlimited"}`, c.state, c.noAck ? "yes" : "no"], changed.consumers.has(`${q.pid}/${c.tag}`)));
     }
   }
   const recent = samples.slice(-MAX_SAMPLE_ROWS);
@@ -55,41 +71,50 @@ export function renderTables(box, s, pos, end, samples) {
       [
         ["Time", formatTime(s.time)],
         ["Event", `${pos} of ${end}`],
-        ...s.schedulers.map((sc, i) => [sc.node ? `Scheduler ${i + 1} of ${sc.node}` : `Scheduler ${i + 1}`, `${(sc.util * 100).toFixed(1)}% busy, running ${sc.running ? name(sc.running) : "nothing"}`]),
-        ...nodesOf(s).map((n, _, all) => [
-          all.length > 1 ? `Memory of ${n.name}` : "Memory",
-          n.watermark > 0 ? `${formatBytes(n.memory)} of ${formatBytes(n.watermark)} watermark` : `${formatBytes(n.memory)}, no watermark`,
-        ]),
+        ...s.schedulers.map((sc, i) =>
+          changedRow([sc.node ? `Scheduler ${i + 1} of ${sc.node}` : `Scheduler ${i + 1}`, `${(sc.util * 100).toFixed(1)}% busy, running ${sc.running ? name(sc.running) : "nothing"}`], changed.gauges.has(`sched:${i}`)),
+        ),
+        ...nodesOf(s).map((n, _, all) =>
+          changedRow(
+            [all.length > 1 ? `Memory of ${n.name}` : "Memory", n.watermark > 0 ? `${formatBytes(n.memory)} of ${formatBytes(n.watermark)} watermark` : `${formatBytes(n.memory)}, no watermark`],
+            changed.gauges.has(`mem:${n.name}`),
+          ),
+        ),
         ["Alarms", alarmsOf(s).join(", ") || "none"],
       ],
     ),
     table(
       "Processes",
       ["Process", "Kind", "State", "Mailbox", "Next in mailbox", "Socket", "Reductions"],
-      s.processes.map((p) => [p.name, p.kind, p.blocked ? `${p.state}, flow (not reading)` : p.state, p.mailbox, (p.head || []).join(", ") || "empty", p.socket, p.reductions]),
+      s.processes.map((p) => changedRow([p.name, p.kind, p.blocked ? `${p.state}, flow (not reading)` : p.state, p.mailbox, (p.head || []).join(", ") || "empty", p.socket, p.reductions], changed.procs.has(p.pid))),
     ),
     table(
       "Credit",
       ["From", "To", "Credit", "Blocked"],
-      (s.credit || []).map((c) => [name(c.from), name(c.to), `${c.credit} of ${c.initial}`, c.blocked ? "yes" : "no"]),
+      (s.credit || []).map((c) => changedRow([name(c.from), name(c.to), `${c.credit} of ${c.initial}`, c.blocked ? "yes" : "no"], changed.gauges.has(`credit:${c.from}>${c.to}`))),
     ),
     table(
       "Queues",
       ["Queue", "Ready", "Unacked", "By priority (highest first)", "Next messages", "Consumers"],
-      s.queues.map((q) => [
-        q.name,
-        q.ready,
-        q.unacked,
-        q.levels && q.levels.length > 1 ? q.levels.map((n, l) => `${l}: ${n}`).reverse().join(", ") : "one level",
-        (q.heads || []).join(", ") || "none",
-        (q.consumers || []).length,
-      ]),
+      s.queues.map((q) =>
+        changedRow(
+          [
+            q.name,
+            q.ready,
+            q.unacked,
+            q.levels && q.levels.length > 1 ? q.levels.map((n, l) => `${l}: ${n}`).reverse().join(", ") : "one level",
+            (q.heads || []).join(", ") || "none",
+            (q.consumers || []).length,
+          ],
+          changed.procs.has(q.pid),
+        ),
+      ),
     ),
     table("Consumers", ["Tag", "Queue", "Channel", "Unacked / prefetch", "State", "No-ack"], consumers),
     table(
       "Files",
       ["File", "Kind", "Size", "Not synced", "Entries", "Live"],
-      (s.files || []).map((f) => [f.path, f.kind, formatBytes(f.size), formatBytes(f.size - f.synced), f.entries, f.live]),
+      (s.files || []).map((f) => changedRow([f.path, f.kind, formatBytes(f.size), formatBytes(f.size - f.synced), f.entries, f.live], changed.files.has(f.path))),
       "Entries are index slots (.qi) or stored messages (.qs, .rdq); live slots are not acked, live messages are still referenced by a queue.",
     ),
     table(
