@@ -94,6 +94,19 @@ func (s *Sim) expectQueue(cmd script.Command) Goal {
 func (s *Sim) expectSaw(cmd script.Command) Goal {
 	on := cmd.On().String()
 	kind := cmd.Str("saw", "")
+	fields := sawFields(cmd)
+	what := on + " saw " + strings.Join(append([]string{kind}, fields...), " ")
+	for i, n := 0, s.TranscriptLen(); i < n; i++ {
+		if sawLine(s.client.lines.line(i).Text, on, kind, fields) {
+			return Goal{Met: true, Text: what}
+		}
+	}
+	return Goal{Text: what + " (no such line yet)"}
+}
+
+// sawFields are the words a saw= goal wants in the line: its FIELD=V
+// pairs and flags.
+func sawFields(cmd script.Command) []string {
 	var fields []string
 	for _, a := range cmd.Args {
 		switch {
@@ -103,13 +116,7 @@ func (s *Sim) expectSaw(cmd script.Command) Goal {
 			fields = append(fields, a.Key)
 		}
 	}
-	what := on + " saw " + strings.Join(append([]string{kind}, fields...), " ")
-	for i, n := 0, s.TranscriptLen(); i < n; i++ {
-		if sawLine(s.client.lines.line(i).Text, on, kind, fields) {
-			return Goal{Met: true, Text: what}
-		}
-	}
-	return Goal{Text: what + " (no such line yet)"}
+	return fields
 }
 
 // sawLine says whether a trace line is on's, of kind, with every field as

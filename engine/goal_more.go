@@ -3,13 +3,17 @@ package engine
 // Goals that look past queues and trace lines: a process's state, the
 // credit one process holds toward another (credit_flow), a file of the
 // store (entries, live and dead), an alarm (rabbit_alarm), something that
-// never happened so far, and a limit on virtual time.
+// never happened so far, a file that is gone, a trace line that came
+// after a restart of a given kind (rabbit's recovery after a power loss is
+// not its recovery after a crash), and a limit on virtual time.
 //
 //	expect process="queue jobs" state=waiting mailbox=0
 //	expect credit="reader c1 -> channel c1.1" left=0
 //	expect file=0.rdq entries=3 live=1 dead=2
+//	expect file=1.rdq gone
 //	expect alarm=memory
 //	expect never=blocked on=c1 within-ms=500
+//	expect on=c1.1 saw=get-ok redelivered body=keep-me after=power-loss
 
 import (
 	"fmt"
@@ -27,12 +31,16 @@ func (s *Sim) expectMore(cmd script.Command) (g Goal, ok bool) {
 		g = s.expectProcess(cmd)
 	case cmd.Has("credit"):
 		g = s.expectCredit(cmd)
+	case cmd.Has("file") && cmd.Has("gone"):
+		g = s.expectGone(cmd)
 	case cmd.Has("file"):
 		g = s.expectFile(cmd)
 	case cmd.Has("alarm"):
 		g = s.expectAlarm(cmd)
 	case cmd.Has("never"):
 		g = s.expectNever(cmd)
+	case cmd.Has("after"):
+		g = s.expectSawAfter(cmd)
 	default:
 		return Goal{}, false
 	}
@@ -156,4 +164,54 @@ func (s *Sim) expectNever(cmd script.Command) Goal {
 		}
 		return Goal{Met: true, Text: ch + " never had a publish dropped"}
 	}
+}
+
+// expectGone is met while no file of the node has the name; a goal that
+// names a file and also asks for its entries or size is a contradiction.
+func (s *Sim) expectGone(cmd script.Command) Goal {
+	name := cmd.Str("file", "")
+	for _, a := range cmd.Args {
+		if cmd.Spec.IsTableKey(a.Key) {
+			return Goal{Text: "file " + name + " gone cannot also ask for " + a.Key + "="}
+		}
+	}
+	for _, f := range s.cluster.First().FileViews() {
+		if f.Path == name || strings.HasSuffix(f.Path, "/"+name) {
+			return Goal{Text: fmt.Sprintf("file %s is gone (it is there, %d bytes)", name, f.Size)}
+		}
+	}
+	return Goal{Met: true, Text: "file " + name + " is gone"}
+}
+
+// expectSawAfter is a saw= goal met only by a line that came after the
+// node's last restart of the kind named: a line from before it, or from
+// after a restart of another kind only, does not count.
+func (s *Sim) expectSawAfter(cmd script.Command) Goal {
+	kind := cmd.Str("after", "")
+	on, saw := cmd.On().String(), cmd.Str("saw", "")
+	fields := sawFields(cmd)
+	what := on + " saw " + strings.Join(append([]string{saw}, fields...), " ") + " after a " + kind + " restart"
+	last := int64(-1)
+	for _, r := range s.cluster.First().Restarts {
+		if r.Kind == kind {
+			last = r.Event
+		}
+	}
+	if last < 0 {
+		return Goal{Text: what + " (the node has had no " + kind + " restart)"}
+	}
+	before := false
+	for i, n := 0, s.TranscriptLen(); i < n; i++ {
+		l := s.client.lines.line(i)
+		if sawLine(l.Text, on, saw, fields) {
+			if l.Event > last {
+				return Goal{Met: true, Text: what}
+			}
+			before = true
+		}
+	}
+	if before {
+		return Goal{Text: what + fmt.Sprintf(" (every such line came before it, at event %d)", last)}
+	}
+	return Goal{Text: what + " (no such line yet)"}
 }

@@ -132,6 +132,8 @@ type Node struct {
 	storeClients map[store.ClientRef]sim.PID
 	// StorageErrors are failed file operations (injected faults).
 	StorageErrors []string
+	// Restarts are the node's restarts so far, oldest first.
+	Restarts []Restart
 	// GCLog is the message stores' latest GC steps.
 	GCLog []string
 

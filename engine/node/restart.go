@@ -42,6 +42,13 @@ func (n *Node) CheckRestart() error {
 	return nil
 }
 
+// Restart is one restart of the node: how it stopped, and the number of
+// events that had run when it did.
+type Restart struct {
+	Kind  string
+	Event int64
+}
+
 // Restart stops the node the given way and starts it again.
 func (n *Node) Restart(kind string) error {
 	if err := n.CheckRestart(); err != nil {
@@ -80,6 +87,7 @@ func (n *Node) Restart(kind string) error {
 	default:
 		return fmt.Errorf("restart: kind must be one of clean, crash, power-loss, got %q", kind)
 	}
+	n.Restarts = append(n.Restarts, Restart{Kind: kind, Event: n.RT.Events()})
 	n.RT.KillAll()
 	n.clientWaits = 0
 	n.conns = map[int]*reader{}

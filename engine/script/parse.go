@@ -275,9 +275,21 @@ func checkExpect(c *Command) *Error {
 	if forms > 1 && newer {
 		return bad("", "a goal checks one thing: give one of queue=, saw=, process=, credit=, file=, alarm= or never=")
 	}
+	if c.Has("gone") && !c.Has("file") {
+		return bad("gone", "gone goes with file=: expect file=NAME gone")
+	}
+	if c.Has("after") && !c.Has("saw") {
+		return bad("after", "after= goes with saw=: expect on=CONN.CH saw=KIND ... after=power-loss")
+	}
 	for form, cols := range ExpectColumns {
 		if !c.Has(form) {
 			continue
+		}
+		if form == "file" && c.Has("gone") {
+			if t := c.Table(); len(t) > 0 {
+				return bad(t[0].Key, "a file that is gone has no "+t[0].Key+": give file=NAME gone alone")
+			}
+			return nil
 		}
 		if len(c.Table()) == 0 {
 			return bad(form, fmt.Sprintf("say what %s= should show: %s", form, strings.Join(cols, "=..., ")+"=..."))

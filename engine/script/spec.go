@@ -153,15 +153,20 @@ var specs = []*Spec{
 		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary] [file-size-limit=BYTES] [queue-master-locator=client-local|min-masters|random]"},
 
 	{Name: "expect", Params: []Param{{Key: "queue", Kind: Name}, {Key: "saw", Kind: Enum, Values: SawKinds}, {Key: "on", Kind: On}, {Key: "redelivered", Kind: Flag}, {Key: "persistent", Kind: Flag},
-		{Key: "process", Kind: Str}, {Key: "credit", Kind: Str}, {Key: "file", Kind: Str}, {Key: "alarm", Kind: Enum, Values: []string{"memory", "disk", "none"}}, {Key: "never", Kind: Enum, Values: NeverKinds}, {Key: "within-ms", Kind: Int, Min: 0, Max: 3_600_000}}, Extra: AnyArgs, Engine: true,
+		{Key: "process", Kind: Str}, {Key: "credit", Kind: Str}, {Key: "file", Kind: Str}, {Key: "alarm", Kind: Enum, Values: []string{"memory", "disk", "none"}}, {Key: "never", Kind: Enum, Values: NeverKinds}, {Key: "within-ms", Kind: Int, Min: 0, Max: 3_600_000},
+		{Key: "after", Kind: Enum, Values: RestartKinds}, {Key: "gone", Kind: Flag}}, Extra: AnyArgs, Engine: true,
 		Usage: "expect queue=Q COLUMN=V ... | expect on=CONN[.CH] saw=KIND [FIELD=V ...] [redelivered] [persistent]"},
-	{Name: "restart", Params: []Param{{Key: "kind", Kind: Enum, Values: []string{"clean", "crash", "power-loss"}}}, Engine: true,
+	{Name: "restart", Params: []Param{{Key: "kind", Kind: Enum, Values: RestartKinds}}, Engine: true,
 		Usage: "restart [kind=clean|crash|power-loss]"},
 	{Name: "fault", Params: []Param{{Key: "path", Kind: Str}, {Key: "node", Kind: Name}}, Extra: Words, WordSet: FaultWords, Engine: true,
 		Usage: "fault sync-fail|write-fail|enospc path=GLOB [node=N] | fault clear [node=N]"},
 	{Name: "alarm", Params: []Param{{Key: "set", Kind: Enum, Values: []string{"memory", "disk"}}, {Key: "clear", Kind: Enum, Values: []string{"memory", "disk"}}}, Engine: true,
 		Usage: "alarm set=memory|disk | alarm clear=memory|disk"},
 }
+
+// RestartKinds are the ways `restart kind=` stops the node, which
+// `expect ... after=` names.
+var RestartKinds = []string{"clean", "crash", "power-loss"}
 
 // NoQueue is how both targets refuse an operator command that names a
 // queue that does not exist.
