@@ -99,8 +99,16 @@ func (l *Lesson) setFrontMatter(fm []field) error {
 				return fmt.Errorf("line %d: version must be a RabbitMQ release line like \"3.10\", got %q", f.line, f.val)
 			}
 			l.Version = f.val
+		case "requires":
+			for _, r := range strings.Split(f.val, ",") {
+				r = strings.TrimSpace(r)
+				if !validSlug(r) {
+					return fmt.Errorf("line %d: requires lists lesson slugs separated by commas, got %q", f.line, f.val)
+				}
+				l.Requires = append(l.Requires, r)
+			}
 		default:
-			return fmt.Errorf("line %d: unknown front matter key %q (want title, summary, order, version)", f.line, f.key)
+			return fmt.Errorf("line %d: unknown front matter key %q (want title, summary, order, version, requires)", f.line, f.key)
 		}
 	}
 	for _, k := range []string{"title", "summary", "order", "version"} {

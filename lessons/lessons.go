@@ -28,6 +28,9 @@ type Lesson struct {
 	Order int
 	// Version is the RabbitMQ release line the lesson shows, such as "3.10".
 	Version string
+	// Requires names, by slug, the lessons to read first; each comes
+	// earlier in the course.
+	Requires []string
 	// Body is the Markdown after the front matter.
 	Body string
 	// BodyLine is the line of the file on which Body starts (1-based), so
@@ -67,6 +70,15 @@ func Load(fsys fs.FS) ([]Lesson, error) {
 		if out[i].Order == out[i-1].Order {
 			return nil, fmt.Errorf("%s and %s: both have order %d", out[i-1].File, out[i].File, out[i].Order)
 		}
+	}
+	before := map[string]bool{}
+	for _, l := range out {
+		for _, r := range l.Requires {
+			if !before[r] {
+				return nil, fmt.Errorf("%s: requires %q, which is not a lesson that comes before it", l.File, r)
+			}
+		}
+		before[l.Slug] = true
 	}
 	return out, nil
 }

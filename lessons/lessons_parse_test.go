@@ -3,6 +3,7 @@ package lessons
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func TestParse(t *testing.T) {
@@ -127,5 +128,29 @@ func TestExercise(t *testing.T) {
 	}
 	if in, err := ParseInfo(`warren exercise title="Try"`); err != nil || !in.Exercise || in.Title != "Try" {
 		t.Errorf("ParseInfo: %+v, %v", in, err)
+	}
+}
+
+func TestRequires(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.md": {Data: []byte("---\ntitle: A\nsummary: s\norder: 1\nversion: \"3.10\"\n---\nRabbitMQ 3.10\n")},
+		"b.md": {Data: []byte("---\ntitle: B\nsummary: s\norder: 2\nversion: \"3.10\"\nrequires: a\n---\nRabbitMQ 3.10\n")},
+	}
+	all, err := Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := all[1].Requires; len(got) != 1 || got[0] != "a" {
+		t.Errorf("b requires %v, want [a]", got)
+	}
+	for name, src := range map[string]string{
+		"later":   "---\ntitle: C\nsummary: s\norder: 3\nversion: \"3.10\"\nrequires: a, d\n---\n",
+		"missing": "---\ntitle: C\nsummary: s\norder: 3\nversion: \"3.10\"\nrequires: zz\n---\n",
+		"bad":     "---\ntitle: C\nsummary: s\norder: 3\nversion: \"3.10\"\nrequires: A B\n---\n",
+	} {
+		f := fstest.MapFS{"a.md": fsys["a.md"], "c.md": {Data: []byte(src)}, "d.md": {Data: []byte("---\ntitle: D\nsummary: s\norder: 4\nversion: \"3.10\"\n---\n")}}
+		if _, err := Load(f); err == nil {
+			t.Errorf("%s: a lesson requiring %q loaded", name, src)
+		}
 	}
 }
