@@ -98,6 +98,16 @@ func (r *reader) Handle(ctx *sim.Ctx, m sim.Msg) {
 		res := m.P.(string)
 		if m.N == 1 {
 			r.alarms = appendUnique(r.alarms, res)
+			if r.credit.blocked() && !r.closed {
+				// control_throttle: a reader that credit flow already
+				// stopped is in state blocked (it had received a publish),
+				// so the alarm is told at once, not at its next publish
+				r.blocked = true
+				if !r.blockedSent {
+					r.blockedSent = true
+					r.n.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
+				}
+			}
 		} else {
 			r.alarms = remove(r.alarms, res)
 		}
