@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"warren/engine/amqp"
 	"warren/engine/sim"
@@ -44,7 +45,8 @@ type channel struct {
 	// lastQueue is most_recently_declared_queue: the queue an empty queue
 	// name stands for.
 	lastQueue string
-	tx        *txState // nil: not transactional
+	tx        *txState       // nil: not transactional
+	reply     *replyConsumer // nil: no direct reply-to consumer
 	// born is when the channel opened: its ticks fall every channelTick
 	// from then. timeout is its consumer_timeout (µs, 0: none), tick the
 	// timer armed for the tick that may find the oldest delivery late.
@@ -147,6 +149,9 @@ func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
 	case kWaitDone:
 		ctx.Charge(c.ChannelMethod)
 		ch.endWait(ctx, m.Ref)
+	case kDeliverReply:
+		ctx.Charge(c.ChannelDeliver)
+		ch.replied(ctx, m.P.(*Message))
 	case kTick:
 		ctx.Charge(c.ChannelMethod)
 		ch.tick = 0
@@ -198,6 +203,7 @@ func (ch *channel) fail(ctx *sim.Ctx, e *amqp.Error) {
 // messages and drop its consumers; the writer stops after what it holds.
 func (ch *channel) terminate(ctx *sim.Ctx) {
 	ch.closed = true
+	ch.dropReply()
 	for _, q := range ch.touched {
 		ctx.Send(q, sim.Msg{Kind: kChannelDown})
 	}
@@ -244,6 +250,11 @@ func (ch *channel) callQueue(ctx *sim.Ctx, q *QueueRecord, req any, done func(ct
 
 func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 	c := &ch.n.Config.Costs
+	if ch.tx != nil && ch.tx.committing {
+		// the spec lets a client send nothing while it waits for a
+		// synchronous reply; RabbitMQ enforces it only here
+		return amqp.Errorf(amqp.ChannelError, "unexpected command while processing 'tx.commit'")
+	}
 	switch m := method.(type) {
 	case *BasicPublish:
 		return ch.publish(ctx, m)
@@ -261,6 +272,24 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		return ch.ack(ctx, m.Tag, m.Multiple, kind)
 	}
 	ctx.Charge(c.ChannelMethod)
+	// the pseudo-queue of direct reply-to is matched before the queue
+	// name shortcuts are expanded
+	switch m := method.(type) {
+	case *BasicConsume:
+		if m.Queue == replyQueue {
+			return ch.consumeReply(ctx, m)
+		}
+	case *BasicCancel:
+		if r := ch.reply; r != nil && r.tag == m.Tag {
+			ch.dropReply()
+			ch.send(ctx, Ok{Method: "basic.cancel-ok"})
+			return nil
+		}
+	case *QueueDeclare:
+		if strings.HasPrefix(m.Queue, replyQueue) {
+			return ch.declareReply(ctx, m.Queue)
+		}
+	}
 	method, err := ch.expandShortcuts(method)
 	if err != nil {
 		return err

@@ -55,6 +55,10 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 	if rc.x.Internal {
 		return amqp.Errorf(amqp.AccessRefused, "cannot publish to internal "+xrs(rc.x.Name))
 	}
+	m, err := ch.setReplyTo(m)
+	if err != nil {
+		return err
+	}
 	if u := m.Props.UserID; u != "" && u != User {
 		return amqp.Errorf(amqp.PreconditionFailed, "user_id property set to '"+u+"' but authenticated user was '"+User+"'")
 	}
@@ -62,6 +66,11 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 		if e := checkExpiration(m.Props.Expiration); e != nil {
 			return e
 		}
+	}
+	if isReplyName(m.Exchange, m.Key) {
+		// routed to no queue: a reply goes when it is routed, in a
+		// transaction too
+		ch.deliverReply(ctx, m)
 	}
 	if ch.tx != nil {
 		// routed now, delivered at tx.commit
@@ -80,8 +89,11 @@ func (ch *channel) deliverPublish(ctx *sim.Ctx, m *BasicPublish, dests []*QueueR
 	c := &n.Config.Costs
 	n.Stats.Published++
 	msg := &Message{ID: n.newMsgID(), Exchange: m.Exchange, Key: m.Key, Props: m.Props, Body: m.Body}
+	// in a transaction the queues confirm too: tx.commit-ok waits for
+	// them (DoConfirm = Tx =/= none orelse ConfirmEnabled)
+	track := ch.confirm || ch.tx != nil
 	var seq uint64
-	if ch.confirm {
+	if track {
 		ch.pubSeq++
 		seq = ch.pubSeq
 	}
@@ -89,13 +101,13 @@ func (ch *channel) deliverPublish(ctx *sim.Ctx, m *BasicPublish, dests []*QueueR
 		if m.Mandatory {
 			ch.send(ctx, Return{Code: amqp.NoRoute, Text: "NO_ROUTE", Msg: msg})
 		}
-		if ch.confirm {
+		if track {
 			ch.confirmOut = append(ch.confirmOut, Confirm{Seq: seq})
 		}
 		return
 	}
 	var rec *confirmRec
-	if ch.confirm {
+	if track {
 		rec = &confirmRec{seq: seq}
 		ch.unconfirmed = append(ch.unconfirmed, rec)
 	}
@@ -160,6 +172,10 @@ func (ch *channel) confirmed(seq uint64, q sim.PID, nack bool) {
 // flushConfirms sends the publisher confirms settled so far
 // (send_confirms_and_nacks).
 func (ch *channel) flushConfirms(ctx *sim.Ctx) {
+	if ch.tx != nil {
+		ch.settleTx(ctx)
+		return
+	}
 	for _, c := range ch.confirmOut {
 		ch.n.Stats.Confirmed++
 		ch.send(ctx, c)

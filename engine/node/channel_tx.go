@@ -17,6 +17,9 @@ import (
 type txState struct {
 	publishes []txPublish
 	acks      []txAck // in the order they came
+	// committing: tx.commit delivered everything and waits for the
+	// queues' confirms; failed: a queue rejected a publish meanwhile
+	committing, failed bool
 }
 
 type txPublish struct {
@@ -49,6 +52,26 @@ func (t *txState) ackCount() int {
 	return n
 }
 
+// settleTx takes the queues' confirms of a transaction's publishes
+// (record_rejects marks it failed) and, once a commit has none left to
+// wait for, completes it (maybe_complete_tx, complete_tx).
+func (ch *channel) settleTx(ctx *sim.Ctx) {
+	t := ch.tx
+	for _, c := range ch.confirmOut {
+		t.failed = t.failed || c.Nack
+	}
+	ch.confirmOut = ch.confirmOut[:0]
+	if !t.committing || len(ch.unconfirmed) > 0 {
+		return
+	}
+	ch.tx = &txState{}
+	if t.failed {
+		ch.fail(ctx, amqp.Errorf(amqp.PreconditionFailed, "partial tx completion"))
+		return
+	}
+	ch.send(ctx, Ok{Method: "tx.commit-ok"})
+}
+
 func (ch *channel) txMethod(ctx *sim.Ctx, m any) *amqp.Error {
 	switch m.(type) {
 	case TxSelect:
@@ -64,14 +87,15 @@ func (ch *channel) txMethod(ctx *sim.Ctx, m any) *amqp.Error {
 			return amqp.Errorf(amqp.PreconditionFailed, "channel is not transactional")
 		}
 		t := ch.tx
-		ch.tx = &txState{}
+		ch.tx = &txState{failed: t.failed}
 		for _, p := range t.publishes {
 			ch.deliverPublish(ctx, p.m, p.dests)
 		}
 		for _, a := range t.acks {
 			ch.settle(ctx, a.list, a.kind)
 		}
-		ch.send(ctx, Ok{Method: "tx.commit-ok"})
+		ch.tx.committing = true
+		ch.settleTx(ctx)
 	case TxRollback:
 		if ch.tx == nil {
 			return amqp.Errorf(amqp.PreconditionFailed, "channel is not transactional")

@@ -169,6 +169,10 @@ type Cluster struct {
 	nextMsgID uint64
 	nextCtag  int
 	nextGen   int
+	// nextReply counts the reply consumers made; replies maps each live
+	// one's name to its channel (direct reply-to).
+	nextReply int
+	replies   map[string]sim.PID
 
 	// clientWaits counts channels holding a client's method while they
 	// wait for a dead queue.
@@ -337,6 +341,7 @@ const (
 	kStoreCompact                    // msg_store (3.13): its compaction timer
 	kOperatorCall                    // rabbitmqctl -> queue: P = *callPurge or *callDelete, no reply
 	kTick                            // channel: its tick timer (consumer_timeout)
+	kDeliverReply                    // channel -> channel: P = *Message, a direct reply
 	kindCount
 )
 
@@ -394,6 +399,7 @@ var kindNames = [kindCount]string{
 	kStoreCompact:  "maybe_gc",
 	kOperatorCall:  "$gen_call",
 	kTick:          "tick",
+	kDeliverReply:  "deliver_reply",
 }
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

@@ -130,6 +130,9 @@ func (t *Target) method(ch *channel, cmd *script.Command) error {
 		if err != nil {
 			return err
 		}
+		if queue == "amq.rabbitmq.reply-to" {
+			t.reply.consumed("c" + strconv.Itoa(ch.conn.n) + "." + strconv.Itoa(ch.n))
+		}
 		at.Kind, at.ConsumerTag = trace.ConsumeOK, name
 		t.rec.addOn(ch.id, at, nil)
 		every := 0

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	amqp091 "github.com/rabbitmq/amqp091-go"
@@ -37,7 +38,8 @@ type Target struct {
 	rec   *recorder
 	conns map[int]*conn
 	ctags int // consumes without tag= so far, for amq.ctag-N
-	gen   *genNames
+	gen   *aliases
+	reply *replyNames
 	// timeoutSet: the file set consumer_timeout, which Close restores
 	timeoutSet bool
 	// connNode places connections on the cluster's nodes (0-based; the
@@ -57,6 +59,7 @@ func Opener(cfg Config) runner.Opener {
 func Open(cfg Config, cmds []script.Command) (*Target, error) {
 	t := &Target{cfg: cfg, names: scanNames(cmds), rec: newRecorder(), conns: map[int]*conn{}, connNode: map[int]int{},
 		gen: newGenNames()}
+	t.reply = newReplyNames(t.channelOfPid)
 	if err := t.cleanup(); err != nil {
 		return nil, err
 	}
@@ -73,7 +76,7 @@ func (t *Target) Exec(cmd script.Command) []string {
 	if cmd.Spec != nil && cmd.Spec.Engine {
 		return []string{"error: " + cmd.Name + ": only the engine can run this"}
 	}
-	cmd = t.gen.in(cmd)
+	cmd = t.reply.in(t.gen.in(cmd))
 	var out []string
 	switch cmd.Name {
 	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash", "cluster", "stop_app", "start_app",
@@ -98,9 +101,24 @@ func (t *Target) Exec(cmd script.Command) []string {
 			t.names.declared[name] = true
 			t.names.queues = append(t.names.queues, name)
 		}
-		out[i] = t.gen.out(line)
+		t.reply.learn(line)
+		out[i] = t.reply.out(t.gen.out(line))
 	}
 	return out
+}
+
+// channelOfPid names the file's channel (cN.M) whose pid ends as given.
+func (t *Target) channelOfPid(pid string) (string, bool) {
+	names, err := t.chanNames()
+	if err != nil {
+		return "", false
+	}
+	for p, name := range names {
+		if strings.HasSuffix(p, pid) {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // Close closes the file's connections, then deletes what the file declared
