@@ -110,7 +110,7 @@ var specs = []*Spec{
 		{Key: "count", Kind: Int, Min: 0, Max: MaxCount}, {Key: "persistent", Kind: Flag}, {Key: "priority", Kind: Int, Min: 0, Max: 255}, {Key: "expiration", Kind: Str}, {Key: "mandatory", Kind: Flag}, {Key: "immediate", Kind: Flag},
 		{Key: "content-type", Kind: Str}, {Key: "content-encoding", Kind: Str}, {Key: "correlation-id", Kind: Str}, {Key: "reply-to", Kind: Name}, {Key: "message-id", Kind: Str},
 		{Key: "timestamp", Kind: Int, Min: 0, Max: 1<<63 - 1}, {Key: "type", Kind: Str}, {Key: "user-id", Kind: Str}, {Key: "app-id", Kind: Str}},
-		Extra: HeaderArgs, Usage: "basic.publish [exchange=E] [key=K] [body=TEXT | size=BYTES] [count=N] [persistent] [priority=N] [expiration=MS] [mandatory] [header.NAME=V ...]"},
+		Extra: HeaderArgs, Usage: "basic.publish [exchange=E] [key=K] [body=TEXT | size=BYTES] [count=N] [persistent] [priority=N] [expiration=MS] [mandatory] [header.NAME=V ...] [content-type=T] [content-encoding=E] [correlation-id=ID] [reply-to=Q] [message-id=ID] [timestamp=N] [type=T] [user-id=U] [app-id=A]"},
 	{Name: "basic.get", Params: []Param{{Key: "on", Kind: On}, {Key: "queue", Kind: Name}, {Key: "no-ack", Kind: Flag}}, Usage: "basic.get queue=Q [no-ack]"},
 	{Name: "basic.ack", Params: []Param{{Key: "on", Kind: On}, {Key: "tag", Kind: Int, Min: 0, Max: 1 << 62, Required: true}, {Key: "multiple", Kind: Flag}}, Usage: "basic.ack tag=N [multiple]"},
 	{Name: "basic.nack", Params: []Param{{Key: "on", Kind: On}, {Key: "tag", Kind: Int, Min: 0, Max: 1 << 62, Required: true}, {Key: "multiple", Kind: Flag}, {Key: "requeue", Kind: BoolOr}},
