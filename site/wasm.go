@@ -39,8 +39,9 @@ var wasmBuildFlags = []string{
 	"-gcflags=all=-l", "-gcflags=warren/engine/sim=",
 }
 
-// buildWasm compiles ./wasm to out/warren.wasm and copies the Go release's
-// wasm_exec.js, the JavaScript half of the Go runtime, next to it.
+// buildWasm compiles ./wasm to out/warren.wasm, joins its data segments
+// (packDataSegments), and copies the Go release's wasm_exec.js, the
+// JavaScript half of the Go runtime, next to it.
 func buildWasm(out string, opts BuildOptions, logf func(string, ...any)) error {
 	goCmd, err := goCommand(opts.Go)
 	if err != nil {
@@ -68,9 +69,18 @@ func buildWasm(out string, opts BuildOptions, logf func(string, ...any)) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("GOOS=js GOARCH=wasm go build ./wasm: %v\n%s", err, strings.TrimSpace(stderr.String()))
 	}
-	if info, err := os.Stat(wasmPath); err == nil {
-		logf("site: built warren.wasm (%d bytes)", info.Size())
+	linked, err := os.ReadFile(wasmPath)
+	if err != nil {
+		return err
 	}
+	packed, before, after, err := packDataSegments(linked, packGap)
+	if err != nil {
+		return fmt.Errorf("warren.wasm as linked: %w", err)
+	}
+	if err := os.WriteFile(wasmPath, packed, 0o644); err != nil {
+		return err
+	}
+	logf("site: built warren.wasm (%d bytes; %d data segments joined into %d)", len(packed), before, after)
 	goroot, err := goEnv(goCmd, root, "GOROOT")
 	if err != nil {
 		return err
