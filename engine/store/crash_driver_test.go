@@ -84,8 +84,8 @@ type driver struct {
 var errStop = errors.New("stopped at the crash point")
 
 // newDriver runs sc with a crash before operation budget (inside it when
-// torn), on a MemFS with the given faults.
-func newDriver(t testing.TB, sc crashScenario, budget int, torn bool, faults ...vfs.Fault) *driver {
+// torn > 0, after its first torn bytes), on a MemFS with the given faults.
+func newDriver(t testing.TB, sc crashScenario, budget int, torn int, faults ...vfs.Fault) *driver {
 	mem := vfs.NewMemFS()
 	for _, f := range faults {
 		if err := mem.SetFault(f.Kind, f.Pattern); err != nil {

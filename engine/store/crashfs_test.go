@@ -2,6 +2,10 @@ package store
 
 import (
 	"errors"
+	"slices"
+	"strings"
+
+	"warren/engine/store/format"
 
 	"warren/engine/vfs"
 )
@@ -12,12 +16,13 @@ var errCrashed = errors.New("injected crash")
 
 // crashFS lets budget operations that change the disk run, then fails
 // every operation: a crash right before the (budget+1)th one, or, when
-// torn, inside it if it is a write that spans a page boundary: its whole
-// pages up to the last boundary reach the file, the rest never does (a
-// process killed in write(2) leaves the pages the kernel copied; a write
-// inside one page is copied whole or not at all). A negative budget never
-// crashes; count then says how many operations ran, and tears which of
-// them can tear.
+// torn > 0, inside it if it is a write of more than torn bytes: its first
+// torn bytes reach the file, the rest never does. A power loss (or a
+// process killed in write(2)) leaves any prefix of a write: the kernel
+// copies it page by page, and the disk writes sectors in any order, so a
+// tear can fall on any byte, inside a record. A negative budget never
+// crashes; count then says how many operations ran, and tears the size
+// of each write that can tear.
 //
 // Every change also goes to mirror, an honest MemFS: after a power loss it
 // holds exactly what the store's syncs promised, whatever the disk under
@@ -27,9 +32,13 @@ type crashFS struct {
 	fs     vfs.FS
 	mirror *vfs.MemFS
 	budget int
-	torn   bool
+	torn   int // bytes of the crashing write that reach the file (0: none)
 	count  int
-	tears  map[int]bool // operation indexes of the writes that can tear
+	tears  map[int][]int // operation index of each write, where it can tear
+	// tornIdx says the torn write left a v1 segment (.idx) ending inside
+	// a record, which RabbitMQ 3.10.8 cannot read past either
+	// (tornSegment).
+	tornIdx bool
 	// noSync is the store with its fsync calls taken out: Sync and SyncDir
 	// succeed and do nothing, on the disk and on the mirror alike.
 	noSync bool
@@ -38,19 +47,26 @@ type crashFS struct {
 // pageSize is the unit the kernel copies a write into the page cache in.
 const pageSize = 4096
 
-// tearAt returns how many bytes of a write of n bytes at off are in whole
-// pages when it is cut at its last page boundary (0: it cannot tear).
-func tearAt(off int64, n int) int {
-	end := off + int64(n)
-	cut := end - end%pageSize
-	if cut <= off {
-		return 0
+// tearPoints are where the crash test cuts a write of n bytes at off:
+// after its first byte, at its middle, one byte short, and at its last
+// page boundary.
+func tearPoints(off int64, n int) []int {
+	var cuts []int
+	if end := off + int64(n); end-end%pageSize > off {
+		cuts = append(cuts, int(end-end%pageSize-off))
 	}
-	return int(cut - off)
+	cuts = append(cuts, 1, n/2, n-1)
+	out := cuts[:0]
+	for _, c := range cuts {
+		if c > 0 && c < n && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
-func newCrashFS(fs vfs.FS, budget int, torn bool) *crashFS {
-	return &crashFS{fs: fs, mirror: vfs.NewMemFS(), budget: budget, torn: torn, tears: map[int]bool{}}
+func newCrashFS(fs vfs.FS, budget int, torn int) *crashFS {
+	return &crashFS{fs: fs, mirror: vfs.NewMemFS(), budget: budget, torn: torn, tears: map[int][]int{}}
 }
 
 func (c *crashFS) crashed() bool { return c.budget >= 0 && c.count >= c.budget }
@@ -170,23 +186,25 @@ func (f *crashFile) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // write runs one write of p at off on both files or, at the torn crash
-// point, its first whole pages, then crashes.
+// point, its first c.torn bytes, then crashes.
 func (f *crashFile) write(p []byte, off int64, do func(vfs.File, []byte) (int, error)) (int, error) {
 	c := f.c
-	cut := tearAt(off, len(p))
-	if c.torn && c.crashed() && c.count == c.budget && cut > 0 {
+	if cut := c.torn; cut > 0 && cut < len(p) && c.crashed() && c.count == c.budget {
 		c.count++ // the write started: nothing after it runs
 		if _, err := do(f.f, p[:cut]); err != nil {
 			return 0, err
 		}
 		do(f.m, p[:cut])
+		if strings.HasSuffix(f.f.Name(), ".idx") {
+			c.tornIdx = tornSegment(f.f)
+		}
 		return 0, errCrashed
 	}
 	if err := c.step(); err != nil {
 		return 0, err
 	}
-	if cut > 0 {
-		c.tears[c.count-1] = true
+	if cuts := tearPoints(off, len(p)); len(cuts) > 0 {
+		c.tears[c.count-1] = cuts
 	}
 	n, err := do(f.f, p)
 	if err != nil {
@@ -244,3 +262,23 @@ func (f *crashFile) Close() error {
 }
 
 func (f *crashFile) Name() string { return f.f.Name() }
+
+// tornSegment says a v1 segment file ends inside a record. RabbitMQ
+// 3.10.8 cannot read such a file: when a publish record is cut short,
+// parse_segment_entries goes on parsing what is left of it as new records
+// (a rel-seq-only record acks some other message), and a last byte or two
+// bits 00 match no clause, so the queue index fails with function_clause
+// and the queue cannot start. The crash test counts what such a tear
+// costs instead of calling it a violation.
+func tornSegment(f vfs.File) bool {
+	n, err := f.Size()
+	if err != nil {
+		return false
+	}
+	data := make([]byte, n)
+	if _, err := f.ReadAt(data, 0); err != nil && int64(len(data)) != n {
+		return false
+	}
+	_, err = format.DecodeIdxSegment(f.Name(), data)
+	return errors.Is(err, format.ErrTruncated)
+}
