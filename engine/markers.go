@@ -88,7 +88,12 @@ type markerLog struct {
 	files  map[sim.PID]uint64 // message stores: the current file
 	lives  map[string]node.QueueLife
 	seen   map[string]node.QueueLife // scratch for QueueLives
-	links  []node.CreditLink         // scratch for CreditOf
+	// livesOf is the cluster lives was read from, livesAt its place in
+	// the cluster's log of changed lives; while it is the same cluster,
+	// only the queues the log names are read again
+	livesOf *node.Cluster
+	livesAt int
+	links   []node.CreditLink // scratch for CreditOf
 	// the last confirm of each channel, µs
 	confirmed map[sim.PID]int64
 	ready     bool
@@ -239,6 +244,11 @@ func (s *Sim) markNode() {
 	m.init()
 	c := s.cluster
 	s.markAlarms()
+	if m.livesOf == c {
+		s.markChangedLives()
+		return
+	}
+	m.livesOf, m.livesAt = c, c.LivesLogged()
 	c.QueueLives(m.seen)
 	if len(m.seen) == 0 && len(m.lives) == 0 {
 		return
@@ -249,22 +259,46 @@ func (s *Sim) markNode() {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		now := m.seen[name]
-		was, had := m.lives[name]
-		switch {
-		case !had:
-		case now.Dead && !was.Dead:
-			s.addMarker("queue-gave-up", "queue "+name+" crashed again: its supervisor gives up, and no process runs it")
-		case now.PID != was.PID && now.PID != 0 && was.PID != 0:
-			if now.Restarts > was.Restarts {
-				s.addMarker("queue-crashed", "queue "+name+" crashes")
-				s.addMarker("queue-restarted", fmt.Sprintf("its supervisor restarts queue %s (restart %d within 10 s)", name, now.Restarts))
-			} else {
-				s.addMarker("queue-restarted", "queue "+name+" runs again, in a new process")
-			}
+		if was, had := m.lives[name]; had {
+			s.markLife(name, was, m.seen[name])
 		}
 	}
 	m.lives, m.seen = m.seen, m.lives
+}
+
+// markChangedLives is markNode's look at the queues for a command after
+// the last one: only the queues the cluster's log names can have changed.
+func (s *Sim) markChangedLives() {
+	m := &s.marks
+	var names []string
+	names, m.livesAt = s.cluster.ChangedLives(m.livesAt)
+	for _, name := range names {
+		now, ok := s.cluster.QueueLife(name)
+		was, had := m.lives[name]
+		if ok && had {
+			s.markLife(name, was, now)
+		}
+		if ok {
+			m.lives[name] = now
+		} else {
+			delete(m.lives, name)
+		}
+	}
+}
+
+// markLife marks what happened to a queue between two looks.
+func (s *Sim) markLife(name string, was, now node.QueueLife) {
+	switch {
+	case now.Dead && !was.Dead:
+		s.addMarker("queue-gave-up", "queue "+name+" crashed again: its supervisor gives up, and no process runs it")
+	case now.PID != was.PID && now.PID != 0 && was.PID != 0:
+		if now.Restarts > was.Restarts {
+			s.addMarker("queue-crashed", "queue "+name+" crashes")
+			s.addMarker("queue-restarted", fmt.Sprintf("its supervisor restarts queue %s (restart %d within 10 s)", name, now.Restarts))
+		} else {
+			s.addMarker("queue-restarted", "queue "+name+" runs again, in a new process")
+		}
+	}
 }
 
 // resetMarkers makes the current state the one the next event is compared
@@ -305,6 +339,7 @@ func (s *Sim) resetMarkers() {
 	}
 	m.alarms = c.AlarmBits()
 	c.QueueLives(m.lives)
+	m.livesOf, m.livesAt = c, c.LivesLogged()
 }
 
 // kindConfirm is the kind of a queue's confirm to a channel.

@@ -107,6 +107,8 @@ func (c *Cluster) CrashQueue(name string) error {
 			home.vhost.CrashQueue(f.Name())
 		}
 	}
+	q.detach()
+	c.noteLife(rec.Name)
 	rec.proc = nil
 	recent := rec.restarts[:0]
 	for _, t := range rec.restarts {
@@ -172,6 +174,7 @@ func (c *Cluster) eachChannel(f func(ch *channel)) {
 func (c *Cluster) deleteCrashed(rec *QueueRecord) {
 	c.unbindQueue(rec.Name)
 	delete(c.queues, rec.Name)
+	c.noteLife(rec.Name)
 	c.changed()
 	if home := rec.home; home != nil && home.vhost != nil {
 		for _, name := range levelNames(rec) {

@@ -143,6 +143,8 @@ type Node struct {
 	overWatermark bool
 	// recovering is set while a durable queue restarts from its files.
 	recovering bool
+	// held totals what the node's live queues hold (see held.go).
+	held *held
 }
 
 // Cluster is a simulated RabbitMQ cluster: its nodes, and what they
@@ -191,6 +193,9 @@ type Cluster struct {
 	// locator is the queue_master_locator setting.
 	locator string
 	rand    uint64 // the random locator's generator state
+	// lives logs the queues whose life changed, for the markers
+	// (lives.go).
+	lives []string
 }
 
 // New builds a cluster of one node, with the default exchanges.
@@ -203,6 +208,7 @@ func New(cfg Config, client Client) *Cluster {
 	}
 	c := &Cluster{RT: sim.New(cfg.Schedulers), client: client, exchanges: map[string]*Exchange{}, queues: map[string]*QueueRecord{},
 		connNode: map[int]*Node{}, rand: 0x9E3779B97F4A7C15}
+	c.RT.SetWeigher(weighMailbox)
 	n := &Node{
 		Cluster: c,
 		Config:  cfg,

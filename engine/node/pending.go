@@ -7,6 +7,7 @@ type pendingAcks struct {
 	buf   []entry // ascending seq; removed entries have msg == nil
 	head  int
 	count int
+	tot   *held // the node's totals, while the queue is live
 }
 
 func (p *pendingAcks) len() int { return p.count }
@@ -27,6 +28,10 @@ func (p *pendingAcks) search(seq uint64) int {
 // add records a delivered message.
 func (p *pendingAcks) add(e entry) {
 	p.count++
+	if t := p.tot; t != nil {
+		t.unacked++
+		t.unackedBytes += int64(len(e.msg.Body))
+	}
 	if n := len(p.buf); n == p.head || p.buf[n-1].seq < e.seq {
 		if p.head > 0 && p.head >= len(p.buf)/2 && len(p.buf) == cap(p.buf) {
 			k := copy(p.buf, p.buf[p.head:])
@@ -52,6 +57,10 @@ func (p *pendingAcks) take(seq uint64) (entry, bool) {
 	e := p.buf[i]
 	p.buf[i] = entry{seq: seq}
 	p.count--
+	if t := p.tot; t != nil {
+		t.unacked--
+		t.unackedBytes -= int64(len(e.msg.Body))
+	}
 	for p.head < len(p.buf) && p.buf[p.head].msg == nil {
 		p.buf[p.head] = entry{}
 		p.head++

@@ -88,6 +88,10 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	if rec.Type == "quorum" {
 		q.ready = newTiers()
 	}
+	if old := rec.proc; old != nil {
+		old.detach()
+	}
+	q.attach()
 	if v, ok := rec.Args.Get("x-single-active-consumer"); ok && v.Kind == amqp.Bool && v.Int != 0 {
 		q.sac = true
 	}
@@ -99,6 +103,7 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	rec.proc = q
 	rec.Policy = n.policyFor(rec.Name)
 	n.queues[rec.Name] = rec
+	n.noteLife(rec.Name)
 	q.configure()
 	if !n.recovering {
 		q.openFiles()
@@ -264,6 +269,8 @@ func (q *queue) delete(ctx *sim.Ctx) {
 	q.n.unbindQueue(q.rec.Name)
 	if cur, ok := q.n.queues[q.rec.Name]; ok && cur == q.rec {
 		delete(q.n.queues, q.rec.Name)
+		q.n.noteLife(q.rec.Name)
+		q.detach()
 	}
 	q.n.changed()
 	// every channel that knows the queue (consumers, publishers) sees it go

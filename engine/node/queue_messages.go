@@ -75,6 +75,7 @@ type messages struct {
 	// of the two heads.
 	tiers bool
 	turn  int
+	tot   *held // the node's totals, while the queue is live
 }
 
 // quorumHighAbove is the priority above which a quorum queue message is high.
@@ -92,6 +93,14 @@ func (ms *messages) account(e *entry, sign int) {
 	if e.paged {
 		ms.paged += sign
 		ms.pagedBytes += int64(sign) * int64(len(e.msg.Body))
+	}
+	if t := ms.tot; t != nil {
+		t.ready += int64(sign)
+		t.readyBytes += int64(sign) * int64(len(e.msg.Body))
+		if e.paged {
+			t.paged += int64(sign)
+			t.pagedBytes += int64(sign) * int64(len(e.msg.Body))
+		}
 	}
 }
 
@@ -134,6 +143,10 @@ func (ms *messages) pageOut(n int, each func(lvl int, e *entry)) int {
 				e.paged = true
 				ms.paged++
 				ms.pagedBytes += int64(len(e.msg.Body))
+				if t := ms.tot; t != nil {
+					t.paged++
+					t.pagedBytes += int64(len(e.msg.Body))
+				}
 				done++
 				each(i, e)
 			}
@@ -193,6 +206,12 @@ func (ms *messages) tierTurn() int {
 // purge removes every ready message and returns how many there were.
 func (ms *messages) purge() int {
 	n := ms.count
+	if t := ms.tot; t != nil {
+		t.ready -= int64(ms.count)
+		t.readyBytes -= ms.bytes
+		t.paged -= int64(ms.paged)
+		t.pagedBytes -= ms.pagedBytes
+	}
 	for i := range ms.levels {
 		ms.levels[i] = level{}
 	}

@@ -113,7 +113,11 @@ func (n *Node) Restart(kind string) error {
 		}
 		x.Bindings = kept
 	}
+	for name := range n.queues {
+		n.noteLife(name)
+	}
 	n.queues = map[string]*QueueRecord{}
+	n.held = nil // the queues are gone with their processes
 	n.changed()
 	// the vhost recovers, then each durable queue
 	var refs []store.QueueRef
@@ -235,6 +239,7 @@ func (c *Cluster) StopApp(m *Node) error {
 		old := rec.PID
 		if q := rec.proc; q != nil {
 			q.deleted = true
+			q.detach()
 		}
 		rec.proc = nil
 		if rec.Durable && !rec.Exclusive {
@@ -243,6 +248,7 @@ func (c *Cluster) StopApp(m *Node) error {
 			c.unbindQueue(rec.Name)
 			delete(c.queues, rec.Name)
 		}
+		c.noteLife(rec.Name)
 		c.queueWentDown(&queueDown{name: rec.Name, old: old, cur: sim.None, stopped: true})
 	}
 	for _, name := range c.QueueNames() {
@@ -281,6 +287,7 @@ func (c *Cluster) StartApp(m *Node) error {
 		rec.down = false
 		rec.proc, rec.PID = nil, 0
 		rec.restarts = nil
+		c.noteLife(rec.Name)
 		m.recoverQueue(rec, m.delivered[rec.Name], true, nil, 0)
 	}
 	m.terms, m.delivered = nil, nil

@@ -77,7 +77,7 @@ func (c *Ctx) Spawn(name, kind string, h Handler) PID {
 // Exit ends the calling process after this event; its mailbox is dropped.
 func (c *Ctx) Exit() {
 	c.proc.state = Exited
-	c.proc.clear()
+	c.rt.drop(c.proc)
 }
 
 // MailboxEmpty reports whether no message is waiting for the process by
@@ -101,7 +101,7 @@ func (c *Ctx) Runtime() *Runtime { return c.rt }
 func (rt *Runtime) KillAll() {
 	for _, p := range rt.procs[1:] {
 		p.state = Exited
-		p.clear()
+		rt.drop(p)
 		p.sched = -1
 	}
 	for i := range rt.scheds {
@@ -125,5 +125,5 @@ func (rt *Runtime) Kill(pid PID) {
 		rt.scheds[p.sched].cur = nil
 	}
 	p.state = Exited
-	p.clear()
+	rt.drop(p)
 }

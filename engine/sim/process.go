@@ -58,6 +58,8 @@ type Process struct {
 	Reductions int64
 	Handled    int64
 	Busy       int64
+
+	held int64 // weight of the mailbox (Runtime.SetWeigher)
 }
 
 // State returns what the process is doing.

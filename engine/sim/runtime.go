@@ -57,6 +57,10 @@ type Runtime struct {
 	// LinkDelay is how long a message takes between processes of
 	// different groups (nodes of a cluster), in virtual µs.
 	LinkDelay int64
+	// weigh, when set, weighs mailbox messages; held is their weight by
+	// group (see SetWeigher).
+	weigh Weigher
+	held  []int64
 }
 
 type send struct {
@@ -180,6 +184,9 @@ func (rt *Runtime) deliverRef(to PID, m *Msg, input bool) {
 		p.input.push(m)
 	} else {
 		p.push(m)
+		if rt.weigh != nil {
+			rt.hold(p, m, 1)
+		}
 	}
 	if p.state == Waiting {
 		rt.wake(p, m.At)
@@ -306,6 +313,9 @@ func (rt *Runtime) run(si int, p *Process, ring, idx int, fromInput bool, t int6
 		m = p.input.pop()
 	} else {
 		m = p.take(ring, idx)
+		if rt.weigh != nil {
+			rt.hold(p, &m, -1)
+		}
 	}
 	if m.Ref != 0 && m.Ref == p.await {
 		p.await = 0

@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"warren/engine/sim"
+)
+
+// The metrics read the node's memory and the cluster's depth from totals
+// the queues and the runtime keep as messages come and go. These tests
+// hold them to the count found by visiting every queue and process (what
+// the samples were made of before), after every event of the corpora and
+// of random scripts, and after seeks: the samples cannot differ.
+
+// heldChecker compares the totals with the count after every event.
+type heldChecker struct {
+	s      *Sim
+	events int64
+	bad    string
+}
+
+func (h *heldChecker) check(where string) {
+	if h.bad != "" {
+		return
+	}
+	c := h.s.Cluster()
+	if got, want := c.Depth(), c.CountDepth(); got != want {
+		h.bad = fmt.Sprintf("%s: depth %d, counted %d", where, got, want)
+		return
+	}
+	for _, n := range c.Members() {
+		if got, want := n.Memory(), n.CountMemory(); got != want {
+			h.bad = fmt.Sprintf("%s: memory of %s %d, counted %d", where, n.Name, got, want)
+			return
+		}
+	}
+}
+
+// exec runs one line with the check on the runtime the line runs on.
+func (h *heldChecker) exec(line string) []string {
+	n := 0
+	h.s.rt.Observe = func(e *sim.Event) {
+		// after every event of a line's first 20,000, then before every
+		// sample (a count visits every message of every mailbox)
+		if n++; n <= 20_000 || h.s.rt.Now() >= h.s.metrics.next {
+			h.events++
+			h.check(fmt.Sprintf("event #%d of %q", e.N, line))
+		}
+	}
+	out, p := exec(h.s, line)
+	if p != "" {
+		h.bad = p
+	}
+	h.s.rt.Observe = nil
+	h.check(fmt.Sprintf("after %q", line))
+	return out
+}
+
+func TestHeldTotalsMatchTheCountOnTheCorpora(t *testing.T) {
+	files, _ := filepath.Glob("testdata/conformance/*.txt")
+	more, _ := filepath.Glob("testdata/engine/*.txt")
+	events := int64(0)
+	for _, f := range append(files, more...) {
+		if big := strings.Contains(f, "sixteen-schedulers") || strings.Contains(f, "overload-spiral"); big && (testing.Short() || runtime.GOARCH == "wasm") {
+			continue // millions of events: natively only
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			h := &heldChecker{s: New(Options{Record: true})}
+			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {
+				cmds := append([]string{directive(d, 0)}, strings.Split(d.Input, "\n")...)
+				for _, line := range cmds {
+					if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+						h.exec(line)
+					}
+				}
+				return d.Expected
+			})
+			if h.bad != "" {
+				t.Fatal(h.bad)
+			}
+			events += h.events
+		})
+	}
+	t.Logf("%d events checked", events)
+}
+
+func TestHeldTotalsMatchTheCountOnRandomScripts(t *testing.T) {
+	events := int64(0)
+	for seed := uint64(1); seed <= uint64(*randomScripts); seed++ {
+		lines := randomScript(seed, *randomLines)
+		r := rand.New(rand.NewPCG(seed, 0x4e1d))
+		h := &heldChecker{s: New(Options{Record: true})}
+		for i, line := range lines {
+			h.exec(line)
+			if r.IntN(3) == 0 {
+				// a seek restores a checkpoint: its copies of the totals
+				// must still be the queues' own
+				end := h.s.Furthest()
+				if err := h.s.SeekEvent(r.Int64N(end + 1)); err != nil {
+					t.Fatalf("seed %d line %d: %v", seed, i+1, err)
+				}
+				h.check(fmt.Sprintf("after a seek after line %d", i+1))
+				if err := h.s.SeekEvent(end); err != nil {
+					t.Fatalf("seed %d line %d: %v", seed, i+1, err)
+				}
+				h.check(fmt.Sprintf("after a seek back after line %d", i+1))
+			}
+			if h.bad != "" {
+				t.Fatalf("seed %d: %s\nthe script:\n%s", seed, h.bad, strings.Join(lines[:i+1], "\n"))
+			}
+		}
+		events += h.events
+	}
+	t.Logf("%d events checked", events)
+}
+
+// The markers read the queues' lives once per command from the cluster's
+// log of changed queues; forced to read every queue each command (what
+// they did before the log), they must mark the same moments.
+func TestQueueLifeMarkersFromTheLogMatchAFullLook(t *testing.T) {
+	var scripts [][]string
+	for seed := uint64(1); seed <= uint64(*randomScripts); seed++ {
+		lines := randomScript(seed, *randomLines)
+		// crashes enough to restart and give up
+		q := "q" + strconv.Itoa(int(seed%3))
+		lines = append(lines, "queue.declare queue="+q+" durable", "crash queue="+q, "crash queue="+q,
+			"queue.delete queue="+q, "queue.declare queue="+q, "crash queue="+q, "crash queue="+q, "crash queue="+q, "crash queue="+q)
+		scripts = append(scripts, lines)
+	}
+	marked := 0
+	for i, lines := range scripts {
+		r := rand.New(rand.NewPCG(uint64(i), 0x11fe))
+		logged, full := New(Options{Record: true}), New(Options{Record: true})
+		for k, line := range lines {
+			full.marks.livesOf = nil
+			exec(logged, line)
+			exec(full, line)
+			if r.IntN(4) == 0 {
+				for _, s := range []*Sim{logged, full} {
+					end := s.Furthest()
+					if err := s.SeekEvent(end / 2); err != nil {
+						t.Fatal(err)
+					}
+					if err := s.SeekEvent(end); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			a, b := fmt.Sprint(logged.Markers()), fmt.Sprint(full.Markers())
+			if a != b {
+				t.Fatalf("script %d line %d %q: markers from the log\n%s\nfrom a full look\n%s\nthe script:\n%s", i, k+1, line, a, b, strings.Join(lines[:k+1], "\n"))
+			}
+		}
+		for _, m := range logged.Markers() {
+			if strings.HasPrefix(m.Kind, "queue-") {
+				marked++
+			}
+		}
+	}
+	if marked == 0 {
+		t.Fatal("no queue marker in any script: the test compares nothing")
+	}
+	t.Logf("%d queue markers compared", marked)
+}

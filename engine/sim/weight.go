@@ -1,0 +1,41 @@
+package sim
+
+// Weigher gives a waiting message its simulated memory in bytes. It must
+// depend on the message alone (it is asked again when the message leaves
+// the mailbox) and be a plain function, not a closure, so that a
+// checkpoint can copy the runtime.
+type Weigher func(m *Msg) int64
+
+// SetWeigher makes the runtime keep, for every group, the sum of the
+// weights of the messages waiting in its processes' mailboxes (socket
+// input excluded), as they arrive and leave: MailboxBytes then reads it at
+// once instead of visiting every process. It must be set before the first
+// message is sent.
+func (rt *Runtime) SetWeigher(w Weigher) { rt.weigh = w }
+
+// MailboxBytes is the weight of every message waiting in the mailboxes of
+// group g's processes, by the runtime's Weigher (0 without one).
+func (rt *Runtime) MailboxBytes(g int) int64 {
+	if g < 0 || g >= len(rt.held) {
+		return 0
+	}
+	return rt.held[g]
+}
+
+func (rt *Runtime) hold(p *Process, m *Msg, sign int64) {
+	w := sign * rt.weigh(m)
+	p.held += w
+	for len(rt.held) <= p.Group {
+		rt.held = append(rt.held, 0)
+	}
+	rt.held[p.Group] += w
+}
+
+// drop empties a process's mailbox and socket input.
+func (rt *Runtime) drop(p *Process) {
+	if p.held != 0 {
+		rt.held[p.Group] -= p.held
+		p.held = 0
+	}
+	p.clear()
+}
