@@ -117,12 +117,18 @@ func writePages(out string, opts BuildOptions) (int, error) {
 		return 0, err
 	}
 	links := make([]lessonLink, len(all))
+	requires := map[string][]string{}
+	titles := map[string]string{}
 	for i, l := range all {
 		links[i] = linkTo(l)
+		requires[links[i].Href] = l.Requires
+		titles[l.Slug] = l.Title
 	}
 	pages := []page{
 		{"index.html", homePage(links)},
 		{"lessons/index.html", lessonsIndexPage(links)},
+		{"course/index.html", coursePage(courseItems(links, requires))},
+		{"glossary/index.html", glossaryPage(sortedGlossary(), titles)},
 		{"playground/index.html", playgroundPage()},
 		{"embedding/index.html", embeddingPage(newEmbeddingDoc(opts.Origin))},
 		{"embed.html", embedPage()},

@@ -39,7 +39,7 @@ func pages(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := []string{"index.html", "lessons/index.html", "playground/index.html", "embedding/index.html", "embed.html", "404.html"}
+	p := []string{"index.html", "lessons/index.html", "course/index.html", "glossary/index.html", "playground/index.html", "embedding/index.html", "embed.html", "404.html"}
 	for _, l := range all {
 		p = append(p, "lessons/"+l.Slug+"/index.html")
 	}
