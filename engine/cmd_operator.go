@@ -100,7 +100,7 @@ func queueColumn(q node.QueueInfo, col string) string {
 	if q.Down {
 		// rabbitmqctl cannot ask the process of a queue whose node is down
 		switch col {
-		case "messages", "messages_ready", "messages_unacknowledged", "consumers", "memory", "message_bytes":
+		case "messages", "messages_ready", "messages_unacknowledged", "consumers", "memory", "message_bytes", "consumer_utilisation":
 			return ""
 		case "state":
 			return "down"
@@ -125,6 +125,8 @@ func queueColumn(q node.QueueInfo, col string) string {
 		return q.Policy
 	case "message_bytes":
 		return strconv.FormatInt(q.Bytes, 10)
+	case "consumer_utilisation":
+		return node.FormatUtilisation(q.Consumers, q.Utilisation)
 	case "arguments":
 		return trace.CtlTable(q.Args)
 	case "state":

@@ -84,7 +84,10 @@ type QueueView struct {
 	Durable   bool           `json:"durable"`
 	Exclusive bool           `json:"exclusive"`
 	Policy    string         `json:"policy"`
-	Down      bool           `json:"down,omitempty"` // its node is stopped: only its record is known
+	// Utilisation is list_queues consumer_utilisation: the moving share of
+	// time the queue could deliver to a consumer at once; 0 without one.
+	Utilisation float64 `json:"utilisation"`
+	Down        bool    `json:"down,omitempty"` // its node is stopped: only its record is known
 }
 
 // ConsumerView is one consumer with its prefetch and unacked deliveries.
@@ -139,7 +142,7 @@ func (s *Sim) Snapshot() Snapshot {
 	})
 	for _, q := range s.cluster.QueueDetails(mailboxHead) {
 		snap.Queues = append(snap.Queues, QueueView{Name: q.Name, PID: int32(q.PID), Ready: q.Ready, Unacked: q.Unack, Bytes: q.Bytes,
-			Levels: q.Levels, Heads: q.Heads, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy, Down: q.Down})
+			Levels: q.Levels, Heads: q.Heads, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy, Utilisation: q.Utilisation, Down: q.Down})
 	}
 	snap.Files = s.node.FileViews()
 	if len(members) > 1 {

@@ -697,8 +697,8 @@ func TestTwoWidgetsOnePage(t *testing.T) {
 		t.Errorf("first widget: %+v", a)
 	}
 	second := evalJS[string](b, `[...`+in("#b", ".tables")+`.querySelectorAll("table")][3].querySelector("tbody tr").textContent`)
-	if !strings.HasPrefix(second, "jobs40") {
-		t.Errorf("second widget's queue table row: %q", second)
+	if !strings.HasPrefix(second, "jobs40") || !strings.HasSuffix(second, "no consumers") {
+		t.Errorf("second widget's queue table row: %q (want it to start jobs40 and end with its consumer utilisation, no consumers)", second)
 	}
 	font := evalJS[string](b, `getComputedStyle(`+in("#a", "button.step")+`).backgroundColor`)
 	if font == "rgb(255, 105, 180)" {

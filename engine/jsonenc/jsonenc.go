@@ -304,6 +304,7 @@ func queueJSON(e *Encoder, q *engine.QueueView) {
 	e.Bool("durable", q.Durable)
 	e.Bool("exclusive", q.Exclusive)
 	e.Str("policy", q.Policy)
+	e.Float("utilisation", q.Utilisation)
 	if q.Down {
 		e.Bool("down", true)
 	}

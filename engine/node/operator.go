@@ -174,9 +174,13 @@ type QueueInfo struct {
 	Exclusive              bool
 	Policy                 string
 	Bytes                  int64
-	Args                   amqp.Table
-	Node                   string // where its process lives
-	Down                   bool   // its node is stopped
+	// Utilisation is consumer_utilisation: the moving share of time the
+	// queue could deliver at once (see consumer_use.go); 0 without
+	// consumers.
+	Utilisation float64
+	Args        amqp.Table
+	Node        string // where its process lives
+	Down        bool   // its node is stopped
 }
 
 // ListQueues returns every queue's info, sorted by name.
@@ -202,6 +206,9 @@ func (c *Cluster) ListQueues() []QueueInfo {
 			info.Messages = info.Ready + info.Unack
 			info.Consumers = q.cons.count
 			info.Bytes = q.ready.bytes
+			if q.cons.count > 0 {
+				info.Utilisation = q.use.capacity(c.RT.Now())
+			}
 		}
 		out = append(out, info)
 	}

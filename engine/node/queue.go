@@ -55,6 +55,7 @@ type queue struct {
 	channels []*chRecord
 	sac      bool
 	holder   *consumer // the single active consumer
+	use      consumerUse
 	credit   creditFlow
 
 	// settings from arguments and policy
@@ -84,7 +85,7 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	if v, ok := rec.Args.Get("x-max-priority"); ok {
 		maxPrio = int(v.Int)
 	}
-	q := &queue{n: n, rec: rec, ready: newMessages(maxPrio), credit: newCreditFlow(n.Config.Credit)}
+	q := &queue{n: n, rec: rec, ready: newMessages(maxPrio), credit: newCreditFlow(n.Config.Credit), use: newConsumerUse(n.RT.Now())}
 	if rec.Type == "quorum" {
 		q.ready = newTiers()
 	}

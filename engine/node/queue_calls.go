@@ -105,6 +105,7 @@ func (q *queue) consume(ctx *sim.Ctx, m sim.Msg, r *callConsume) {
 	}
 	q.hasHadCon = true
 	q.cons.add(c)
+	q.use.set(true, ctx.Now)
 	if q.sac && q.holder == nil {
 		q.holder = c
 	}

@@ -107,7 +107,17 @@ func removeConsumer(list []*consumer, c *consumer) []*consumer {
 
 // pickConsumer finds the consumer that gets the next message, blocking
 // those that cannot take one; nil if none can.
+// When none can, the queue's consumer use turns inactive (deliver's
+// undelivered cases).
 func (q *queue) pickConsumer() *consumer {
+	c := q.findConsumer()
+	if c == nil {
+		q.use.set(false, q.n.RT.Now())
+	}
+	return c
+}
+
+func (q *queue) findConsumer() *consumer {
 	if q.sac {
 		c := q.holder
 		if c == nil || q.isConsumerBlocked(c) {
@@ -168,6 +178,9 @@ func (q *queue) unblock(cr *chRecord) {
 			continue
 		}
 		q.cons.insert(c)
+	}
+	if len(keep) < len(cr.blocked) {
+		q.use.set(true, q.n.RT.Now())
 	}
 	cr.blocked = keep
 }

@@ -174,7 +174,7 @@ func NoQueue(cmd, name string) string { return cmd + ": no queue '" + name + "' 
 
 // QueueColumns are the list_queues columns warren knows.
 var QueueColumns = []string{"name", "messages", "messages_ready", "messages_unacknowledged", "consumers",
-	"durable", "auto_delete", "exclusive", "policy", "arguments", "memory", "state", "message_bytes", "node"}
+	"durable", "auto_delete", "exclusive", "policy", "arguments", "memory", "state", "message_bytes", "node", "consumer_utilisation"}
 
 // ExchangeColumns are the list_exchanges columns warren knows.
 var ExchangeColumns = []string{"name", "type", "durable", "auto_delete", "internal", "arguments", "policy"}

@@ -30,7 +30,9 @@ function tableOf(caption, head, rows, note, changedText = "changed in the last s
               h(
                 "tr",
                 { "data-changed": r.changed ? "1" : null },
-                r.map((c, i) => (i === 0 ? h("th", { scope: "row", text: String(c), "aria-description": r.changed ? changedText : null }) : h("td", { text: String(c) }))),
+                r.map((c, i) =>
+                  i === 0 ? h("th", { scope: "row", text: String(c), "aria-description": r.changed ? changedText : null }) : c instanceof Node ? h("td", null, c) : h("td", { text: String(c) }),
+                ),
               ),
             )
           : h("tr", null, h("td", { colspan: head.length, text: "none" })),
@@ -42,6 +44,22 @@ function tableOf(caption, head, rows, note, changedText = "changed in the last s
 
 function rate(v) {
   return v < 10 ? `${Math.round(v * 10) / 10}/s` : `${Math.round(v)}/s`;
+}
+
+/** utilisation is a queue's consumer utilisation as a percentage and a
+ * gauge: the share of time it could hand a message to a consumer at once
+ * (rabbit_queue_consumers), a moving average over about a second. */
+function utilisation(q) {
+  if (!(q.consumers || []).length) {
+    return "no consumers";
+  }
+  const p = Math.round(Math.max(0, Math.min(1, q.utilisation || 0)) * 100);
+  return h(
+    "div.meter-row.utilisation",
+    null,
+    h("span", { text: `${p}%` }),
+    h("div.gauge" + (p < 50 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p, "aria-label": `consumer utilisation of ${q.name}` }, h("div.fill", { style: `width:${p}%` })),
+  );
 }
 
 /** changedRow marks a row as changed since the state drawn before. */
@@ -95,7 +113,7 @@ export function renderTables(box, s, pos, end, samples, changed = NONE, tr = nul
     ),
     table(
       "Queues",
-      ["Queue", "Ready", "Unacked", "By priority (highest first)", "Next messages", "Consumers"],
+      ["Queue", "Ready", "Unacked", "By priority (highest first)", "Next messages", "Consumers", "Consumer utilisation"],
       s.queues.map((q) =>
         changedRow(
           [
@@ -105,6 +123,7 @@ export function renderTables(box, s, pos, end, samples, changed = NONE, tr = nul
             q.levels && q.levels.length > 1 ? q.levels.map((n, l) => `${l}: ${n}`).reverse().join(", ") : "one level",
             (q.heads || []).join(", ") || "none",
             (q.consumers || []).length,
+            utilisation(q),
           ],
           changed.procs.has(q.pid),
         ),
