@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/a-h/templ"
 
@@ -110,43 +111,39 @@ type page struct {
 	comp templ.Component
 }
 
-// writePages renders every page into out and returns how many it wrote.
+// writePages renders every page into out, in every language of the site
+// (English at the root, the others under their folder: zh/), and returns
+// how many it wrote.
 func writePages(out string, opts BuildOptions) (int, error) {
 	all, err := lessons.All()
 	if err != nil {
 		return 0, err
 	}
-	links := make([]lessonLink, len(all))
-	requires := map[string][]string{}
-	titles := map[string]string{}
-	for i, l := range all {
-		links[i] = linkTo(l)
-		requires[links[i].Href] = l.Requires
-		titles[l.Slug] = l.Title
-	}
-	pages := []page{
-		{"index.html", homePage(links)},
-		{"lessons/index.html", lessonsIndexPage(links)},
-		{"course/index.html", coursePage(courseItems(links, requires))},
-		{"glossary/index.html", glossaryPage(sortedGlossary(), titles)},
-		{"playground/index.html", playgroundPage()},
-		{"embedding/index.html", embeddingPage(newEmbeddingDoc(opts.Origin))},
-		{"embed.html", embedPage()},
-		{"404.html", notFoundPage()},
-	}
-	for i, l := range all {
-		body, err := renderLesson(l)
+	// translated[lang][slug] is a lesson in lang; English has them all.
+	translated := map[string]map[string]lessons.Lesson{}
+	for _, lang := range siteLangs {
+		translated[lang] = map[string]lessons.Lesson{}
+		if lang == langEN {
+			for _, l := range all {
+				translated[lang][l.Slug] = l
+			}
+			continue
+		}
+		tl, err := lessons.In(lang)
 		if err != nil {
 			return 0, err
 		}
-		p := lessonPage{Lesson: l, Body: body}
-		if i > 0 {
-			p.Prev = &links[i-1]
+		for _, l := range tl {
+			translated[lang][l.Slug] = l
 		}
-		if i+1 < len(all) {
-			p.Next = &links[i+1]
+	}
+	var pages []page
+	for _, lang := range siteLangs {
+		lp, err := langPages(lang, all, translated, opts)
+		if err != nil {
+			return 0, err
 		}
-		pages = append(pages, page{"lessons/" + l.Slug + "/index.html", lessonView(p)})
+		pages = append(pages, lp...)
 	}
 	for _, p := range pages {
 		if err := writePage(filepath.Join(out, filepath.FromSlash(p.path)), p.comp); err != nil {
@@ -154,6 +151,66 @@ func writePages(out string, opts BuildOptions) (int, error) {
 		}
 	}
 	return len(pages), nil
+}
+
+// langPages are the pages of one language. A lesson not translated into
+// lang yet has no page in it: the lesson list of lang links to the
+// English page and says so, and the English page names no twin in lang.
+func langPages(lang string, all []lessons.Lesson, translated map[string]map[string]lessons.Lesson, opts BuildOptions) ([]page, error) {
+	dir := strings.TrimPrefix(langPrefix(lang)+"/", "/")
+	shown := make([]lessons.Lesson, len(all))
+	links := make([]lessonLink, len(all))
+	for i, l := range all {
+		shown[i] = l
+		links[i].Lang = langEN
+		if t, ok := translated[lang][l.Slug]; ok {
+			shown[i] = t
+			links[i].Lang = lang
+		}
+		lang := links[i].Lang
+		links[i] = linkTo(shown[i])
+		links[i].Lang = lang
+		links[i].Href = inLang(lang, links[i].Href)
+	}
+	requires := map[string][]string{}
+	titles := map[string]string{}
+	for i, l := range all {
+		requires[l.Slug] = l.Requires
+		titles[l.Slug] = shown[i].Title
+	}
+	pages := []page{
+		{dir + "index.html", homePage(lang, links)},
+		{dir + "lessons/index.html", lessonsIndexPage(lang, links)},
+		{dir + "course/index.html", coursePage(lang, courseItems(links, requires))},
+		{dir + "glossary/index.html", glossaryPage(lang, sortedGlossary(), titles)},
+		{dir + "playground/index.html", playgroundPage(lang)},
+		{dir + "embedding/index.html", embeddingPage(lang, newEmbeddingDoc(lang, opts.Origin))},
+		{dir + "embed.html", embedPage(lang)},
+		{dir + "404.html", notFoundPage(lang)},
+	}
+	for i, l := range shown {
+		if links[i].Lang != lang {
+			continue
+		}
+		body, err := renderLesson(l)
+		if err != nil {
+			return nil, err
+		}
+		p := lessonPage{Lesson: l, Body: body, Lang: lang}
+		for _, other := range siteLangs {
+			if _, ok := translated[other][l.Slug]; ok {
+				p.Langs = append(p.Langs, other)
+			}
+		}
+		if i > 0 {
+			p.Prev = &links[i-1]
+		}
+		if i+1 < len(all) {
+			p.Next = &links[i+1]
+		}
+		pages = append(pages, page{dir + "lessons/" + l.Slug + "/index.html", lessonView(p)})
+	}
+	return pages, nil
 }
 
 func writePage(path string, c templ.Component) error {

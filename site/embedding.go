@@ -11,7 +11,9 @@ type embeddingDoc struct {
 	// Origin is where the site is served, such as https://warren.example.org;
 	// originPlaceholder when the build was not told, which embedding.js
 	// replaces with the page's own origin in the reader's browser.
-	Origin   string
+	Origin string
+	// Lang is the language of the page.
+	Lang     string
 	Example  scenarioView
 	Commands []commandDoc
 	// Versions are the release lines the engine has a profile for.
@@ -30,20 +32,21 @@ type commandDoc struct {
 // snippets when the build was not given one (serve -origin).
 const originPlaceholder = "https://HOST"
 
-func newEmbeddingDoc(origin string) embeddingDoc {
+func newEmbeddingDoc(lang, origin string) embeddingDoc {
 	if origin == "" {
 		origin = originPlaceholder
 	}
 	d := embeddingDoc{
 		Origin:   strings.TrimSuffix(origin, "/"),
-		Example:  scenarioView{ID: "example", Title: "Priority in action", Version: defaultVersion, Script: exampleEmbedScript},
+		Lang:     lang,
+		Example:  scenarioView{ID: "example", Title: tr(lang, "site.embedding.exampleTitle"), Version: defaultVersion, Script: exampleEmbedScript},
 		Versions: engineVersions(),
 	}
 	for _, name := range script.Names() {
 		if s, ok := script.Lookup(name); ok {
 			d.Commands = append(d.Commands, commandDoc{Name: name, Usage: s.Usage, Engine: s.Engine})
 		} else if usage, ok := prefixUsage[name]; ok {
-			d.Commands = append(d.Commands, commandDoc{Name: name, Usage: usage, Engine: true})
+			d.Commands = append(d.Commands, commandDoc{Name: name, Usage: tr(lang, usage), Engine: true})
 		}
 	}
 	return d
@@ -52,7 +55,7 @@ func newEmbeddingDoc(origin string) embeddingDoc {
 // prefixUsage describes the commands that have no signature of their own
 // because they wrap another command.
 var prefixUsage = map[string]string{
-	"submit": "submit COMMAND [ARG ...] (send a client command's frames without running the node)",
+	"submit": "site.embedding.submitUsage",
 }
 
 // scriptTagSnippet is the HTML a page adds to host widgets.
@@ -63,14 +66,18 @@ func (d embeddingDoc) scriptTagSnippet() string {
 
 // elementSnippet is the example element, as a writer would type it.
 func (d embeddingDoc) elementSnippet() string {
-	return `<warren-scenario title="` + d.Example.Title + `" version="` + d.Example.Version + `">
+	lang := ""
+	if d.Lang != "" && d.Lang != langEN {
+		lang = ` lang="` + htmlLang(d.Lang) + `"`
+	}
+	return `<warren-scenario title="` + d.Example.Title + `" version="` + d.Example.Version + `"` + lang + `>
 ` + d.Example.Script + `
 </warren-scenario>`
 }
 
 // iframeSnippet is the example as an iframe.
 func (d embeddingDoc) iframeSnippet() string {
-	src := d.Origin + embedLink(d.Example.Title, d.Example.Script)
+	src := d.Origin + embedLink(d.Lang, d.Example.Title, d.Example.Script)
 	return `<iframe src="` + strings.ReplaceAll(src, "&", "&amp;") + `"
         title="warren: ` + d.Example.Title + `"
         width="100%" height="560" loading="lazy" style="border: 0"></iframe>`

@@ -87,6 +87,9 @@ func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		name, status = "404.html", http.StatusNotFound
+		if lang, _ := stripLang("/" + strings.TrimPrefix(r.URL.Path, "/")); lang != langEN {
+			name = lang + "/404.html" // the reader's language
+		}
 		if info, err = root.Stat(name); err != nil {
 			http.NotFound(w, r)
 			return

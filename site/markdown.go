@@ -35,7 +35,7 @@ func renderLesson(l lessons.Lesson) (renderedLesson, error) {
 	r := &lessonRenderer{lesson: l}
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Typographer),
-		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithHeadingAttribute()),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(r, 100))),
 	)
 	doc := md.Parser().Parse(text.NewReader(src))

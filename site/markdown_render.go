@@ -43,7 +43,7 @@ func (r *lessonRenderer) heading(w util.BufWriter, src []byte, n ast.Node, enter
 		return ast.WalkContinue, nil
 	}
 	if id != "" {
-		label := "Link to the section " + nodeText(h, src)
+		label := tr(lessonLang(r.lesson), "site.anchor", "section", nodeText(h, src))
 		fmt.Fprintf(w, ` <a class="anchor" href="#%s" aria-label="%s">#</a>`, html.EscapeString(id), html.EscapeString(label))
 	}
 	fmt.Fprintf(w, "</%s>\n", tag)

@@ -23,6 +23,14 @@ type pageMeta struct {
 	Title       string
 	Description string
 	Nav         nav
+	// Lang is the page's language (langEN when empty); Path is its
+	// address as the English page has it ("/lessons/x/"), from which the
+	// layout links its twins in the other languages. An empty Path (the
+	// embed page) has no twin links.
+	Lang string
+	Path string
+	// Langs are the languages the page is in, when not all of them.
+	Langs []string
 	// Layout shapes the main column: "" for a column of text, "wide" for
 	// the whole width (the playground), "lesson" for text with a table of
 	// contents beside it on wide screens.
@@ -37,10 +45,37 @@ func (p pageMeta) mainClass() string {
 	return "main main-" + p.Layout
 }
 
+// lang is the page's language.
+func (p pageMeta) lang() string {
+	if p.Lang == "" {
+		return langEN
+	}
+	return p.Lang
+}
+
+// twins are the languages the page is in, itself included.
+func (p pageMeta) twins() []string {
+	if p.Langs == nil {
+		return siteLangs
+	}
+	return p.Langs
+}
+
+// otherTwins are the languages the page is in but its own.
+func (p pageMeta) otherTwins() []string {
+	var out []string
+	for _, l := range p.twins() {
+		if l != p.lang() {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // fullTitle is the <title> of the page.
 func (p pageMeta) fullTitle() string {
 	if p.Title == "" {
-		return siteName + ": inside a RabbitMQ node"
+		return tr(p.lang(), "site.title", "name", siteName)
 	}
 	return p.Title + " · " + siteName
 }
@@ -49,6 +84,7 @@ const siteName = "warren"
 
 // lessonLink points at one lesson from another page.
 type lessonLink struct {
+	Slug    string
 	Href    string
 	Title   string
 	Summary string
@@ -56,10 +92,12 @@ type lessonLink struct {
 	Version string
 	// Exercises is how many exercise blocks the lesson has.
 	Exercises int
+	// Lang is the language of the page Href points to.
+	Lang string
 }
 
 func linkTo(l lessons.Lesson) lessonLink {
-	ll := lessonLink{Href: lessonPath(l.Slug), Title: l.Title, Summary: l.Summary, Order: l.Order, Version: l.Version}
+	ll := lessonLink{Slug: l.Slug, Href: lessonPath(l.Slug), Title: l.Title, Summary: l.Summary, Order: l.Order, Version: l.Version}
 	if blocks, err := l.Scenarios(); err == nil {
 		for _, b := range blocks {
 			if b.Info.Exercise {
@@ -79,17 +117,22 @@ type lessonPage struct {
 	Body   renderedLesson
 	Prev   *lessonLink
 	Next   *lessonLink
+	// Lang is the language the page is in; Langs, all it is in.
+	Lang  string
+	Langs []string
 }
 
-// orderLabel is "Lesson 2".
-func orderLabel(n int) string { return "Lesson " + strconv.Itoa(n) }
+// orderLabel is "Lesson 2" (in lang).
+func orderLabel(lang string, n int) string {
+	return tr(lang, "site.lesson.order", "order", strconv.Itoa(n))
+}
 
-// embedLink is the address of the embed page running script.
-func embedLink(title, script string) string {
+// embedLink is the address of the embed page of lang running script.
+func embedLink(lang, title, script string) string {
 	v := url.Values{}
 	if title != "" {
 		v.Set("title", title)
 	}
 	v.Set("scenario", script)
-	return "/embed.html?" + v.Encode()
+	return inLang(lang, "/embed.html?") + v.Encode()
 }

@@ -35,8 +35,12 @@ type scenarioView struct {
 // page show: the one the engine is checked against.
 const defaultVersion = "3.10"
 
-// starterScript is the playground's scenario before the learner changes it.
-const starterScript = `# Edit this scenario or type commands in the console.
+// starterScript is the playground's scenario before the learner changes
+// it, in English; starterScriptIn gives it in a language.
+var starterScript = starterScriptIn(langEN)
+
+func starterScriptIn(lang string) string {
+	return "# " + tr(lang, "site.script.starter") + `
 queue.declare queue=hello
 basic.publish key=hello body=world count=3
 show processes
@@ -44,13 +48,18 @@ basic.qos prefetch=1 on=c2.1
 basic.consume queue=hello tag=reader on=c2.1
 basic.ack tag=1 on=c2.1
 show queues`
+}
 
 // embedStarterScript is what the embed page runs when its URL names no
-// scenario.
-const embedStarterScript = `# No scenario in the URL: add ?scenario=... (see /embedding/).
+// scenario, in English; embedStarterScriptIn gives it in a language.
+var embedStarterScript = embedStarterScriptIn(langEN)
+
+func embedStarterScriptIn(lang string) string {
+	return "# " + tr(lang, "site.script.embedStarter", "link", inLang(lang, "/embedding/")) + `
 queue.declare queue=q
 basic.publish key=q body=hello
 basic.get queue=q no-ack`
+}
 
 // exampleEmbedScript is the scenario the embedding page uses as its
 // example.

@@ -33,7 +33,7 @@ func TestBuiltInScenariosRun(t *testing.T) {
 
 func TestEmbedLink(t *testing.T) {
 	script := "queue.declare queue=a&b\nbasic.publish key=a&b body=x y"
-	link := embedLink("A title", script)
+	link := embedLink(langEN, "A title", script)
 	path, query, ok := strings.Cut(link, "?")
 	if !ok || path != "/embed.html" {
 		t.Fatalf("link %q", link)

@@ -15,15 +15,20 @@ type tutorialLink struct {
 }
 
 // tutorialLinks are the six tutorials as links that open the playground
-// with the tutorial's scenario, in the share-link form the widget reads
-// (share.js: #w= the script, deflate-raw then base64url).
-var tutorialLinks = func() []tutorialLink {
+// of lang with the tutorial's scenario, in the share-link form the widget
+// reads (share.js: #w= the script, deflate-raw then base64url). A title
+// the catalog of lang has (site.tutorial.SLUG) is shown in its words.
+func tutorialLinks(lang string) []tutorialLink {
 	var out []tutorialLink
 	for _, t := range tutorials.All() {
-		out = append(out, tutorialLink{Title: t.Title, Href: "/playground/#w=" + shareScript(t.Script())})
+		title := t.Title
+		if key := "site.tutorial." + t.Slug; tr(lang, key) != key {
+			title = tr(lang, key)
+		}
+		out = append(out, tutorialLink{Title: title, Href: inLang(lang, "/playground/") + "#w=" + shareScript(t.Script())})
 	}
 	return out
-}()
+}
 
 // shareScript packs a scenario as a share link's w= value.
 func shareScript(script string) string {

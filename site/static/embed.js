@@ -1,6 +1,6 @@
 // embed.js fills the embed page's <warren-scenario> from the page address
-// before the widget's deferred script runs: `scenario`, `title` and
-// `version`, from the query string or, taking precedence, from the part
+// before the widget's deferred script runs: `scenario`, `title`, `version`
+// and `lang`, from the query string or, taking precedence, from the part
 // after `#` written the same way (#scenario=...&title=...).
 (function () {
   "use strict";
@@ -30,6 +30,10 @@
   if (title) {
     el.setAttribute("title", title);
     document.title = title + " · warren";
+  }
+  var lang = params.get("lang");
+  if (lang && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang)) {
+    el.setAttribute("lang", lang);
   }
   var version = params.get("version");
   if (version && /^[0-9]+\.[0-9]+$/.test(version)) {
