@@ -400,7 +400,7 @@ func coursePage(lang string, items []courseItem) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(pageMeta{Lang: lang, Path: "/course/", Title: tr(lang, "site.course.title"), Description: tr(lang, "site.course.description"), Nav: navLessons}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout(pageMeta{Lang: lang, Path: "/course/", Title: tr(lang, "site.course.title"), Description: tr(lang, "site.course.description"), Nav: navCourse}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -224,7 +224,7 @@ func glossaryPage(lang string, terms []glossaryTerm, titles map[string]string) t
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(pageMeta{Lang: lang, Path: glossaryPath, Title: tr(lang, "site.glossary.title"), Description: tr(lang, "site.glossary.description"), Nav: navLessons}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout(pageMeta{Lang: lang, Path: glossaryPath, Title: tr(lang, "site.glossary.title"), Description: tr(lang, "site.glossary.description"), Nav: navGlossary}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

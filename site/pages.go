@@ -15,6 +15,8 @@ const (
 	navLessons
 	navPlayground
 	navEmbedding
+	navCourse
+	navGlossary
 )
 
 // pageMeta is what the layout needs to know about a page.

@@ -106,6 +106,8 @@ export default {
   "site.nav.lessons": "Lessons",
   "site.nav.playground": "Playground",
   "site.nav.embed": "Embed",
+  "site.nav.course": "Course",
+  "site.nav.glossary": "Glossary",
   "site.footer": "{name} simulates a RabbitMQ 3.10.8 node, deterministically, in your browser. Everything runs on this page: no server, no account.",
   "site.toc": "On this page",
   "site.anchor": "Link to the section {section}",

@@ -95,6 +95,8 @@ export default {
   "site.nav.lessons": "课程",
   "site.nav.playground": "练习场",
   "site.nav.embed": "嵌入",
+  "site.nav.course": "课程总览",
+  "site.nav.glossary": "术语表",
   "site.footer": "{name} 在你的浏览器里以确定性的方式模拟一个 RabbitMQ 3.10.8 节点。一切都在本页面中运行：不需要服务器，也不需要注册账号。",
   "site.toc": "本页内容",
   "site.anchor": "链接到“{section}”一节",
