@@ -101,3 +101,21 @@ func BenchmarkRecordedRun100k(b *testing.B) {
 func itoa(n int) string {
 	return script.Itoa(n)
 }
+
+// BenchmarkRecordedCommand is the browser bench's workload: the recorded
+// cycle with 20,000 messages in one command, its output lines printed, as
+// the widget's console runs it (b.N counts messages).
+func BenchmarkRecordedCommand(b *testing.B) {
+	s := cycleSim(b, Options{Record: true})
+	const perCommand = 20_000
+	b.ResetTimer()
+	lines := 0
+	for done := 0; done < b.N; done += perCommand {
+		lines += len(s.ExecLine("basic.publish key=bench size=16 count=" + itoa(min(perCommand, b.N-done))))
+	}
+	b.StopTimer()
+	if lines < b.N {
+		b.Fatalf("%d lines for %d messages", lines, b.N)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}

@@ -100,7 +100,7 @@ func (ch *channel) deliverReply(ctx *sim.Ctx, m *BasicPublish) {
 	if ch.n.remote(to) {
 		ch.n.hop(ctx)
 	}
-	ctx.Send(to, sim.Msg{Kind: kDeliverReply, P: &Message{Key: m.Key, Props: m.Props, Body: m.Body}})
+	ctx.Send(to, sim.Msg{Kind: kDeliverReply, P: &Message{Key: m.Key, Props: &m.Props, Body: m.Body}})
 }
 
 // replied hands a reply to the client if it is for this channel's reply

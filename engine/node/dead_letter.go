@@ -60,10 +60,10 @@ func (n *Node) deadLetterMessage(m *Message, reason, dlx string, dlxKey *string,
 		info = append(info, amqp.Field{Key: "original-expiration", Val: amqp.StrValue(m.Props.Expiration)})
 	}
 	headers = updateXDeath(headers, info, queue, reason, m.Exchange)
-	props := m.Props
+	props := *m.Props
 	props.Headers = headers
 	props.Expiration, props.HasExpiration = "", false
-	return &Message{ID: n.newMsgID(), Exchange: dlx, Key: key, Props: props, Body: m.Body}
+	return &Message{ID: n.newMsgID(), Exchange: dlx, Key: key, Props: &props, Body: m.Body}
 }
 
 func updateXDeath(headers amqp.Table, info amqp.Table, queue, reason, exchange string) amqp.Table {

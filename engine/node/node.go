@@ -16,8 +16,12 @@ type Message struct {
 	ID       uint64
 	Exchange string
 	Key      string
-	Props    amqp.Properties
-	Body     []byte
+	// Props is never nil and never changed once the message exists: the
+	// messages of one publish command share their frame's properties (a
+	// message that needs other properties, as a dead-lettered one does,
+	// gets its own).
+	Props *amqp.Properties
+	Body  []byte
 }
 
 // Size is the body size, the unit of x-max-length-bytes.

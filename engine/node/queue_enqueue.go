@@ -62,7 +62,12 @@ func (q *queue) publish(ctx *sim.Ctx, msg *Message, seq uint64, from sim.PID) {
 		// under memory pressure a new message goes straight to disk
 		e.paged = true
 		ctx.Charge(q.n.Config.Costs.PageOut)
-		q.writePaged(ctx, []pagedEntry{{q.ready.levelOf(e.msg), &e}})
+		// NB: a copy on the heap, so that e itself stays on the stack on
+		// the common path (writePaged keeps its batch's pointers)
+		pe := &entry{}
+		*pe = e
+		q.writePaged(ctx, []pagedEntry{{q.ready.levelOf(pe.msg), pe}})
+		e = *pe
 	}
 	q.ready.push(e)
 	// deliver_or_enqueue looks for expired messages only when the head may

@@ -317,7 +317,7 @@ func (n *Node) decodeStored(file string, term []byte) (*Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Message{Exchange: fm.Exchange, Body: fm.Payload()}
+	m := &Message{Exchange: fm.Exchange, Body: fm.Payload(), Props: &amqp.Properties{}}
 	if len(fm.RoutingKeys) > 0 {
 		m.Key = fm.RoutingKeys[0]
 	}

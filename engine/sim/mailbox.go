@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"math/bits"
+	"sync"
+)
+
 // PID names a process. PIDs are never reused within a runtime.
 type PID int32
 
@@ -40,11 +45,37 @@ func (m *mailbox) grow() {
 	if n == 0 {
 		n = 8
 	}
-	nb := make([]Msg, n)
-	for i := 0; i < m.size; i++ {
-		nb[i] = m.buf[(m.head+i)&(len(m.buf)-1)]
+	nb := getRing(n)
+	k := copy(nb, m.buf[m.head:])
+	copy(nb[k:], m.buf[:m.head])
+	if len(m.buf) >= poolFrom {
+		clear(m.buf)
+		putRing(m.buf)
 	}
 	m.buf, m.head = nb, 0
+}
+
+// Rings of poolFrom messages and more are recycled through rings: a burst
+// of thousands of frames grows the reader's socket ring to thousands of
+// messages, and it empties (and is dropped, see pop) at the end of every
+// command. A recycled ring holds only zero messages. The pool is no part
+// of any simulation's state: a ring's contents are all the state it has.
+const poolFrom = 64
+
+// rings holds free rings by size, rings[i] those of 1<<i messages.
+var rings [32]sync.Pool
+
+func getRing(n int) []Msg {
+	if n >= poolFrom {
+		if r, ok := rings[bits.TrailingZeros(uint(n))].Get().(*[]Msg); ok {
+			return *r
+		}
+	}
+	return make([]Msg, n)
+}
+
+func putRing(buf []Msg) {
+	rings[bits.TrailingZeros(uint(len(buf)))].Put(&buf)
 }
 
 func (m *mailbox) peek(i int) *Msg { return &m.buf[(m.head+i)&(len(m.buf)-1)] }
@@ -56,7 +87,8 @@ func (m *mailbox) pop() Msg {
 	m.size--
 	if m.size == 0 && len(m.buf) > keepRing {
 		// a burst is over: hold no more than a small ring (a checkpoint
-		// copies the whole ring)
+		// copies the whole ring); pop left every message of it zero
+		putRing(m.buf)
 		m.buf, m.head = nil, 0
 	}
 	return msg
