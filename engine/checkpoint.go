@@ -40,6 +40,12 @@ const (
 	// with the timeline, a 100,000-message run stays well under 64 MB of
 	// wasm memory.
 	maxCheckpointBytes = 8 << 20
+	// checkpointSpread spaces checkpoints by what they cost: after a copy
+	// of B bytes the next waits at least B/checkpointSpread events, so
+	// that copying stays a small share of a recorded run. A burst of
+	// thousands of frames waiting in a socket makes a large state, copied
+	// less often; the small states of a steady run keep the interval.
+	checkpointSpread = 32
 )
 
 // checkpoints are a run's copies of the simulation, oldest first.
@@ -48,6 +54,7 @@ type checkpoints struct {
 	interval int64
 	next     int64 // events after which to take the next
 	bytes    int64
+	spread   int64 // checkpointSpread, or 0 to keep to the interval
 	// While an operation is recorded (apply): its index in ops and the
 	// events before it started.
 	recording bool
@@ -90,7 +97,7 @@ func (s *Sim) recordOp(on bool) {
 	c := &s.cps
 	c.recording, c.op, c.opStart = on, len(s.ops), s.rt.Events()
 	if c.interval == 0 {
-		c.interval, c.next = checkpointInterval, checkpointInterval
+		c.interval, c.next, c.spread = checkpointInterval, checkpointInterval, checkpointSpread
 	}
 }
 
@@ -124,6 +131,9 @@ func (s *Sim) takeCheckpoint() {
 	c.list = append(c.list, &checkpoint{at: at, applied: c.op, partial: at - c.opStart, state: st, bytes: bytes})
 	c.bytes += bytes
 	c.next = at + c.interval
+	if c.spread > 0 {
+		c.next = at + max(c.interval, bytes/c.spread)
+	}
 	for len(c.list) > maxCheckpoints || c.bytes > maxCheckpointBytes {
 		c.thin()
 	}

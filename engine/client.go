@@ -143,7 +143,7 @@ func (c *client) Frame(conn, ch int, method any, at int64) {
 }
 
 func setMsg(e *trace.Event, m *node.Message) {
-	e.Exchange, e.Key, e.Body, e.Props = m.Exchange, m.Key, m.Body, *m.Props
+	e.Exchange, e.Key, e.Body, e.Props = m.Exchange, m.Key, m.Body, m.Props
 }
 
 // auto finds a self-acknowledging consumer; the last one found is cached.

@@ -171,5 +171,8 @@ func (s *Sim) lines() []string {
 	if s.summary {
 		return trace.Summary(ev)
 	}
+	if s.printing.on {
+		return s.printing.lines(ev)
+	}
 	return trace.Lines(ev)
 }

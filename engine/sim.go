@@ -55,6 +55,7 @@ type Sim struct {
 	budget   budget // the command running now (budget.go)
 	// budgetLimits replaces the default budgets (nil: the defaults).
 	budgetLimits *limits
+	printing     showing // ExecLineShowing's bound (timeline.go)
 }
 
 // New returns a fresh simulation.

@@ -3,6 +3,8 @@ package engine
 import (
 	"sort"
 
+	"warren/engine/amqp"
+
 	"warren/engine/sim"
 	"warren/engine/trace"
 )
@@ -94,7 +96,7 @@ func compact(e *trace.Event) bool {
 	case trace.ConfirmAck, trace.ConfirmNack:
 		return true
 	case trace.Deliver:
-		return !e.Props.HasOthers() && len(e.Body) <= 1<<32-1
+		return (e.Props == nil || !e.Props.HasOthers()) && len(e.Body) <= 1<<32-1
 	}
 	return false
 }
@@ -124,10 +126,14 @@ func (l *lineLog) add(ev, at int64, e *trace.Event) {
 	if e.Redelivered {
 		f |= flagRedelivered
 	}
-	if e.Props.DeliveryMode == 2 {
-		f |= flagPersistent
+	var prio uint8
+	if p := e.Props; p != nil {
+		if p.DeliveryMode == 2 {
+			f |= flagPersistent
+		}
+		prio = p.Priority
 	}
-	ch.flags[k], ch.prio[k] = f, e.Props.Priority
+	ch.flags[k], ch.prio[k] = f, prio
 	ch.ctag[k], ch.exch[k], ch.key[k] = l.intern(0, e.ConsumerTag), l.intern(1, e.Exchange), l.intern(2, e.Key)
 	ch.body[k], ch.blen[k] = uint32(len(ch.arena)), uint32(len(e.Body))
 	ch.arena = append(ch.arena, e.Body[:bodyKept(len(e.Body))]...)
@@ -154,10 +160,12 @@ func (l *lineLog) line(i int) TraceLine {
 		return t
 	}
 	e.DeliveryTag, e.Redelivered = ch.num[k], ch.flags[k]&flagRedelivered != 0
+	var props amqp.Properties
 	if ch.flags[k]&flagPersistent != 0 {
-		e.Props.DeliveryMode = 2
+		props.DeliveryMode = 2
 	}
-	e.Props.Priority = ch.prio[k]
+	props.Priority = ch.prio[k]
+	e.Props = &props
 	e.ConsumerTag, e.Exchange, e.Key = l.strs[ch.ctag[k]], l.strs[ch.exch[k]], l.strs[ch.key[k]]
 	n := int(ch.blen[k])
 	kept := ch.arena[ch.body[k] : ch.body[k]+uint32(bodyKept(n))]
@@ -242,6 +250,48 @@ func (s *Sim) TraceLines(from, to int) []TraceLine {
 	for i := from; i < to; i++ {
 		out = append(out, s.client.lines.line(i))
 	}
+	return out
+}
+
+// ExecLineShowing runs a console line as ExecLine does, but derives the
+// text of only the first max lines of its output (max > 0): it returns
+// those, as ExecLine's would start, and how many lines it left out. A
+// page that shows at most max lines of a command's output need not build
+// the text of a long run's thousands of deliveries.
+func (s *Sim) ExecLineShowing(line string, max int) (shown []string, omitted int) {
+	if max <= 0 {
+		return s.ExecLine(line), 0
+	}
+	s.printing = showing{on: true, left: max}
+	out := s.ExecLine(line)
+	unprinted := s.printing.unprinted
+	s.printing = showing{}
+	if len(out) > max {
+		unprinted += len(out) - max
+		out = out[:max]
+	}
+	return out, unprinted
+}
+
+// showing bounds the lines a command prints (ExecLineShowing).
+type showing struct {
+	on        bool
+	left      int // lines still to print
+	unprinted int // lines counted and not printed
+}
+
+// lines prints events in output order, at most left of them: once one is
+// left out, every later line of the command is too, so what is printed is
+// always the start of the whole output.
+func (w *showing) lines(ev []trace.Event) []string {
+	trace.Sort(ev)
+	n := min(len(ev), w.left)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = ev[i].String()
+	}
+	w.left -= n
+	w.unprinted += len(ev) - n
 	return out
 }
 

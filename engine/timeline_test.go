@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,11 +18,11 @@ func TestLineLogDerivesTheSameText(t *testing.T) {
 	events := []trace.Event{
 		{Conn: 2, Chan: 1, Kind: trace.Deliver, ConsumerTag: "c", DeliveryTag: 7, Key: "q", Body: []byte("m1")},
 		{Conn: 2, Chan: 1, Kind: trace.Deliver, ConsumerTag: "c", DeliveryTag: 8, Redelivered: true, Exchange: "x", Key: "k", Body: long,
-			Props: amqp.Properties{DeliveryMode: 2, Priority: 5, HasPriority: true}},
+			Props: &amqp.Properties{DeliveryMode: 2, Priority: 5, HasPriority: true}},
 		{Conn: 2, Chan: 1, Kind: trace.Deliver, ConsumerTag: "d", DeliveryTag: 9, Key: "q", Body: []byte(strings.Repeat("y", 40)),
-			Props: amqp.Properties{HasExpiration: true, Expiration: "100"}},
+			Props: &amqp.Properties{HasExpiration: true, Expiration: "100"}},
 		{Conn: 2, Chan: 1, Kind: trace.Deliver, ConsumerTag: "c", DeliveryTag: 10, Key: "q", Body: []byte("p"),
-			Props: amqp.Properties{MessageID: "id-1", ContentType: "text/plain", HasTimestamp: true, Timestamp: 5}},
+			Props: &amqp.Properties{MessageID: "id-1", ContentType: "text/plain", HasTimestamp: true, Timestamp: 5}},
 		{Conn: 1, Chan: 1, Kind: trace.ConfirmAck, Seq: 3},
 		{Conn: 1, Chan: 1, Kind: trace.ConfirmNack, Seq: 4},
 		{Conn: 1, Chan: 1, Kind: trace.DeclareOK, Queue: "q", Messages: 2},
@@ -72,4 +73,52 @@ func TestLineLogDerivesTheSameText(t *testing.T) {
 		want = append(want, TraceLine{Event: 401, Time: 5000, Text: e.String()})
 	}
 	check()
+}
+
+// ExecLineShowing prints the start of exactly what ExecLine prints, and
+// counts the rest: with confirms sorted among deliveries on two
+// connections, a budget's stop line at the end, and bounds below, at and
+// past the output's length.
+func TestExecLineShowingIsTheStartOfTheOutput(t *testing.T) {
+	setup := []string{
+		"queue.declare queue=q",
+		"confirm.select on=c1.1",
+		"basic.consume queue=q tag=a on=c2.1",
+		"basic.consume queue=q tag=b on=c3.1 no-ack",
+	}
+	run := "basic.publish key=q body=m{i} count=40"
+	for _, most := range []int{1, 7, 40, 79, 80, 81, 500} {
+		full, part := New(Options{Record: true}), New(Options{Record: true})
+		for _, l := range setup {
+			full.ExecLine(l)
+			part.ExecLine(l)
+		}
+		want := full.ExecLine(run)
+		got, omitted := part.ExecLineShowing(run, most)
+		n := min(most, len(want))
+		if !slices.Equal(got, want[:n]) || omitted != len(want)-n {
+			t.Fatalf("most=%d: %d lines, %d omitted; want the first %d of %d:\n%q\nwant\n%q", most, len(got), omitted, n, len(want), got, want[:n])
+		}
+		if !slices.Equal(full.ExecLine("show queues"), part.ExecLine("show queues")) {
+			t.Fatalf("most=%d: the runs differ after", most)
+		}
+		if later := part.ExecLine(run); !slices.Equal(later, full.ExecLine(run)) {
+			t.Fatalf("most=%d: the next command prints %d lines, not all", most, len(later))
+		}
+	}
+	// a command cut by the event budget: its stop line is left out with
+	// the deliveries before it
+	full, part := New(Options{Record: true}), New(Options{Record: true})
+	for _, s := range []*Sim{full, part} {
+		lim := defaultLimits
+		lim.events = 200
+		s.budgetLimits = &lim
+		s.ExecLine("queue.declare queue=q")
+		s.ExecLine("basic.consume queue=q tag=a on=c2.1")
+	}
+	want := full.ExecLine(run)
+	got, omitted := part.ExecLineShowing(run, 3)
+	if !strings.HasPrefix(want[len(want)-1], "stopped after") || !slices.Equal(got, want[:3]) || omitted != len(want)-3 {
+		t.Fatalf("cut by the budget: %q, %d omitted; want the first 3 of %q", got, omitted, want)
+	}
 }

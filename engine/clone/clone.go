@@ -152,6 +152,12 @@ type copier struct {
 	bytes  int64
 	limit  int64
 	path   []step // where the copy is, named only if it is refused
+	// the last pointer copied and the last interface type met: a ring of
+	// messages holds thousands of the same frame, boxed the same way
+	last     ptrKey
+	lastCopy unsafe.Pointer
+	lastType unsafe.Pointer // an interface's first word
+	lastPlan *plan          // the plan of the type it names
 }
 
 type sliceHeader struct {
@@ -196,12 +202,17 @@ func (c *copier) pointer(src unsafe.Pointer, pl *plan) unsafe.Pointer {
 		return nil
 	}
 	k := ptrKey{src, pl}
+	if k == c.last {
+		return c.lastCopy
+	}
 	if d, ok := c.ptrs[k]; ok {
+		c.last, c.lastCopy = k, d
 		return d
 	}
 	nv := reflect.New(pl.t)
 	d := nv.UnsafePointer()
 	c.ptrs[k] = d
+	c.last, c.lastCopy = k, d
 	c.grow(int64(pl.size))
 	nv.Elem().Set(value(src, pl))
 	if pl.deep {
@@ -265,8 +276,11 @@ func (c *copier) iface(dst, src unsafe.Pointer, pl *plan) {
 	if words[0] == nil {
 		return // nil interface
 	}
-	e := value(src, pl).Elem()
-	ep := planOf(e.Type())
+	ep := c.lastPlan
+	if words[0] != c.lastType {
+		ep = planOf(value(src, pl).Elem().Type())
+		c.lastType, c.lastPlan = words[0], ep
+	}
 	if !ep.deep {
 		return // the box cannot change: share it
 	}
@@ -274,6 +288,7 @@ func (c *copier) iface(dst, src unsafe.Pointer, pl *plan) {
 		(*[2]unsafe.Pointer)(dst)[1] = c.pointer(words[1], ep.elem)
 		return
 	}
+	e := value(src, pl).Elem()
 	// any other value with pointers: copy it out (whether the data word
 	// holds it or points to it depends on its shape), then box the copy
 	c.bytes += int64(ep.size)

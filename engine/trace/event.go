@@ -48,7 +48,7 @@ type Event struct {
 	Exchange    string
 	Key         string
 	Body        []byte
-	Props       amqp.Properties
+	Props       *amqp.Properties // nil: none; shared, never changed
 	Seq         uint64
 	Code        int
 	Text        string
@@ -105,14 +105,14 @@ func (e *Event) String() string {
 		} else {
 			b.WriteString(FormatBody(e.Body))
 		}
-		writeProps(&b, &e.Props)
+		writeProps(&b, e.Props)
 	case GetOK:
 		b.WriteString("get-ok tag=" + utoa(e.DeliveryTag))
 		if e.Redelivered {
 			b.WriteString(" redelivered")
 		}
 		b.WriteString(" exchange=" + e.Exchange + " key=" + e.Key + " messages=" + itoa(e.Messages) + " body=" + FormatBody(e.Body))
-		writeProps(&b, &e.Props)
+		writeProps(&b, e.Props)
 	case GetEmpty:
 		b.WriteString("get-empty")
 	case ConfirmAck:
@@ -121,7 +121,7 @@ func (e *Event) String() string {
 		b.WriteString("confirm-nack seq=" + utoa(e.Seq))
 	case Return:
 		b.WriteString("return code=" + itoa(e.Code) + " text=" + e.Text + " exchange=" + e.Exchange + " key=" + e.Key + " body=" + FormatBody(e.Body))
-		writeProps(&b, &e.Props)
+		writeProps(&b, e.Props)
 	case Cancelled:
 		b.WriteString("cancelled consumer=" + e.ConsumerTag)
 	case ChannelClosed, ConnectionClosed:
@@ -149,6 +149,9 @@ func FormatBody(body []byte) string {
 }
 
 func writeProps(b *strings.Builder, p *amqp.Properties) {
+	if p == nil {
+		return
+	}
 	if p.DeliveryMode == 2 {
 		b.WriteString(" persistent")
 	}

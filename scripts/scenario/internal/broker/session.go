@@ -171,7 +171,7 @@ func (t *Target) watchDeliveries(ch *channel, deliveries <-chan amqp091.Delivery
 // props reads the properties warren prints from a delivery. amqp091-go
 // cannot tell an absent priority from priority 0, nor an absent short
 // string from an empty one, and the language treats them alike.
-func props(d *amqp091.Delivery) amqp.Properties {
+func props(d *amqp091.Delivery) *amqp.Properties {
 	return readProps(d.DeliveryMode, d.Priority, d.Expiration, d.Headers, amqp091.Publishing{
 		ContentType: d.ContentType, ContentEncoding: d.ContentEncoding, CorrelationId: d.CorrelationId,
 		ReplyTo: d.ReplyTo, MessageId: d.MessageId, Timestamp: d.Timestamp, Type: d.Type, UserId: d.UserId, AppId: d.AppId,
@@ -179,7 +179,7 @@ func props(d *amqp091.Delivery) amqp.Properties {
 }
 
 // returnProps reads the properties of a returned message.
-func returnProps(r *amqp091.Return) amqp.Properties {
+func returnProps(r *amqp091.Return) *amqp.Properties {
 	return readProps(r.DeliveryMode, r.Priority, r.Expiration, r.Headers, amqp091.Publishing{
 		ContentType: r.ContentType, ContentEncoding: r.ContentEncoding, CorrelationId: r.CorrelationId,
 		ReplyTo: r.ReplyTo, MessageId: r.MessageId, Timestamp: r.Timestamp, Type: r.Type, UserId: r.UserId, AppId: r.AppId,
@@ -188,8 +188,8 @@ func returnProps(r *amqp091.Return) amqp.Properties {
 
 // readProps gathers the properties; p carries the short strings and the
 // timestamp (zero when absent).
-func readProps(mode, prio uint8, expiration string, headers amqp091.Table, p amqp091.Publishing) amqp.Properties {
-	out := amqp.Properties{
+func readProps(mode, prio uint8, expiration string, headers amqp091.Table, p amqp091.Publishing) *amqp.Properties {
+	out := &amqp.Properties{
 		DeliveryMode:    mode,
 		Priority:        prio,
 		HasPriority:     prio > 0,
