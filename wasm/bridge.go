@@ -85,12 +85,25 @@ func (b *bridge) destroy(id int) bool {
 	return ok
 }
 
-func (b *bridge) exec(id int, line string) (string, error) {
+// exec runs a line; with most > 0 only the first most lines of its
+// output are printed and sent, and "omitted" counts the others: the page
+// shows no more (engine-worker.js), and the text of a long run's
+// thousands of deliveries costs more to build and carry than the run.
+func (b *bridge) exec(id int, line string, most int) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
-	return linesJSON(s.ExecLine(line)), nil
+	lines, omitted := s.ExecLineShowing(line, most)
+	if omitted == 0 {
+		return linesJSON(lines), nil
+	}
+	e := &jsonenc.Encoder{}
+	e.Open("", '{')
+	e.Strs("lines", lines)
+	e.Int("omitted", int64(omitted))
+	e.Close('}')
+	return e.String(), nil
 }
 
 func (b *bridge) submit(id int, line string) (string, error) {

@@ -288,3 +288,24 @@ func TestUsageJSONMatchesEncodingJSON(t *testing.T) {
 		t.Errorf("usage:\n got %s\nwant %s", got, want)
 	}
 }
+
+// exec with a bound prints the start of the output and counts the rest.
+func TestBridgeExecPrintsAtMostWhatIsAsked(t *testing.T) {
+	id := num(t, call(t, "create"))
+	defer call(t, "destroy", id)
+	str(t, call(t, "exec", id, "queue.declare queue=q"))
+	str(t, call(t, "exec", id, "basic.consume queue=q tag=c no-ack on=c2.1"))
+	var r struct {
+		Lines   []string
+		Omitted int
+	}
+	json.Unmarshal([]byte(str(t, call(t, "exec", id, "basic.publish key=q body=m{i} count=5", 2))), &r)
+	if len(r.Lines) != 2 || r.Omitted != 3 || !strings.Contains(r.Lines[1], "tag=2 ") {
+		t.Fatalf("exec with most=2: %+v", r)
+	}
+	r.Omitted = -1
+	json.Unmarshal([]byte(str(t, call(t, "exec", id, "basic.publish key=q body=m{i} count=5", 0))), &r)
+	if len(r.Lines) != 5 || r.Omitted != -1 {
+		t.Fatalf("exec with most=0 prints everything and says nothing omitted: %+v", r)
+	}
+}

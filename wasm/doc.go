@@ -11,8 +11,11 @@
 // when it cannot do what it was asked, and never throws):
 //
 //	create(optsJSON?)        → id            optsJSON: {"schedulers": N}
-//	exec(id, line)           → JSON {"lines": [...]}   runs until quiet; a refused
-//	                                          command is one "error: ..." line
+//	exec(id, line, most?)    → JSON {"lines": [...], "omitted"?: N}   runs until
+//	                                          quiet; a refused command is one
+//	                                          "error: ..." line; with most, only
+//	                                          the first most lines are printed,
+//	                                          omitted counts the rest
 //	submit(id, line)         → JSON {"lines": [...]}   hands a client command to
 //	                                          the node without running it
 //	step(id, n?)             → events run (fewer than n: the node went idle)

@@ -92,7 +92,11 @@ func (b *bridge) exports() []export {
 			if err != nil {
 				return nil, err
 			}
-			return b.exec(id, line)
+			most, err := optIntArg(args, 2, "most", 0)
+			if err != nil {
+				return nil, err
+			}
+			return b.exec(id, line, int(min(max(most, 0), math.MaxInt32)))
 		}),
 		withID("submit", func(id int, args []safejs.Value) (any, error) {
 			line, err := stringArg(args, 1, "line")

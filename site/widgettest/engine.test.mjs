@@ -99,6 +99,14 @@ test("runCalls stops calling once the Go program has exited", () => {
   assert.equal(r[2].error, "the engine has stopped");
 });
 
+test("runCalls asks exec for no more lines than cross to the page", () => {
+  const seen = [];
+  const b = { exec: (...args) => (seen.push(args), JSON.stringify({ lines: ["x"], omitted: 5 })) };
+  const r = runCalls(b, [["exec", 1, "a"], ["exec", 1, "b", 3]], () => false, () => 0);
+  assert.deepEqual(seen, [[1, "a", maxLinesSent], [1, "b", 3]]);
+  assert.deepEqual(r[0].value, { lines: ["x"], omitted: 5 });
+});
+
 test("lastLines picks Go's fatal error out of what it printed", () => {
   assert.equal(lastLines("hello\nfatal error: runtime: out of memory\n\ngoroutine 1 [running]:\nmore\n"), "fatal error: runtime: out of memory / goroutine 1 [running]:");
   assert.equal(lastLines("a\nb\nc\n"), "b / c");
