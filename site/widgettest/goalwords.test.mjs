@@ -53,6 +53,12 @@ test("every form of goal reads as a sentence", () => {
     ["expect never=blocked on=c1", "The reader of connection c1 never stops reading its socket (never held by flow control)."],
     ["expect never=dropped on=c1.1", "Channel c1.1 never has a publish dropped (no nack, no return)."],
     ["expect queue=jobs messages=0 within-ms=500", "Queue jobs holds 0 messages, within 500 ms of virtual time."],
+    ["expect file=msg_store_persistent/1.rdq gone", "File msg_store_persistent/1.rdq is gone."],
+    [
+      "expect on=c1.1 saw=get-ok redelivered body=keep-me after=power-loss",
+      "Channel c1.1 sees a message from basic.get with body keep-me and redelivered, after the node's last power loss.",
+    ],
+    ["expect on=c1.1 saw=declare-ok messages=1 after=clean", "Channel c1.1 sees a declare confirmed with messages 1, after the node's last clean restart."],
   ];
   for (const [line, want] of cases) {
     assert.equal(goalWords(line), want, line);

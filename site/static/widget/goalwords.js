@@ -91,6 +91,11 @@ function yes(v) {
   return v === "yes" || v === "true";
 }
 
+/** The restarts an after= goal names, by their catalog key: a saw= goal
+ * with after=KIND counts only a line after the node's last restart of
+ * that kind (engine/goal_more.go). */
+const AFTER_KEYS = { "power-loss": "goal.afterPowerLoss", crash: "goal.afterCrash", clean: "goal.afterClean" };
+
 /** The kinds of line a channel can see, by their catalog key. */
 export const SAW_KEYS = {
   "declare-ok": "goal.saw.declareOk",
@@ -177,6 +182,10 @@ export function goalSentence(g, lang) {
       if (has("size")) {
         parts.push(tr("goal.f.size", { n: n(get("size")), count: num(get("size")) }));
       }
+      if (g.flags.includes("gone")) {
+        s = tr("goal.fileGone", { name: g.subject });
+        break;
+      }
       s = parts.length ? tr("goal.file", { name: g.subject, parts: list(parts) }) : tr("goal.fileExists", { name: g.subject });
       break;
     }
@@ -188,12 +197,16 @@ export function goalSentence(g, lang) {
       break;
     default: {
       const what = SAW_KEYS[g.subject] ? tr(SAW_KEYS[g.subject]) : tr("goal.saw.kind", { kind: g.subject || "?" });
-      const bits = g.fields.map(([k, v]) => sawField(tr, k, v));
+      const bits = g.fields.filter(([k]) => k !== "after").map(([k, v]) => sawField(tr, k, v));
       for (const f of g.flags) {
         bits.push(f === "redelivered" ? tr("goal.s.redelivered") : f === "persistent" ? tr("goal.s.persistent") : f);
       }
       const seen = bits.length ? tr("goal.sawWith", { what, fields: list(bits) }) : what;
       s = tr(g.on.includes(".") ? "goal.sawChannel" : "goal.sawConnection", { on: g.on || "?", what: seen });
+      const after = AFTER_KEYS[get("after")];
+      if (after) {
+        s = tr(after, { s });
+      }
     }
   }
   if (g.within !== null && Number.isFinite(g.within)) {
