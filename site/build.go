@@ -202,6 +202,13 @@ func langPages(lang string, all []lessons.Lesson, translated map[string]map[stri
 				p.Langs = append(p.Langs, other)
 			}
 		}
+		for _, r := range l.Requires {
+			for j := range all {
+				if all[j].Slug == r {
+					p.Requires = append(p.Requires, links[j])
+				}
+			}
+		}
 		if i > 0 {
 			p.Prev = &links[i-1]
 		}

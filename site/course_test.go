@@ -104,3 +104,33 @@ func TestGlossaryLinksResolve(t *testing.T) {
 		t.Error("the glossary page is not in alphabetical order")
 	}
 }
+
+// TestLessonPagesNameWhatToReadFirst checks that a lesson's page links the
+// lessons its front matter requires, under its title.
+func TestLessonPagesNameWhatToReadFirst(t *testing.T) {
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := buildSite(t)
+	req := regexp.MustCompile(`(?s)<p class="requires" data-role="requires">(.*?)</p>`)
+	for _, l := range all {
+		page := readPage(t, out, "lessons/"+l.Slug+"/index.html")
+		m := req.FindStringSubmatch(page)
+		if len(l.Requires) == 0 {
+			if m != nil {
+				t.Errorf("%s: names lessons to read first, though it requires none", l.Slug)
+			}
+			continue
+		}
+		if m == nil {
+			t.Errorf("%s: the page does not name the lessons to read first", l.Slug)
+			continue
+		}
+		for _, r := range l.Requires {
+			if !strings.Contains(m[1], `href="`+lessonPath(r)+`"`) {
+				t.Errorf("%s: the page does not link %s to read first", l.Slug, r)
+			}
+		}
+	}
+}

@@ -119,6 +119,8 @@ type lessonPage struct {
 	Body   renderedLesson
 	Prev   *lessonLink
 	Next   *lessonLink
+	// Requires are the lessons to read first, from the front matter.
+	Requires []lessonLink
 	// Lang is the language the page is in; Langs, all it is in.
 	Lang  string
 	Langs []string
