@@ -17,26 +17,31 @@ const modulePath = "warren"
 
 // wasmBuildFlags are the go build flags of warren.wasm, the one place they
 // are written (wasm/size_test.go measures the site's own build): no file
-// paths and no symbol table, and no inlining but in the scheduler's loop.
+// paths and no symbol table, and no inlining but in the runtime and the
+// scheduler's loop.
 //
 // NB: inlining is a measured choice. The recorded publish-deliver-ack
-// workload of the widget (40,000 messages, then 10 seeks over the run)
-// under Node, user CPU seconds, median of 4 interleaved runs; sizes as the
-// site ships them (zopfli --i1, brotli -q 11), of the whole engine as of
-// the commit that wrote this table:
+// workload of the widget (40,000 messages in commands of 2,000, then 10
+// seeks and steps back over the run) under Node, user CPU seconds, median
+// of 10 interleaved runs at load 18 to 21; sizes as the site ships them
+// (data segments joined, zopfli --i1, brotli -q 11), of the whole engine
+// as of the commit that wrote this table:
 //
-//	inlining                    CPU     gzip        brotli
-//	off but in engine/sim       1.85 s  1,310,212   990,832   (chosen)
-//	also in runtime             1.50 s  1,328,490   1,016,305
-//	everywhere (Go's default)   1.41 s  1,455,585   1,116,533
+//	inlining                        CPU     gzip        brotli
+//	off but in engine/sim           2.22 s  1,226,272     940,767
+//	also in runtime                 1.86 s  1,260,308     975,481   (chosen)
+//	also in internal/runtime/...    1.81 s  1,271,409     985,870
+//	also in the standard library    1.70 s  1,294,139   1,007,382
+//	everywhere (Go's default)       1.73 s  1,424,404   1,099,004
 //
-// Inlining the runtime (maps, append, write barriers) buys most of what
-// inlining everywhere does, 19% less CPU against 24%, but does not fit
-// the budget of the smallest shipped encoding (1,000,000 bytes,
-// wasm/size_test.go); inlining everywhere costs 125 kB more of brotli.
+// Inlining the runtime (write barriers, append, allocation) buys most of
+// what inlining everywhere does, 16% less CPU against 22%, for 35 kB of
+// brotli; the next step buys 2% for 10 kB more and leaves the budget of
+// the smallest encoding (1,000,000 bytes) too little room, and the
+// standard library's does not fit it.
 var wasmBuildFlags = []string{
 	"-trimpath", "-ldflags=-s",
-	"-gcflags=all=-l", "-gcflags=warren/engine/sim=",
+	"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=warren/engine/sim=",
 }
 
 // buildWasm compiles ./wasm to out/warren.wasm, joins its data segments
