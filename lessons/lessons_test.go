@@ -58,14 +58,11 @@ func TestFrontMatter(t *testing.T) {
 	}
 }
 
-// TestScenarios runs every scenario block of every lesson on a fresh
-// engine: no command may be refused (unless the block says error-ok), and
+// TestScenarios runs every scenario block of every lesson, and of every
+// translation of a lesson, on a fresh engine: no command may be refused (unless the block says error-ok), and
 // every `#>` line must be printed by the command before it.
 func TestScenarios(t *testing.T) {
-	all, err := All()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := withTranslations(t)
 	for _, l := range all {
 		blocks, err := l.Scenarios()
 		if err != nil {

@@ -234,3 +234,39 @@ func TestHandlerAnswersInTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestChineseLessonsKeepTheSectionIDs: a Chinese lesson's sections have
+// the English lesson's ids, in the same order, so that a link to a
+// section (and the language switch, which keeps the #fragment) lands on
+// the same section in both languages.
+func TestChineseLessonsKeepTheSectionIDs(t *testing.T) {
+	tl, err := lessons.In(langZH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	en, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySlug := map[string]lessons.Lesson{}
+	for _, l := range en {
+		bySlug[l.Slug] = l
+	}
+	ids := func(l lessons.Lesson) []string {
+		r, err := renderLesson(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range r.TOC {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	for _, l := range tl {
+		want, got := ids(bySlug[l.Slug]), ids(l)
+		if !slices.Equal(want, got) {
+			t.Errorf("%s: section ids %q, the English lesson's %q", l.File, got, want)
+		}
+	}
+}

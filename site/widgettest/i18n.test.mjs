@@ -64,7 +64,7 @@ test("a plural key has both English forms", () => {
 // SAME lists the keys whose Chinese text may have no Chinese in it: names
 // and symbols that read the same in both languages, and the frames of a
 // goal's sentence (goalwords.js), which hold only Chinese punctuation.
-const SAME = new Set(["site.name", "goal.sentence", "goal.comma"]);
+const SAME = new Set(["site.name", "goal.sentence", "goal.comma", "list.semicolon", "list.comma", "announce.sentence", "files.describe", "rates.memEnd"]);
 
 test("Chinese texts are written in Chinese", () => {
   for (const [k, text] of Object.entries(CATALOGS.zh)) {
@@ -96,7 +96,7 @@ test("every key the widget asks for is in the catalogs", () => {
       continue;
     }
     const src = readFileSync(new URL(f, widgetDir), "utf8");
-    for (const m of src.matchAll(/\b(?:t|tr|this\.tr|host\.tr)\(\s*"([\w.-]+)"/g)) {
+    for (const m of src.matchAll(/\b(?:t|tr|this\.tr|this\.tx|host\.tr)\(\s*"([\w.-]+)"\s*[,)]/g)) {
       asked.set(m[1], f);
     }
   }
@@ -130,4 +130,45 @@ test("normLang and langOf pick the language", () => {
   assert.equal(langOf(own), "en", "the element's own lang wins");
   const shadowChild = el(null, { nodeType: 11, parentNode: null, host: el("zh") });
   assert.equal(langOf(shadowChild), "zh", "through a shadow root to its host");
+});
+
+import { ENGINE_KEYS, engineText } from "../static/widget/i18n.js";
+
+/** goSentences are the sentences of a Go file's fmt.Sprintf formats and
+ * of its literals joined to a name ("name + \" ...\""), with a sample for
+ * each verb: what the engine says, as the reader would hear it. */
+function goSentences(file) {
+  const src = readFileSync(new URL(`../../engine/${file}`, import.meta.url), "utf8");
+  const out = [];
+  for (const m of src.matchAll(/fmt\.Sprintf\("((?:[^"\\]|\\.)*)"/g)) {
+    out.push(m[1].replace(/\\"/g, '"').replace(/%s/g, "queue q1").replace(/%d/g, "3"));
+  }
+  for (const m of src.matchAll(/(?:name|p\.Name) ?\+ ?"((?:[^"\\]|\\.)*)"/g)) {
+    out.push("queue q1" + m[1] + (m[1].endsWith(" ") ? "a job" : ""));
+  }
+  return out;
+}
+
+test("every sentence the engine narrates or marks is said in Chinese", () => {
+  const english = [...goSentences("narrate.go"), ...goSentences("markers.go")].filter((s) => !/^process 3$/.test(s));
+  assert.ok(english.length > 30, `found only ${english.length} sentences`);
+  for (const s of english) {
+    const zh = engineText(s, "zh");
+    assert.notEqual(zh, s, `no Chinese for the engine's "${s}"`);
+    assert.match(zh, /[\u3400-\u9fff]/, `"${s}" became "${zh}"`);
+    assert.equal(engineText(s, "en"), s);
+  }
+  for (const key of ENGINE_KEYS) {
+    assert.ok(key in CATALOGS.zh && key in CATALOGS.en, `${key} is not in the catalogs`);
+  }
+  assert.equal(engineText("queue jobs takes a publish from its mailbox; 3 ready, 1 unacked", "zh"), "queue jobs 从邮箱里取出一条发布；3 条就绪，1 条未确认");
+  assert.equal(engineText("the memory alarm is raised: every connection that publishes is blocked", "zh"), "内存告警触发：所有正在发布的连接都被阻塞");
+});
+
+import { shareTarget } from "../static/widget/share.js";
+
+test("a share link opens the playground in the widget's language", () => {
+  assert.equal(shareTarget(null, "https://h.example/", "zh").href, "https://h.example/zh/playground/");
+  assert.equal(shareTarget(null, "https://h.example/", "en").href, "https://h.example/playground/");
+  assert.equal(shareTarget("/mine/", "https://h.example/", "zh").href, "https://h.example/mine/");
 });

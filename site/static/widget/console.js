@@ -5,6 +5,7 @@
 // node without running it.
 
 import { h, setText } from "./dom.js";
+import { translator } from "./i18n.js";
 
 // The console's bounds, so that what a script prints cannot fill the
 // page: the lines shown of one command, the characters shown of one line
@@ -14,14 +15,13 @@ const MAX_OUTPUT_LINES = 200;
 const MAX_LINE_CHARS = 2000;
 const MAX_CONSOLE_ENTRIES = 400;
 const MAX_CONSOLE_LINES = 4000;
-const HINT = "Enter runs the command. Tab completes, ↑ and ↓ go through history.";
 
 /** clip shortens a line past MAX_LINE_CHARS, saying by how much. */
-function clip(line) {
+function clip(line, tr) {
   if (line.length <= MAX_LINE_CHARS) {
     return line;
   }
-  return `${line.slice(0, MAX_LINE_CHARS)} … (${(line.length - MAX_LINE_CHARS).toLocaleString("en")} more characters)`;
+  return `${line.slice(0, MAX_LINE_CHARS)} … ${tr("console.moreChars", { n: (line.length - MAX_LINE_CHARS).toLocaleString("en") })}`;
 }
 
 /** Console is the console of one widget. Its host is the element:
@@ -30,11 +30,12 @@ function clip(line) {
 export class Console {
   constructor(uid, host) {
     this.host = host;
+    const tr = (this.tr = host.tr || translator("en"));
     this.entries = [];
     this.lineCount = 0; // output lines shown in the log
     this.history = [];
     this.historyAt = 0;
-    this.log = h("div.log", { role: "log", "aria-label": "Console output", "data-role": "console", "data-keys": "native", tabindex: "0" });
+    this.log = h("div.log", { role: "log", "aria-label": tr("console.output"), "data-role": "console", "data-keys": "native", tabindex: "0" });
     this.input = h("input.cmd", {
       type: "text",
       id: `c-${uid}`,
@@ -45,22 +46,22 @@ export class Console {
       placeholder: "queue.declare queue=q",
       onkeydown: (e) => this.key(e),
     });
-    this.hint = h("p.hint", { id: `ch-${uid}`, text: HINT });
+    this.hint = h("p.hint", { id: `ch-${uid}`, text: tr("console.hint") });
     this.mode = h("input", { type: "checkbox", id: `m-${uid}` });
     this.el = h(
       "section.console",
-      { "aria-label": "Console" },
+      { "aria-label": tr("console.label") },
       this.log,
       h(
         "form.prompt",
         { onsubmit: (e) => (e.preventDefault(), this.submit()) },
-        h("label.sr-only", { for: `c-${uid}`, text: "Command" }),
+        h("label.sr-only", { for: `c-${uid}`, text: tr("console.command") }),
         h("span.ps", { "aria-hidden": "true", text: "›" }),
         this.input,
-        h("button.run", { type: "submit" }, "Run"),
+        h("button.run", { type: "submit" }, tr("console.run")),
       ),
       this.hint,
-      h("p.mode", null, this.mode, h("label", { for: `m-${uid}`, text: " Hand client commands to the node without running them (then step)" })),
+      h("p.mode", null, this.mode, h("label", { for: `m-${uid}`, text: ` ${tr("console.stepMode")}` })),
     );
   }
 
@@ -92,7 +93,7 @@ export class Console {
    * than it shows. */
   add(entry) {
     const e = h("div.entry");
-    const cmd = h("button.cmdline", { type: "button", title: "Go to the end of this command on the timeline" }, h("span.ps", { "aria-hidden": "true", text: "› " }), clip(entry.cmd));
+    const cmd = h("button.cmdline", { type: "button", title: this.tr("console.goTo") }, h("span.ps", { "aria-hidden": "true", text: "› " }), clip(entry.cmd, this.tr));
     if (entry.to !== undefined) {
       cmd.addEventListener("click", () => {
         this.host.pause();
@@ -105,10 +106,10 @@ export class Console {
     e.append(cmd);
     const shown = entry.lines.slice(0, MAX_OUTPUT_LINES);
     for (const l of shown) {
-      e.append(h(l.startsWith("error: ") ? "div.out.err" : entry.note ? "div.out.note" : "div.out", { text: clip(l) }));
+      e.append(h(l.startsWith("error: ") ? "div.out.err" : entry.note ? "div.out.note" : "div.out", { text: clip(l, this.tr) }));
     }
     if (entry.lines.length > shown.length) {
-      e.append(h("div.out.more", { text: `… ${(entry.lines.length - shown.length).toLocaleString("en")} more lines` }));
+      e.append(h("div.out.more", { text: `… ${this.tr("console.moreLines", { n: (entry.lines.length - shown.length).toLocaleString("en") })}` }));
     }
     entry.shownLines = shown.length;
     entry.lines = shown;
@@ -143,7 +144,7 @@ export class Console {
     for (const e of this.entries) {
       if (e.at >= pos && e.cmdEl) {
         e.cmdEl.parentElement.classList.add("dropped");
-        e.cmdEl.parentElement.title = "undone: a later command replaced this part of the timeline";
+        e.cmdEl.parentElement.title = this.tr("console.undone");
       }
     }
   }
@@ -168,7 +169,7 @@ export class Console {
   }
 
   clearCompletion() {
-    setText(this.hint, HINT);
+    setText(this.hint, this.tr("console.hint"));
   }
 
   /** complete extends the word before the cursor; true if it did anything. */
@@ -189,7 +190,7 @@ export class Console {
     } else {
       const u = engine.usage(words[0]);
       if (!u) {
-        setText(this.hint, `Unknown command ${words[0]}: Tab completes command names first.`);
+        setText(this.hint, this.tr("console.unknown", { name: words[0] }));
         return true;
       }
       const key = word.split("=")[0];
@@ -212,7 +213,7 @@ export class Console {
     const matches = options.filter((o) => o.startsWith(word));
     if (!matches.length) {
       const u = words.length > 1 ? engine.usage(words[0]) : null;
-      setText(this.hint, u ? `No match. ${u.usage}` : "No command starts like that.");
+      setText(this.hint, u ? this.tr("console.noMatch", { usage: u.usage }) : this.tr("console.noCommand"));
       return true;
     }
     let common = matches[0];

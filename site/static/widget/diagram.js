@@ -5,31 +5,30 @@
 import { mark, NONE } from "./changes.js";
 import { h, setText, syncChips, syncChildren } from "./dom.js";
 import { alarmsOf, formatBytes, kindHue, nodesOf, pct, procName } from "./format.js";
+import { translator } from "./i18n.js";
 
-const COLUMNS = [
-  { kind: "reader", title: "Readers", help: "one per connection: reads frames from the socket" },
-  { kind: "channel", title: "Channels", help: "one per channel: routes publishes, tracks unacked deliveries" },
-  { kind: "queue", title: "Queues", help: "one process per queue, one message at a time" },
-  { kind: "writer", title: "Writers", help: "one per channel: frames for the client" },
-];
+/** COLUMNS are the kinds of process with a column each; the catalog has
+ * each one's title (diagram.col.KIND) and help (diagram.help.KIND). */
+const COLUMNS = ["reader", "channel", "queue", "writer"];
 
 /** Diagram is the drawing of the node; el is its element. A process keeps
  * its box from one render to the next, so that what changes can move. */
 export class Diagram {
-  constructor() {
+  constructor(tr = translator("en")) {
+    this.tr = tr;
     this.boxes = new Map();
     this.chipBoxes = new Map();
     this.snap = null;
     this.sched = h("div.sched", { "data-role": "schedulers" });
     this.memory = h("div.memory", { "data-role": "memory" });
-    this.columns = COLUMNS.map((c) =>
-      h(`section.col.col-${c.kind}`, { "aria-label": c.title }, h("h3", { text: c.title, title: c.help }), h("div.boxes", { "data-kind": c.kind })),
+    this.columns = COLUMNS.map((kind) =>
+      h(`section.col.col-${kind}`, { "aria-label": tr(`diagram.col.${kind}`) }, h("h3", { text: tr(`diagram.col.${kind}`), title: tr(`diagram.help.${kind}`) }), h("div.boxes", { "data-kind": kind })),
     );
-    this.other = h("section.col.col-other", { "aria-label": "Other processes", hidden: true }, h("h3", { text: "Other" }), h("div.boxes"));
-    this.empty = h("p.empty", { text: "No processes yet: type a command below." });
+    this.other = h("section.col.col-other", { "aria-label": tr("diagram.otherLabel"), hidden: true }, h("h3", { text: tr("diagram.others") }), h("div.boxes"));
+    this.empty = h("p.empty", { text: tr("diagram.empty") });
     this.el = h(
       "div.diagram",
-      { "data-role": "diagram", role: "group", "aria-label": "Node diagram (the table view has the same as text)" },
+      { "data-role": "diagram", role: "group", "aria-label": tr("diagram.label") },
       h("div.nodebar", null, this.sched, this.memory),
       this.empty,
       h("div.flow", null, this.columns, this.other),
@@ -42,17 +41,18 @@ export class Diagram {
     this.snap = s;
     this.changed = changed;
     this.gen = gen;
+    const tr = this.tr;
     // The node: schedulers and memory.
     this.sched.replaceChildren(
-      h("h3", { text: `Schedulers (${s.schedulers.length})` }),
+      h("h3", { text: tr("diagram.schedulers", { n: s.schedulers.length }) }),
       ...s.schedulers.map((sc, i) => {
         const p = pct(sc.util, 1);
-        const running = sc.running ? procName(s, sc.running) : "idle";
+        const running = sc.running ? procName(s, sc.running) : tr("diagram.idle");
         const row = h(
           "div.meter-row",
           { "data-gauge": `sched:${i}` },
           h("span.k", { text: sc.node ? `S${i + 1} ${sc.node.replace(/@.*/, "")}` : `S${i + 1}` }),
-          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p.toFixed(0), "aria-label": `scheduler ${i + 1}${sc.node ? " of " + sc.node : ""} utilisation` }, h("div.fill", { style: `width:${p}%` })),
+          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p.toFixed(0), "aria-label": sc.node ? tr("diagram.schedOf", { i: i + 1, node: sc.node }) : tr("diagram.sched", { i: i + 1 }) }, h("div.fill", { style: `width:${p}%` })),
           h("span.v", { text: `${p.toFixed(1)}% · ${running}` }),
         );
         mark(row, changed.gauges.has(`sched:${i}`), gen);
@@ -61,9 +61,9 @@ export class Diagram {
     );
     const nodes = nodesOf(s);
     const alarms = alarmsOf(s);
-    const memBits = [h("h3", { text: "Memory" })];
+    const memBits = [h("h3", { text: tr("diagram.memory") })];
     for (const n of nodes) {
-      const label = nodes.length > 1 ? n.name : "memory";
+      const label = nodes.length > 1 ? n.name : tr("diagram.memoryLower");
       const alarm = n.alarms && n.alarms.length;
       if (n.watermark > 0) {
         const p = pct(n.memory, n.watermark);
@@ -72,12 +72,12 @@ export class Diagram {
             "div.meter-row",
             { "data-gauge": `mem:${n.name}` },
             nodes.length > 1 ? h("span.k.node", { text: n.name.replace(/@.*/, "") }) : null,
-            h("div.gauge" + (alarm ? ".alarm" : p > 80 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": n.watermark, "aria-valuenow": n.memory, "aria-label": `${label} used against the high watermark` }, h("div.fill", { style: `width:${p}%` })),
-            h("span.v", { text: `${formatBytes(n.memory)} of ${formatBytes(n.watermark)} watermark` }),
+            h("div.gauge" + (alarm ? ".alarm" : p > 80 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": n.watermark, "aria-valuenow": n.memory, "aria-label": tr("diagram.memGauge", { label }) }, h("div.fill", { style: `width:${p}%` })),
+            h("span.v", { text: tr("diagram.memOf", { used: formatBytes(n.memory), watermark: formatBytes(n.watermark) }) }),
           ),
         );
       } else {
-        memBits.push(h("p.v", { text: `${nodes.length > 1 ? n.name + ": " : ""}${formatBytes(n.memory)} used · no watermark set` }));
+        memBits.push(h("p.v", { text: `${nodes.length > 1 ? n.name + ": " : ""}${tr("diagram.memNoWatermark", { used: formatBytes(n.memory) })}` }));
       }
     }
     for (const row of memBits) {
@@ -85,8 +85,8 @@ export class Diagram {
         mark(row, changed.gauges.has(row.dataset.gauge), gen);
       }
     }
-    const everywhere = nodes.length > 1 ? "publishers on every node blocked" : "publishers blocked";
-    memBits.push(alarms.length ? h("p.badge.alarm", { text: `Alarm: ${alarms.join(", ")} (${everywhere})` }) : h("p.badge.ok", { text: "No alarm" }));
+    const everywhere = tr(nodes.length > 1 ? "diagram.blockedEverywhere" : "diagram.blocked");
+    memBits.push(alarms.length ? h("p.badge.alarm", { text: tr("diagram.alarm", { alarms: alarms.join(tr("list.comma")), everywhere }) }) : h("p.badge.ok", { text: tr("diagram.noAlarm") }));
     this.memory.replaceChildren(...memBits);
 
     // The processes, in columns.
@@ -147,7 +147,7 @@ export class Diagram {
         `article.proc.kind-${p.kind}`,
         { "data-pid": p.pid, "data-name": p.name },
         h("header", null, h("h4.name"), h("span.state")),
-        h("div.mailbox", null, h("span.k", { text: "mailbox" }), h("span.len"), h("div.chips")),
+        h("div.mailbox", null, h("span.k", { text: this.tr("diagram.mailbox") }), h("span.len"), h("div.chips")),
         h("div.socket", { hidden: true }),
         h("div.queue-body"),
         h("div.credits"),
@@ -158,7 +158,7 @@ export class Diagram {
     mark(b, this.changed.procs.has(p.pid), this.gen);
     setText(b.querySelector(".name"), p.node ? `${p.name} @ ${p.node}` : p.name);
     setText(b.querySelector(".state"), p.blocked ? `${p.state} · flow` : p.state);
-    b.querySelector(".state").title = p.blocked ? "flow: the reader is not reading its socket (credit ran out)" : `state: ${p.state}`;
+    b.querySelector(".state").title = p.blocked ? this.tr("diagram.flowTitle") : this.tr("diagram.stateTitle", { state: p.state });
     setText(b.querySelector(".len"), String(p.mailbox));
     b.querySelector(".mailbox").setAttribute("data-len", p.mailbox);
     const chips = (p.head || []).map((k) => ({ cls: "chip", text: k, style: `--h:${kindHue(k)}` }));
@@ -166,13 +166,13 @@ export class Diagram {
       chips.push({ cls: "chip more", text: `+${p.mailbox - chips.length}` });
     }
     if (!chips.length) {
-      chips.push({ cls: "empty-chips", text: "empty" });
+      chips.push({ cls: "empty-chips", text: this.tr("diagram.emptyMailbox") });
     }
     syncChips(b.querySelector(".chips"), chips);
     const sock = b.querySelector(".socket");
     sock.hidden = !(p.kind === "reader");
     if (p.kind === "reader") {
-      setText(sock, p.socket ? `socket: ${p.socket} frames unread${p.blocked ? " (not reading: flow)" : ""}` : "socket: nothing unread");
+      setText(sock, p.socket ? this.tr(p.blocked ? "diagram.socketFlow" : "diagram.socket", { n: p.socket }) : this.tr("diagram.socketEmpty"));
     }
     const qb = b.querySelector(".queue-body");
     qb.replaceChildren(...(q ? this.queueParts(q) : []));
@@ -186,9 +186,9 @@ export class Diagram {
         return h(
           "div.credit" + (c.blocked ? ".blocked" : ""),
           { "data-to": to, "data-gauge": key, "data-changed": this.changed.gauges.has(key) ? (this.gen % 2 ? "1" : "2") : null },
-          h("span.k", { text: `credit → ${to}` }),
-          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": c.initial, "aria-valuenow": c.credit, "aria-label": `credit towards ${to}` }, h("div.fill", { style: `width:${pc}%` })),
-          h("span.v", { text: `${c.credit}/${c.initial}${c.blocked ? " blocked" : ""}` }),
+          h("span.k", { text: this.tr("diagram.credit", { to }) }),
+          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": c.initial, "aria-valuenow": c.credit, "aria-label": this.tr("diagram.creditLabel", { to }) }, h("div.fill", { style: `width:${pc}%` })),
+          h("span.v", { text: `${c.credit}/${c.initial}${c.blocked ? ` ${this.tr("diagram.creditBlocked")}` : ""}` }),
         );
       }),
     );
@@ -203,12 +203,12 @@ export class Diagram {
       h(
         "p.counts",
         null,
-        h("span.ready", { "data-count": q.ready, text: `${q.ready} ready` }),
+        h("span.ready", { "data-count": q.ready, text: this.tr("diagram.ready", { n: q.ready }) }),
         " · ",
-        h("span.unacked", { text: `${q.unacked} unacked` }),
+        h("span.unacked", { text: this.tr("diagram.unacked", { n: q.unacked }) }),
         " · ",
         h("span", { text: formatBytes(q.bytes) }),
-        q.policy ? h("span.policy", { text: ` · policy ${q.policy}` }) : null,
+        q.policy ? h("span.policy", { text: ` · ${this.tr("diagram.policy", { policy: q.policy })}` }) : null,
       ),
     );
     // Heads come next-first: the highest non-empty level first, FIFO
@@ -219,7 +219,7 @@ export class Diagram {
     for (let lvl = levels.length - 1; lvl >= 0; lvl--) {
       const n = levels[lvl];
       const mine = heads.splice(0, Math.min(n, heads.length));
-      const label = levels.length > 1 ? `priority ${lvl}` : "messages";
+      const label = levels.length > 1 ? this.tr("diagram.priority", { lvl }) : this.tr("diagram.messages");
       const chips = mine.map((body) => ({ cls: "msg", text: body.length > 10 ? body.slice(0, 9) + "…" : body, title: body }));
       if (n > mine.length) {
         chips.push({ cls: "msg more", text: `+${n - mine.length}` });
@@ -234,7 +234,7 @@ export class Diagram {
         ),
       );
     }
-    parts.push(h("div.lanes", { "aria-label": "ready messages by priority, next to go first" }, lanes));
+    parts.push(h("div.lanes", { "aria-label": this.tr("diagram.lanes") }, lanes));
     if (q.consumers && q.consumers.length) {
       parts.push(h("div.consumers", null, q.consumers.map((c) => this.consumer(q, c))));
     }
@@ -251,12 +251,12 @@ export class Diagram {
     return h(
       "div.consumer.state-" + c.state,
       { "data-tag": c.tag, "data-changed": this.changed.consumers.has(`${q.pid}/${c.tag}`) ? (this.gen % 2 ? "1" : "2") : null },
-      h("span.k", { text: `consumer ${c.tag}` }),
-      h("span.v", { text: `${c.unacked}/${limit ?? "∞"} unacked${c.noAck ? " (no-ack)" : ""} · ${c.state}` }),
+      h("span.k", { text: this.tr("diagram.consumer", { tag: c.tag }) }),
+      h("span.v", { text: `${this.tr("diagram.consumerUnacked", { n: c.unacked, limit: limit ?? "∞" })}${c.noAck ? " (no-ack)" : ""} · ${c.state}` }),
       limit
         ? h(
             "div.gauge.prefetch",
-            { role: "meter", "aria-valuemin": 0, "aria-valuemax": limit, "aria-valuenow": c.unacked, "aria-label": `unacked of prefetch for ${c.tag}` },
+            { role: "meter", "aria-valuemin": 0, "aria-valuemax": limit, "aria-valuenow": c.unacked, "aria-label": this.tr("diagram.prefetch", { tag: c.tag }) },
             h("div.fill", { style: `width:${pct(c.unacked, limit)}%` }),
           )
         : null,

@@ -39,7 +39,7 @@ import { markDone, showLessonProgress } from "./progress.js";
 import { loadSheets } from "./sheet.js";
 import { FilesView } from "./files.js";
 import { Goals } from "./goals.js";
-import { langOf, translator } from "./i18n.js";
+import { engineText, langOf, translator } from "./i18n.js";
 import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
 import { EventList, Player } from "./timeline.js";
@@ -131,7 +131,7 @@ class WarrenScenario extends HTMLElement {
       this.lostCommand = e.message;
       return; // the rebuild says what was lost
     }
-    this.showProblem("The simulation stopped", e && e.message ? e.message : String(e));
+    this.showProblem(this.tx("problem.stopped"), e && e.message ? e.message : String(e));
   }
 
   /** turn waits for a task of the widget's own in which to build its
@@ -184,7 +184,7 @@ class WarrenScenario extends HTMLElement {
     if (!this.started) {
       this.started = true;
       this.watchViewport();
-      this.start().catch((e) => this.fail("The widget could not start", e));
+      this.start().catch((e) => this.fail(this.tx("problem.cannotStart"), e));
     }
   }
 
@@ -209,8 +209,14 @@ class WarrenScenario extends HTMLElement {
     return this.hasAttribute("from-url") || this.getAttribute("layout") === "full";
   }
 
+  /** tx is the text of key in the widget's language (English until the
+   * widget knows it). */
+  tx(key, params) {
+    return (this.tr || translator(langOf(this)))(key, params);
+  }
+
   get label() {
-    return this.titleText || "RabbitMQ scenario";
+    return this.titleText || this.tx("widget.label");
   }
 
   async start() {
@@ -226,7 +232,7 @@ class WarrenScenario extends HTMLElement {
     this.root.adoptedStyleSheets = await loadSheets(base);
     await this.turn();
     this.build();
-    this.status("Loading the simulation…");
+    this.status(this.tx("status.loading"));
     if (this.fromURL) {
       addEventListener("hashchange", () => this.onHashChange());
     }
@@ -238,7 +244,7 @@ class WarrenScenario extends HTMLElement {
       ({ share, source } = await readSource(this, base));
     } catch (e) {
       this.engine = await engine.catch(() => null);
-      this.showProblem(e instanceof LinkError ? "This link is damaged" : "The scenario could not be loaded", e.message || String(e));
+      this.showProblem(this.tx(e instanceof LinkError ? "problem.linkDamaged" : "problem.cannotLoad"), e.message || String(e));
       this.source = "";
       if (this.engine) {
         this.watchRestarts();
@@ -282,7 +288,7 @@ class WarrenScenario extends HTMLElement {
     if (at !== null) {
       await this.doSeek(Math.min(at, this.end), false);
       if (at > this.end) {
-        this.showProblem("This link points past the end", `event ${at} is past the end of the timeline (${this.end}); showing the end`);
+        this.showProblem(this.tx("problem.pastEnd"), this.tx("problem.pastEndDetail", { at, end: this.end }));
       }
     }
   }
@@ -340,7 +346,7 @@ class WarrenScenario extends HTMLElement {
     this.snap = null;
     if (!this.ran) {
       if (culprit) {
-        this.showProblem("The simulation stopped", `${culprit}; the scenario cannot run here`);
+        this.showProblem(this.tx("problem.stopped"), this.tx("problem.cannotRunHere", { culprit }));
         this.status("");
         this.resolveReady();
         return;
@@ -354,7 +360,7 @@ class WarrenScenario extends HTMLElement {
       return;
     }
     this.busy = true;
-    this.status("The engine restarted: rebuilding this simulation…");
+    this.status(this.tx("status.rebuilding"));
     try {
       this.id_ = await this.engine.create(this.options());
       for (const line of this.shareScript().split("\n").map((l) => l.trim())) {
@@ -376,7 +382,7 @@ class WarrenScenario extends HTMLElement {
     this.setControlsEnabled(true);
     await this.refresh();
     if (culprit) {
-      this.showProblem("The simulation stopped", `${culprit}. The page restarted the engine; this widget is back at event ${this.pos}, without that command`);
+      this.showProblem(this.tx("problem.stopped"), this.tx("problem.restarted", { culprit, pos: this.pos }));
     }
     const again = this.retries;
     this.retries = [];
@@ -399,7 +405,7 @@ class WarrenScenario extends HTMLElement {
     try {
       share = await ShareState.decode(location.hash);
     } catch (e) {
-      this.showProblem("This link is damaged", e.message);
+      this.showProblem(this.tx("problem.linkDamaged"), e.message);
       return;
     }
     if (!share) {
@@ -458,7 +464,7 @@ class WarrenScenario extends HTMLElement {
         if (e.lost) {
           throw e;
         }
-        this.showProblem("The scenario has a mistake", `${e.message.replace(/^parse: /, "")}. The other lines ran.`);
+        this.showProblem(this.tx("problem.mistake"), this.tx("problem.mistakeDetail", { error: e.message.replace(/^parse: /, "") }));
       }
       await this.runLines(text);
     } finally {
@@ -481,7 +487,7 @@ class WarrenScenario extends HTMLElement {
         continue;
       }
       if (lines.length > 20 && i % 5 === 0) {
-        this.status(`Running line ${i + 1} of ${lines.length}…`);
+        this.status(this.tx("status.running", { i: i + 1, n: lines.length }));
       }
       if (!this.id_) {
         return; // removed meanwhile
@@ -490,7 +496,7 @@ class WarrenScenario extends HTMLElement {
       if (!ok) {
         refused++;
         if (refused === 1 && !parseFailed && !this.hasAttribute("error-ok")) {
-          this.showProblem("A command was refused", `line ${i + 1}: ${line}: see the console`);
+          this.showProblem(this.tx("problem.refused"), this.tx("problem.refusedDetail", { i: i + 1, line }));
         }
       }
     }
@@ -519,7 +525,7 @@ class WarrenScenario extends HTMLElement {
       return true;
     }
     if (line.startsWith("#@")) {
-      this.console.add({ cmd: line, lines: [`error: unknown widget directive ${line.split(" ")[0]}`], at: this.pos });
+      this.console.add({ cmd: line, lines: [`error: ${this.tx("console.unknownDirective", { name: line.split(" ")[0] })}`], at: this.pos });
       return false;
     }
     return this.execLine(line, false, lineNo);
@@ -544,7 +550,7 @@ class WarrenScenario extends HTMLElement {
     }
     await this.position();
     const held = !refused && !lines.length && /^submit\s/.test(line);
-    this.console.add({ cmd: line, lines: held ? ["(handed to the node: step to see it run)"] : lines, at: from, to: this.end, typed, note: held });
+    this.console.add({ cmd: line, lines: held ? [this.tx("console.held")] : lines, at: from, to: this.end, typed, note: held });
     return !refused;
   }
 
@@ -598,7 +604,7 @@ class WarrenScenario extends HTMLElement {
       }
       this.extra.push(line);
       await this.refresh();
-      this.announce(ok ? `Ran ${line}. ${this.positionText()}` : `Refused: ${line}`);
+      this.announce(ok ? this.tx("announce.ran", { line, where: this.positionText() }) : this.tx("announce.refused", { line }));
       this.updateURL();
     });
   }
@@ -622,13 +628,13 @@ class WarrenScenario extends HTMLElement {
       if (e.lost) {
         throw e;
       }
-      this.showProblem("Step failed", e.message);
+      this.showProblem(this.tx("problem.stepFailed"), e.message);
       return;
     }
     if (ran === 0) {
       this.pause();
-      this.announce("The node is idle: nothing left to run.");
-      setText(this.el.idle, "Idle: nothing left to run. Type a command to go on.");
+      this.announce(this.tx("announce.idle"));
+      setText(this.el.idle, this.tx("status.idle"));
       return;
     }
     const last = this.extra[this.extra.length - 1];
@@ -668,7 +674,7 @@ class WarrenScenario extends HTMLElement {
       if (e.lost) {
         throw e;
       }
-      this.showProblem("Cannot go there", e.message);
+      this.showProblem(this.tx("problem.cannotGo"), e.message);
       return;
     }
     this.lastStepWasButton = false;
@@ -709,7 +715,7 @@ class WarrenScenario extends HTMLElement {
       if (open !== null) {
         await this.doSeek(open, false);
       }
-      this.announce(`Reset. ${this.positionText()}`);
+      this.announce(this.tx("announce.reset", { where: this.positionText() }));
       this.updateURL();
     }));
   }
@@ -746,7 +752,7 @@ class WarrenScenario extends HTMLElement {
 
   async shareURL() {
     const hash = await new ShareState(this.shareScript(), this.pos, this.view === "diagram" ? null : this.view).encode();
-    const target = this.fromURL ? new URL(location.href) : shareTarget(this.getAttribute("share-to"), base);
+    const target = this.fromURL ? new URL(location.href) : shareTarget(this.getAttribute("share-to"), base, this.lang);
     target.hash = hash;
     return target.href;
   }
@@ -783,22 +789,22 @@ class WarrenScenario extends HTMLElement {
     el.status = h("p.status", { role: "status" });
 
     // The node, drawn, charted and as text.
-    this.diagram = new Diagram();
-    this.rates = new Rates();
+    this.diagram = new Diagram(this.tr);
+    this.rates = new Rates(this.tr);
     this.rates.el.hidden = true;
-    this.files = new FilesView();
+    this.files = new FilesView(this.tr);
     el.tables = h("div.tables", { "data-role": "tables", hidden: true });
 
     // Controls.
     this.markers = new Markers(this);
     this.player = new Player(uid, this, this.getAttribute("speed"));
-    el.ratesBtn = h("button.view-rates", { type: "button", "aria-pressed": "false", title: "Message rates, queued messages, memory and schedulers over virtual time", onclick: () => this.setView(this.view === "rates" ? "diagram" : "rates") }, "Rates");
-    el.filesBtn = h("button.view-files", { type: "button", "aria-pressed": "false", title: "The queue index, queue store and message store files, entry by entry", onclick: () => this.setView(this.view === "files" ? "diagram" : "files") }, "Files");
-    el.viewBtn = h("button.view", { type: "button", "aria-pressed": "false", onclick: () => this.setView(this.view === "table" ? this.graphic : "table") }, "Table view");
-    this.shareBox = new ShareBox(uid, () => this.shareURL(), (text) => this.announce(text));
+    el.ratesBtn = h("button.view-rates", { type: "button", "aria-pressed": "false", title: this.tx("view.ratesTitle"), onclick: () => this.setView(this.view === "rates" ? "diagram" : "rates") }, this.tx("view.rates"));
+    el.filesBtn = h("button.view-files", { type: "button", "aria-pressed": "false", title: this.tx("view.filesTitle"), onclick: () => this.setView(this.view === "files" ? "diagram" : "files") }, this.tx("view.files"));
+    el.viewBtn = h("button.view", { type: "button", "aria-pressed": "false", onclick: () => this.setView(this.view === "table" ? this.graphic : "table") }, this.tx("view.table"));
+    this.shareBox = new ShareBox(uid, () => this.shareURL(), (text) => this.announce(text), this.tr);
     el.controls = h(
       "div.controls",
-      { role: "toolbar", "aria-label": "Simulation controls" },
+      { role: "toolbar", "aria-label": this.tx("widget.controls") },
       this.player.buttons,
       this.player.scrubber,
       this.markers.el,
@@ -806,7 +812,7 @@ class WarrenScenario extends HTMLElement {
     );
 
     // What just happened.
-    this.events = new EventList();
+    this.events = new EventList(this.tr);
     this.captions = new Captions();
     el.idle = h("p.idle");
 
@@ -817,14 +823,14 @@ class WarrenScenario extends HTMLElement {
     el.section = h(
       "section.w",
       { "aria-labelledby": `t-${uid}`, onkeydown: (e) => this.markers.shortcut(e) || this.player.shortcut(e) },
-      h("header.head", null, el.title, h("span.keys", { text: "Space plays, ← → step, [ ] markers" })),
+      h("header.head", null, el.title, h("span.keys", { text: this.tx("widget.keys") })),
       el.problem,
       el.status,
       h(
         "div.main",
         null,
-        h("div.stage", { tabindex: "0", role: "group", "aria-label": "Simulation: Space plays or pauses, arrows step" }, this.diagram.el, this.rates.el, this.files.el, el.tables),
-        h("aside.side", null, this.captions.el, h("h3", { text: "Events" }), this.events.el, el.idle),
+        h("div.stage", { tabindex: "0", role: "group", "aria-label": this.tx("widget.stage") }, this.diagram.el, this.rates.el, this.files.el, el.tables),
+        h("aside.side", null, this.captions.el, h("h3", { text: this.tx("events.title") }), this.events.el, el.idle),
       ),
       el.controls,
       this.shareBox.box,
@@ -884,12 +890,12 @@ class WarrenScenario extends HTMLElement {
       if (e.lost) {
         throw e;
       }
-      this.showProblem("The simulation stopped", e.message);
+      this.showProblem(this.tx("problem.stopped"), e.message);
       return;
     }
     await this.render();
     const said = await this.goals.check(this.engine, this.id_);
-    if (said && this.goals.allMet && location.pathname.startsWith("/lessons/") && this.titleText) {
+    if (said && this.goals.allMet && /^(\/zh)?\/lessons\//.test(location.pathname) && this.titleText) {
       markDone(location.pathname, this.titleText);
     }
     if (said) {
@@ -898,7 +904,7 @@ class WarrenScenario extends HTMLElement {
   }
 
   positionText() {
-    return `Event ${this.pos} of ${this.end}, t=${formatTime(this.snap ? this.snap.time : 0)}.`;
+    return this.tx("announce.position", { pos: this.pos, end: this.end, time: formatTime(this.snap ? this.snap.time : 0) });
   }
 
   /** render draws the state read last: what it needs besides the
@@ -963,12 +969,12 @@ class WarrenScenario extends HTMLElement {
     let words = "";
     if (this.pos > 0 && this.engine && this.id_) {
       try {
-        words = await this.engine.narrate(this.id_);
+        words = engineText(await this.engine.narrate(this.id_), this.lang);
       } catch {
         words = "";
       }
     }
-    this.announce(`${where}${words ? ` ${words[0].toUpperCase()}${words.slice(1)}.` : ""}${caption}`);
+    this.announce(`${where}${words ? ` ${this.tx("announce.sentence", { s: words[0].toUpperCase() + words.slice(1) })}` : ""}${caption}`);
   }
 
   announce(text) {

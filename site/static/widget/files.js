@@ -6,17 +6,15 @@
 
 import { h } from "./dom.js";
 import { formatBytes } from "./format.js";
+import { translator } from "./i18n.js";
 
-const KINDS = {
-  qi: "queue index segment (v2)",
-  qs: "queue store (v2)",
-  rdq: "message store file",
-  idx: "queue index segment (v1)",
-  jif: "queue index journal (v1)",
-  other: "file",
-};
+/** KINDS are the kinds of file, whose names are the catalog's files.kind.KIND. */
+const KINDS = ["qi", "qs", "rdq", "idx", "jif", "other"];
 
-const MARK_TEXT = { L: "live", l: "live, not synced", D: "dead", d: "dead, not synced" };
+const kindName = (tr, kind) => (KINDS.includes(kind) ? tr(kind === "other" ? "files.kindFile" : `files.kind.${kind}`) : kind);
+
+/** MARKS name an entry's mark: L live, l live not synced, D dead, d dead not synced. */
+const MARKS = { L: "files.mark.live", l: "files.mark.liveUnsynced", D: "files.mark.dead", d: "files.mark.deadUnsynced" };
 
 /** markClass is an entry's classes: live or dead, and unsynced. */
 function markClass(m) {
@@ -24,37 +22,38 @@ function markClass(m) {
 }
 
 /** describe is a file's line for a screen reader and the table view. */
-export function describeFile(f) {
-  const parts = [`${f.path}: ${KINDS[f.kind] || f.kind}, ${formatBytes(f.size)}`];
+export function describeFile(f, tr = translator("en")) {
+  const parts = [tr("files.describe", { path: f.path, kind: kindName(tr, f.kind), size: formatBytes(f.size) })];
   if (f.synced < f.size) {
-    parts.push(`${formatBytes(f.size - f.synced)} not synced`);
+    parts.push(tr("files.notSynced", { size: formatBytes(f.size - f.synced) }));
   }
   if (f.kind === "qi" || f.kind === "qs" || f.kind === "rdq") {
-    const what = f.kind === "qi" ? "slots" : "entries";
-    parts.push(`${f.entries} ${what}, ${f.live} live`);
+    parts.push(tr(f.kind === "qi" ? "files.slots" : "files.entries", { n: f.entries, live: f.live }));
   }
-  return parts.join(", ");
+  return parts.join(tr("list.comma"));
 }
 
 export class FilesView {
-  constructor() {
-    this.empty = h("p.empty", { text: "No files yet: durable queues and persistent messages write them (classic queues, version 1 by default in 3.10; x-queue-version=2 for .qi and .qs files)." });
+  constructor(tr = translator("en")) {
+    this.tr = tr;
+    this.empty = h("p.empty", { text: tr("files.empty") });
     this.list = h("ul.files-list");
     this.legend = h(
       "p.files-legend",
       null,
       h("span.mark.live", { "aria-hidden": "true" }),
-      " live ",
+      ` ${tr("files.legend.live")} `,
       h("span.mark.dead", { "aria-hidden": "true" }),
-      " dead (acked slot, unreferenced message) ",
+      ` ${tr("files.legend.dead")} `,
       h("span.mark.live.unsynced", { "aria-hidden": "true" }),
-      " written, not synced (a power loss loses it)",
+      ` ${tr("files.legend.unsynced")}`,
     );
-    this.el = h("div.files", { "data-role": "files", role: "group", "aria-label": "Files on the node's disk" }, this.legend, this.empty, this.list);
+    this.el = h("div.files", { "data-role": "files", role: "group", "aria-label": tr("files.label") }, this.legend, this.empty, this.list);
     this.el.hidden = true;
   }
 
   render(s) {
+    const tr = this.tr;
     const files = s.files || [];
     this.empty.hidden = files.length > 0;
     this.legend.hidden = files.length === 0;
@@ -64,18 +63,18 @@ export class FilesView {
         const strip = h(
           "div.strip",
           { "aria-hidden": "true" },
-          [...marks].map((m) => h(markClass(m), { title: MARK_TEXT[m] || m, "data-mark": m })),
+          [...marks].map((m) => h(markClass(m), { title: MARKS[m] ? tr(MARKS[m]) : m, "data-mark": m })),
         );
         if (f.entries > marks.length) {
           strip.append(h("span.more", { text: `+${f.entries - marks.length}` }));
         }
         const synced = f.size > 0 ? Math.round((f.synced / f.size) * 100) : 100;
-        const bar = h("div.size-bar", { "aria-hidden": "true", title: `${formatBytes(f.synced)} of ${formatBytes(f.size)} synced` }, h("span.synced", { style: `width:${synced}%` }));
-        const label = h("span.file-label", null, h("code", { text: f.path }), h("span.file-kind", { text: ` ${KINDS[f.kind] || f.kind}` }));
-        const sizes = h("span.file-size", { text: formatBytes(f.size) + (f.synced < f.size ? `, ${formatBytes(f.size - f.synced)} unsynced` : "") });
-        const counts = f.kind === "qi" || f.kind === "qs" || f.kind === "rdq" ? h("span.file-counts", { text: `${f.live}/${f.entries} live` }) : null;
+        const bar = h("div.size-bar", { "aria-hidden": "true", title: tr("files.synced", { synced: formatBytes(f.synced), size: formatBytes(f.size) }) }, h("span.synced", { style: `width:${synced}%` }));
+        const label = h("span.file-label", null, h("code", { text: f.path }), h("span.file-kind", { text: ` ${kindName(tr, f.kind)}` }));
+        const sizes = h("span.file-size", { text: formatBytes(f.size) + (f.synced < f.size ? tr("list.comma") + tr("files.unsynced", { size: formatBytes(f.size - f.synced) }) : "") });
+        const counts = f.kind === "qi" || f.kind === "qs" || f.kind === "rdq" ? h("span.file-counts", { text: tr("files.liveOf", { live: f.live, n: f.entries }) }) : null;
         const item = h("li.file", { "data-path": f.path, "data-kind": f.kind }, h("div.file-head", null, label, sizes, counts), bar, marks ? strip : null);
-        item.setAttribute("aria-label", describeFile(f));
+        item.setAttribute("aria-label", describeFile(f, tr));
         return item;
       }),
     );

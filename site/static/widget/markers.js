@@ -6,6 +6,7 @@
 // keys jump from one to the next, and the marker reached is said in words.
 
 import { h, setText } from "./dom.js";
+import { engineText, translator } from "./i18n.js";
 
 /** MAX_TICKS bounds the ticks drawn: one per pixel column at most. */
 const MAX_TICKS = 400;
@@ -15,11 +16,12 @@ const MAX_TICKS = 400;
 export class Markers {
   constructor(host) {
     this.host = host;
+    const tr = (this.tr = host.tr || translator("en"));
     this.list = [];
     this.fetchedEnd = -1;
     this.strip = h("div.marker-strip", { "aria-hidden": "true" });
-    this.prevBtn = h("button.marker-prev", { type: "button", "aria-keyshortcuts": "[", title: "Previous marker ([)", onclick: () => this.jump(-1) }, h("span.icon", { "aria-hidden": "true", text: "◆◀" }), h("span.label", { text: "Previous marker" }));
-    this.nextBtn = h("button.marker-next", { type: "button", "aria-keyshortcuts": "]", title: "Next marker (])", onclick: () => this.jump(1) }, h("span.label", { text: "Next marker" }), h("span.icon", { "aria-hidden": "true", text: "▶◆" }));
+    this.prevBtn = h("button.marker-prev", { type: "button", "aria-keyshortcuts": "[", title: tr("markers.prevTitle"), onclick: () => this.jump(-1) }, h("span.icon", { "aria-hidden": "true", text: "◆◀" }), h("span.label", { text: tr("markers.prev") }));
+    this.nextBtn = h("button.marker-next", { type: "button", "aria-keyshortcuts": "]", title: tr("markers.nextTitle"), onclick: () => this.jump(1) }, h("span.label", { text: tr("markers.next") }), h("span.icon", { "aria-hidden": "true", text: "▶◆" }));
     this.here = h("p.marker-here", { "data-role": "marker" });
     this.el = h("div.markers", { "data-role": "markers", hidden: true }, this.strip, h("div.marker-nav", null, this.prevBtn, this.here, this.nextBtn));
   }
@@ -34,7 +36,7 @@ export class Markers {
       } catch {
         this.list = [];
       }
-      this.list = this.list.filter((m) => m.event <= end);
+      this.list = this.list.filter((m) => m.event <= end).map((m) => ({ ...m, text: engineText(m.text, this.host.lang) }));
       this.drawTicks(end);
     }
     this.show(pos);
@@ -49,7 +51,7 @@ export class Markers {
         continue;
       }
       lastCol = col;
-      ticks.push(h(`span.tick.k-${m.kind}`, { style: `left: ${end > 0 ? (m.event / end) * 100 : 0}%`, title: `event ${m.event}: ${m.text}` }));
+      ticks.push(h(`span.tick.k-${m.kind}`, { style: `left: ${end > 0 ? (m.event / end) * 100 : 0}%`, title: this.tr("markers.tick", { event: m.event, text: m.text }) }));
     }
     this.strip.replaceChildren(...ticks);
     this.el.hidden = this.list.length === 0;
@@ -65,7 +67,7 @@ export class Markers {
     const n = this.list.filter((x) => x.event === pos).length;
     this.prevBtn.disabled = !this.list.some((x) => x.event < pos);
     this.nextBtn.disabled = !this.list.some((x) => x.event > pos);
-    setText(this.here, m ? `${m.text}${n > 1 ? ` (and ${n - 1} more here)` : ""}` : `${this.list.length} markers`);
+    setText(this.here, m ? (n > 1 ? this.tr("markers.hereMore", { text: m.text, more: n - 1 }) : m.text) : this.tr("markers.count", { n: this.list.length }));
     this.here.classList.toggle("on", !!m);
     if (m) {
       this.here.dataset.kind = m.kind;
@@ -97,12 +99,12 @@ export class Markers {
     return host.act(async () => {
       const n = this.target(host.pos, dir);
       if (n === null) {
-        host.announce(dir > 0 ? "No marker after this event." : "No marker before this event.");
+        host.announce(this.tr(dir > 0 ? "markers.noneAfter" : "markers.noneBefore"));
         return;
       }
       await host.doSeek(n, false);
       const here = this.list.filter((m) => m.event === n).map((m) => m.text);
-      host.announce(`Marker at event ${n}: ${here.join("; ")}.`);
+      host.announce(this.tr("markers.at", { event: n, text: here.join(this.tr("list.semicolon")) }));
     });
   }
 

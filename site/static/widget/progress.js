@@ -5,6 +5,7 @@
 // a room's files, a reader moves to another browser).
 
 import { h, setText } from "./dom.js";
+import { langOf, translator } from "./i18n.js";
 
 const KEY = "warren-progress";
 const FORMAT = "warren-progress/1";
@@ -89,6 +90,7 @@ export function showLessonProgress(doc) {
   if (!lists.length) {
     return;
   }
+  const tr = translator(langOf(doc.documentElement));
   const render = () => {
     const done = Object.keys(load().done);
     for (const li of doc.querySelectorAll("ol.lesson-list > li[data-href]")) {
@@ -100,7 +102,7 @@ export function showLessonProgress(doc) {
         li.append(badge);
       }
       badge.hidden = total === 0;
-      setText(badge, total === 0 ? "" : n >= total ? `Done: ${total} of ${total} exercises` : `${n} of ${total} exercises done`);
+      setText(badge, total === 0 ? "" : n >= total ? tr("progress.allDone", { n: total }) : tr("progress.done", { done: n, n: total }));
       li.classList.toggle("done", total > 0 && n >= total);
     }
   };
@@ -114,10 +116,10 @@ export function showLessonProgress(doc) {
     }
     try {
       const n = merge(await f.text());
-      setText(status, `Imported ${f.name}: ${n} more exercises done.`);
+      setText(status, tr("progress.imported", { file: f.name, n }));
       render();
     } catch (e) {
-      setText(status, `${f.name} was not imported: ${e.message}.`);
+      setText(status, tr("progress.notImported", { file: f.name, error: e.message }));
     }
     file.value = "";
   });
@@ -125,12 +127,12 @@ export function showLessonProgress(doc) {
     saved.href = `data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(load(), null, 2))}`;
     saved.hidden = false;
     saved.click();
-    setText(status, "Saved warren-progress.json.");
-  } }, "Export progress");
+    setText(status, tr("progress.saved", { file: "warren-progress.json" }));
+  } }, tr("progress.export"));
   const saved = h("a.progress-file", { download: "warren-progress.json", hidden: true, "data-role": "export-file", text: "warren-progress.json" });
-  const importBtn = h("button.button", { type: "button", "data-role": "import", onclick: () => file.click() }, "Import progress");
+  const importBtn = h("button.button", { type: "button", "data-role": "import", onclick: () => file.click() }, tr("progress.import"));
   const tools = h("div.progress-tools", { "data-role": "progress-tools" },
-    h("p", { text: "Your progress stays in this browser. Export it as a file to keep it or hand it in; import a file to add what it holds." }),
+    h("p", { text: tr("progress.help") }),
     exportBtn, " ", importBtn, " ", saved, file, status);
   lists[lists.length - 1].after(tools);
 }

@@ -7,6 +7,7 @@
 import { h, setText } from "./dom.js";
 import { alarmsOf, decimals, formatCount, formatSize, formatTime } from "./format.js";
 import { lineChart, niceStep, niceTop, plotLeft } from "./charts.js";
+import { translator } from "./i18n.js";
 
 const SAMPLE_US = 100_000; // engine.SampleInterval
 const MIN_SPAN_US = 1_000_000; // the time axis shows at least this much
@@ -73,21 +74,22 @@ function byteAxis(lo, hi) {
 
 /** Rates is the Rates view of one widget; el is its element. */
 export class Rates {
-  constructor() {
-    this.empty = h("p.empty", { text: "No samples yet: the node takes one every 100 ms of virtual time." });
+  constructor(tr = translator("en")) {
+    const t = (this.tr = tr);
+    this.empty = h("p.empty", { text: t("rates.empty") });
     this.span = h("p.rates-span");
     this.charts = {};
     for (const [key, title] of [
-      ["rates", "Message rates"],
-      ["depth", "Queued messages"],
-      ["memory", "Memory"],
-      ["schedulers", "Scheduler utilisation"],
+      ["rates", t("rates.rates")],
+      ["depth", t("rates.depth")],
+      ["memory", t("diagram.memory")],
+      ["schedulers", t("rates.schedulers")],
     ]) {
       const c = {
         title: h("h3", { text: title }),
         badge: h("span.badge.alarm", { hidden: true }),
         plot: h("div.plot"),
-        legend: h("ul.legend", { "aria-label": `${title}: latest values` }),
+        legend: h("ul.legend", { "aria-label": t("rates.latestValues", { title }) }),
       };
       c.el = h("figure.chart", { "data-chart": key }, h("figcaption", null, c.title, c.badge), c.plot, c.legend);
       this.charts[key] = c;
@@ -95,7 +97,7 @@ export class Rates {
     this.grid = h("div.charts", null, Object.values(this.charts).map((c) => c.el));
     this.el = h(
       "div.rates",
-      { "data-role": "rates", role: "group", "aria-label": "Rates over virtual time (the table view has the samples as text)" },
+      { "data-role": "rates", role: "group", "aria-label": t("rates.label") },
       this.span,
       this.empty,
       this.grid,
@@ -141,8 +143,8 @@ export class Rates {
     const now = samples[samples.length - 1];
     const t0 = Math.max(0, first.time - SAMPLE_US);
     const t1 = Math.max(now.time, t0 + MIN_SPAN_US);
-    setText(this.span, `A sample every 100 ms of virtual time, up to t=${formatTime(now.time)}. The legends give the latest.`);
-    const axis = { width: this.width, height: HEIGHT, t0, t1, during: `from ${formatTime(t0)} to ${formatTime(now.time)}` };
+    setText(this.span, this.tr("rates.span", { time: formatTime(now.time) }));
+    const axis = { width: this.width, height: HEIGHT, t0, t1, during: this.tr("rates.during", { from: formatTime(t0), to: formatTime(now.time) }) };
     const charts = [this.rates(samples, axis), this.depth(samples, axis), this.memory(samples, axis, snap), this.schedulers(samples, axis)];
     // the same room for every chart's value labels lines their time axes up
     const left = Math.max(...charts.map(([, opts]) => plotLeft(opts)));
@@ -157,10 +159,10 @@ export class Rates {
     const now = samples[samples.length - 1];
     const rates = RATES.map((r) => ({ ...r, points: column(samples, r.key), now: now[r.key] }));
     const peak = Math.max(...rates.map((r) => Math.max(...r.points.map((p) => p[1]))));
-    const latest = rates.map((r) => `${r.label.toLowerCase()} ${rate(r.now)}`).join(", ");
+    const latest = rates.map((r) => `${r.label.toLowerCase()} ${rate(r.now)}`).join(this.tr("list.comma"));
     return [
       "rates",
-      { ...axis, ...niceTop(Math.max(peak, 4), 4), formatY: formatCount, series: rates, label: `Message rates per second ${axis.during}: ${latest} in the latest sample; the highest was ${rate(peak)}.` },
+      { ...axis, ...niceTop(Math.max(peak, 4), 4), formatY: formatCount, series: rates, label: this.tr("rates.ratesLabel", { during: axis.during, latest, peak: rate(peak) }) },
       rates.map((r) => [r.key, r.label, rate(r.now)]),
     ];
   }
@@ -171,8 +173,8 @@ export class Rates {
     const deepest = Math.max(...depth.map((p) => p[1]));
     return [
       "depth",
-      { ...axis, ...niceTop(Math.max(deepest, 4), 4), formatY: formatCount, series: [{ key: "depth", points: depth, area: true }], label: `Queued messages ${axis.during}: ${now.depth} now, at most ${deepest}.` },
-      [["depth", "Ready + unacked", String(now.depth)]],
+      { ...axis, ...niceTop(Math.max(deepest, 4), 4), formatY: formatCount, series: [{ key: "depth", points: depth, area: true }], label: this.tr("rates.depthLabel", { during: axis.during, now: now.depth, most: deepest }) },
+      [["depth", this.tr("rates.readyUnacked"), String(now.depth)]],
     ];
   }
 
@@ -188,17 +190,17 @@ export class Rates {
     const alarms = alarmsOf(snap);
     const c = this.charts.memory;
     c.badge.hidden = alarms.length === 0;
-    setText(c.badge, alarms.length ? `Alarm: ${alarms.join(", ")}` : "");
+    setText(c.badge, alarms.length ? this.tr("rates.alarm", { alarms: alarms.join(this.tr("list.comma")) }) : "");
     c.el.classList.toggle("alarm", alarms.length > 0);
     // in a cluster, the samples are the first node's memory
-    const of = snap.nodes && snap.nodes.length > 1 ? ` of ${snap.nodes[0].name}` : "";
-    const legend = [["memory", of ? `Used on ${snap.nodes[0].name}` : "Used", formatSize(now.memory)]];
+    const of = snap.nodes && snap.nodes.length > 1 ? snap.nodes[0].name : "";
+    const legend = [["memory", of ? this.tr("rates.usedOn", { node: of }) : this.tr("rates.used"), formatSize(now.memory)]];
     if (wm > 0) {
-      legend.push(["watermark", "High watermark", formatSize(wm)]);
+      legend.push(["watermark", this.tr("rates.watermark"), formatSize(wm)]);
     }
     const over = wm > 0 ? samples.filter((x) => x.memory > wm).length : 0;
     if (over) {
-      legend.push(["band", "Over the watermark", `${over} of ${samples.length} samples`]);
+      legend.push(["band", this.tr("rates.over"), this.tr("rates.overSamples", { over, n: samples.length })]);
     }
     return [
       "memory",
@@ -207,11 +209,11 @@ export class Rates {
         ...byteAxis(wm > 0 ? Math.min(least, wm) : least, Math.max(most, wm)),
         series: [{ key: "memory", points: memory, area: true }],
         bands,
-        rule: wm > 0 ? { value: wm, label: `watermark ${formatSize(wm)}` } : null,
+        rule: wm > 0 ? { value: wm, label: this.tr("rates.rule", { size: formatSize(wm) }) } : null,
         label:
-          `Memory${of} ${axis.during}: ${formatSize(now.memory)} now, at most ${formatSize(most)}; ` +
-          (wm > 0 ? `high watermark ${formatSize(wm)}` : "no watermark set") +
-          (alarms.length ? `; alarm: ${alarms.join(", ")}, publishers blocked.` : "."),
+          this.tr(of ? "rates.memLabelOf" : "rates.memLabel", { node: of, during: axis.during, now: formatSize(now.memory), most: formatSize(most) }) +
+          (wm > 0 ? this.tr("rates.memWatermark", { size: formatSize(wm) }) : this.tr("rates.memNoWatermark")) +
+          (alarms.length ? this.tr("rates.memAlarm", { alarms: alarms.join(this.tr("list.comma")) }) : this.tr("rates.memEnd")),
       },
       legend,
     ];
@@ -224,10 +226,10 @@ export class Rates {
       points: samples.map((x) => [x.time, x.scheduler[i] || 0]),
       now: u,
     }));
-    const latest = scheds.map((x, i) => `S${i + 1} ${percent(x.now)}`).join(", ");
+    const latest = scheds.map((x, i) => `S${i + 1} ${percent(x.now)}`).join(this.tr("list.comma"));
     return [
       "schedulers",
-      { ...axis, top: 1, step: 0.25, formatY: percent, series: scheds, label: `Scheduler utilisation ${axis.during}: ${latest} in the latest sample.` },
+      { ...axis, top: 1, step: 0.25, formatY: percent, series: scheds, label: this.tr("rates.schedLabel", { during: axis.during, latest }) },
       scheds.map((x, i) => [x.key, `S${i + 1}`, percent(x.now)]),
     ];
   }

@@ -3,6 +3,7 @@
 // widget's share button with the box that shows the link.
 
 import { h, setText } from "./dom.js";
+import { translator } from "./i18n.js";
 
 /** VIEWS are the views a link (v=) or the view attribute can name. */
 export const VIEWS = ["diagram", "rates", "files", "table"];
@@ -135,12 +136,13 @@ export class ShareState {
 
 /** shareTarget is the page a share link opens: the share-to attribute
  * (resolved against base, the widget's address), the playground when it
- * is absent. Only an http or https address is a page: anything else
+ * is absent (in the widget's language: zh/playground/ for Chinese, so
+ * that a link keeps the reader's language). Only an http or https address is a page: anything else
  * (javascript:, data:) is refused with a LinkError. */
-export function shareTarget(attr, base) {
+export function shareTarget(attr, base, lang = "en") {
   let url;
   try {
-    url = new URL(attr || "playground/", base);
+    url = new URL(attr || (lang === "en" ? "playground/" : `${lang}/playground/`), base);
   } catch {
     throw new LinkError(`share-to="${attr}" is not an address`);
   }
@@ -153,11 +155,12 @@ export function shareTarget(attr, base) {
 /** ShareBox is the share button and the box that shows the link made:
  * link() makes it, announce(text) tells a screen reader. */
 export class ShareBox {
-  constructor(uid, link, announce) {
+  constructor(uid, link, announce, tr = translator("en")) {
     this.link = link;
     this.announce = announce;
-    this.button = h("button.share", { type: "button", onclick: () => this.share() }, "Share link");
-    this.url = h("input.share-url", { type: "text", readonly: true, "aria-label": "Share link", id: `u-${uid}` });
+    this.tr = tr;
+    this.button = h("button.share", { type: "button", onclick: () => this.share() }, tr("share.button"));
+    this.url = h("input.share-url", { type: "text", readonly: true, "aria-label": tr("share.button"), id: `u-${uid}` });
     this.note = h("span.share-note", { "aria-live": "polite" });
     this.box = h("div.sharebox", { hidden: true }, this.url, this.note);
   }
@@ -167,7 +170,7 @@ export class ShareBox {
     try {
       url = await this.link();
     } catch (e) {
-      setText(this.note, `Cannot make a link: ${e.message}`);
+      setText(this.note, this.tr("share.cannot", { error: e.message }));
       return;
     }
     this.box.hidden = false;
@@ -180,7 +183,7 @@ export class ShareBox {
     } catch {
       copied = false;
     }
-    const msg = copied ? `Link copied (${url.length} characters).` : "Copy the link from the box.";
+    const msg = copied ? this.tr("share.copied", { n: url.length }) : this.tr("share.copy");
     setText(this.note, msg);
     this.announce(msg);
   }

@@ -4,16 +4,18 @@
 import { NONE } from "./changes.js";
 import { h } from "./dom.js";
 import { alarmsOf, formatBytes, formatTime, nodesOf, procName } from "./format.js";
+import { translator } from "./i18n.js";
 
 /** MAX_SAMPLE_ROWS bounds the rates table to the latest samples. */
 const MAX_SAMPLE_ROWS = 100;
 
 /** table makes a scrolling table: the first cell of a row is its header. */
-function tableOf(caption, head, rows, note, changedText = "changed in the last step") {
+function tableOf(T, caption, head, rows, note) {
   const noteEl = note ? h("p.table-note", { text: note }) : null;
   if (noteEl) {
     noteEl.id = `n-${Math.random().toString(36).slice(2, 8)}`;
   }
+  const changedText = T("changes.row");
   return h(
     "div.table-scroll",
     { tabindex: "0", role: "region", "aria-label": caption, "data-keys": "native" },
@@ -35,7 +37,7 @@ function tableOf(caption, head, rows, note, changedText = "changed in the last s
                 ),
               ),
             )
-          : h("tr", null, h("td", { colspan: head.length, text: "none" })),
+          : h("tr", null, h("td", { colspan: head.length, text: T("tables.none") })),
       ),
     ),
     noteEl,
@@ -49,16 +51,16 @@ function rate(v) {
 /** utilisation is a queue's consumer utilisation as a percentage and a
  * gauge: the share of time it could hand a message to a consumer at once
  * (rabbit_queue_consumers), a moving average over about a second. */
-function utilisation(q) {
+function utilisation(T, q) {
   if (!(q.consumers || []).length) {
-    return "no consumers";
+    return T("tables.noConsumers");
   }
   const p = Math.round(Math.max(0, Math.min(1, q.utilisation || 0)) * 100);
   return h(
     "div.meter-row.utilisation",
     null,
     h("span", { text: `${p}%` }),
-    h("div.gauge" + (p < 50 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p, "aria-label": `consumer utilisation of ${q.name}` }, h("div.fill", { style: `width:${p}%` })),
+    h("div.gauge" + (p < 50 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p, "aria-label": T("tables.utilisationOf", { name: q.name }) }, h("div.fill", { style: `width:${p}%` })),
   );
 }
 
@@ -70,75 +72,89 @@ function changedRow(row, changed) {
 
 /** renderTables fills box with the tables of snapshot s at event pos of
  * end, and the rates of samples (those up to the snapshot's time); the
- * rows of what changed (changes.js) are marked. */
+ * rows of what changed (changes.js) are marked; tr says the words. */
 export function renderTables(box, s, pos, end, samples, changed = NONE, tr = null) {
-  const said = tr ? tr("changes.row") : undefined;
-  const table = (caption, head, rows, note) => tableOf(caption, head, rows, note, said);
+  const T = tr || translator("en");
+  const table = (caption, head, rows, note) => tableOf(T, caption, head, rows, note);
   const name = (pid) => procName(s, pid);
+  const yes = (b) => T(b ? "tables.yes" : "tables.no");
+  const comma = T("list.comma");
   const consumers = [];
   for (const q of s.queues) {
     for (const c of q.consumers || []) {
-      consumers.push(changedRow([c.tag, q.name, c.channel, `${c.unacked}/${c.prefetch > 0 ? c.prefetch : "unlimited"}`, c.state, c.noAck ? "yes" : "no"], changed.consumers.has(`${q.pid}/${c.tag}`)));
+      consumers.push(changedRow([c.tag, q.name, c.channel, `${c.unacked}/${c.prefetch > 0 ? c.prefetch : T("tables.unlimited")}`, c.state, yes(c.noAck)], changed.consumers.has(`${q.pid}/${c.tag}`)));
     }
   }
   const recent = samples.slice(-MAX_SAMPLE_ROWS);
+  const cols = (key) => T(key).split("|");
   box.replaceChildren(
     table(
-      "Node",
-      ["What", "Value"],
+      T("tables.node"),
+      cols("tables.node.cols"),
       [
-        ["Time", formatTime(s.time)],
-        ["Event", `${pos} of ${end}`],
+        [T("tables.time"), formatTime(s.time)],
+        [T("tables.event"), T("tables.eventOf", { pos, end })],
         ...s.schedulers.map((sc, i) =>
-          changedRow([sc.node ? `Scheduler ${i + 1} of ${sc.node}` : `Scheduler ${i + 1}`, `${(sc.util * 100).toFixed(1)}% busy, running ${sc.running ? name(sc.running) : "nothing"}`], changed.gauges.has(`sched:${i}`)),
+          changedRow(
+            [
+              sc.node ? T("tables.schedOf", { i: i + 1, node: sc.node }) : T("tables.sched", { i: i + 1 }),
+              T("tables.schedBusy", { p: (sc.util * 100).toFixed(1), running: sc.running ? name(sc.running) : T("tables.nothing") }),
+            ],
+            changed.gauges.has(`sched:${i}`),
+          ),
         ),
         ...nodesOf(s).map((n, _, all) =>
           changedRow(
-            [all.length > 1 ? `Memory of ${n.name}` : "Memory", n.watermark > 0 ? `${formatBytes(n.memory)} of ${formatBytes(n.watermark)} watermark` : `${formatBytes(n.memory)}, no watermark`],
+            [
+              all.length > 1 ? T("tables.memoryOf", { node: n.name }) : T("diagram.memory"),
+              n.watermark > 0 ? T("diagram.memOf", { used: formatBytes(n.memory), watermark: formatBytes(n.watermark) }) : T("tables.noWatermark", { used: formatBytes(n.memory) }),
+            ],
             changed.gauges.has(`mem:${n.name}`),
           ),
         ),
-        ["Alarms", alarmsOf(s).join(", ") || "none"],
+        [T("tables.alarms"), alarmsOf(s).join(comma) || T("tables.none")],
       ],
     ),
     table(
-      "Processes",
-      ["Process", "Kind", "State", "Mailbox", "Next in mailbox", "Socket", "Reductions"],
-      s.processes.map((p) => changedRow([p.name, p.kind, p.blocked ? `${p.state}, flow (not reading)` : p.state, p.mailbox, (p.head || []).join(", ") || "empty", p.socket, p.reductions], changed.procs.has(p.pid))),
+      T("tables.processes"),
+      cols("tables.processes.cols"),
+      s.processes.map((p) =>
+        changedRow([p.name, p.kind, p.blocked ? T("tables.flow", { state: p.state }) : p.state, p.mailbox, (p.head || []).join(comma) || T("diagram.emptyMailbox"), p.socket, p.reductions], changed.procs.has(p.pid)),
+      ),
     ),
     table(
-      "Credit",
-      ["From", "To", "Credit", "Blocked"],
-      (s.credit || []).map((c) => changedRow([name(c.from), name(c.to), `${c.credit} of ${c.initial}`, c.blocked ? "yes" : "no"], changed.gauges.has(`credit:${c.from}>${c.to}`))),
+      T("tables.credit"),
+      cols("tables.credit.cols"),
+      (s.credit || []).map((c) => changedRow([name(c.from), name(c.to), T("tables.creditOf", { credit: c.credit, initial: c.initial }), yes(c.blocked)], changed.gauges.has(`credit:${c.from}>${c.to}`))),
     ),
     table(
-      "Queues",
-      ["Queue", "Ready", "Unacked", "By priority (highest first)", "Next messages", "Consumers", "Consumer utilisation"],
+      T("tables.queues"),
+      cols("tables.queues.cols"),
       s.queues.map((q) =>
         changedRow(
           [
             q.name,
             q.ready,
             q.unacked,
-            q.levels && q.levels.length > 1 ? q.levels.map((n, l) => `${l}: ${n}`).reverse().join(", ") : "one level",
-            (q.heads || []).join(", ") || "none",
+            q.levels && q.levels.length > 1 ? q.levels.map((n, l) => `${l}: ${n}`).reverse().join(comma) : T("tables.oneLevel"),
+            (q.heads || []).join(comma) || T("tables.none"),
             (q.consumers || []).length,
-            utilisation(q),
+            utilisation(T, q),
           ],
           changed.procs.has(q.pid),
         ),
       ),
     ),
-    table("Consumers", ["Tag", "Queue", "Channel", "Unacked / prefetch", "State", "No-ack"], consumers),
+    table(T("tables.consumers"), cols("tables.consumers.cols"), consumers),
     table(
-      "Files",
-      ["File", "Kind", "Size", "Not synced", "Entries", "Live"],
+      T("tables.files"),
+      cols("tables.files.cols"),
       (s.files || []).map((f) => changedRow([f.path, f.kind, formatBytes(f.size), formatBytes(f.size - f.synced), f.entries, f.live], changed.files.has(f.path))),
-      "Entries are index slots (.qi) or stored messages (.qs, .rdq); live slots are not acked, live messages are still referenced by a queue.",
+      T("tables.filesNote"),
     ),
     table(
-      "Rates",
-      ["Time", "Publish", "Deliver", "Ack", "Confirm", "Queued", "Memory", "Schedulers busy"],
+      T("tables.rates"),
+      cols("tables.rates.cols"),
       recent.map((x) => [
         formatTime(x.time),
         rate(x.publish),
@@ -147,10 +163,9 @@ export function renderTables(box, s, pos, end, samples, changed = NONE, tr = nul
         rate(x.confirm),
         x.depth,
         formatBytes(x.memory),
-        x.scheduler.map((u, i) => `S${i + 1} ${Math.round(u * 100)}%`).join(", "),
+        x.scheduler.map((u, i) => `S${i + 1} ${Math.round(u * 100)}%`).join(comma),
       ]),
-      `One row per 100 ms of virtual time, ending at the time shown; rates are per second. ` +
-        (samples.length > recent.length ? `The last ${recent.length} of ${samples.length} samples.` : `${samples.length} samples.`),
+      T("tables.ratesNote") + (samples.length > recent.length ? T("tables.lastSamples", { shown: recent.length, n: samples.length }) : T("tables.samples", { n: samples.length })),
     ),
   );
 }

@@ -5,6 +5,7 @@
 
 import { h, setText } from "./dom.js";
 import { formatTime } from "./format.js";
+import { translator } from "./i18n.js";
 
 const SPEEDS = [1, 2, 5, 10, 50, 200, 1000, 10000];
 const EVENT_LIST = 8;
@@ -19,23 +20,24 @@ export class Player {
     this.timer = 0;
     this.scrubFrame = 0;
     this.announceTimer = 0;
+    const tr = (this.tr = host.tr || translator("en"));
     const btn = (cls, icon, label, key, on) =>
-      h(`button.${cls}`, { type: "button", "aria-keyshortcuts": key || null, title: key ? `${label} (${key})` : label, onclick: on }, h("span.icon", { "aria-hidden": "true", text: icon }), h("span.label", { text: label }));
-    this.resetBtn = btn("reset", "⟲", "Reset", "", () => host.reset());
-    this.back = btn("back", "◀", "Back", "ArrowLeft", () => host.stepBack());
-    this.playBtn = btn("play", "▶", "Play", "Space", () => (this.playing ? this.pause() : this.play()));
+      h(`button.${cls}`, { type: "button", "aria-keyshortcuts": key || null, title: key ? `${label} (${tr("key." + key)})` : label, onclick: on }, h("span.icon", { "aria-hidden": "true", text: icon }), h("span.label", { text: label }));
+    this.resetBtn = btn("reset", "⟲", tr("player.reset"), "", () => host.reset());
+    this.back = btn("back", "◀", tr("player.back"), "ArrowLeft", () => host.stepBack());
+    this.playBtn = btn("play", "▶", tr("player.play"), "Space", () => (this.playing ? this.pause() : this.play()));
     this.playBtn.setAttribute("aria-pressed", "false");
     this.playLabel = this.playBtn.querySelector(".label");
-    this.step = btn("step", "▶|", "Step", "ArrowRight", () => host.stepForward());
+    this.step = btn("step", "▶|", tr("player.step"), "ArrowRight", () => host.stepForward());
     this.speed = h(
       "select.speed",
       { id: `s-${uid}`, onchange: () => this.playing && (this.pause(), this.play()) },
-      SPEEDS.map((s) => h("option", { value: s, text: `${s} events/s`, selected: s === 10 })),
+      SPEEDS.map((s) => h("option", { value: s, text: tr("player.speed", { n: s }), selected: s === 10 })),
     );
     if (speed && /^\d+$/.test(speed)) {
       const v = Number(speed);
       if (!SPEEDS.includes(v)) {
-        this.speed.append(h("option", { value: v, text: `${v} events/s` }));
+        this.speed.append(h("option", { value: v, text: tr("player.speed", { n: v }) }));
       }
       this.speed.value = String(v);
     }
@@ -46,12 +48,12 @@ export class Player {
       value: 0,
       step: 1,
       id: `r-${uid}`,
-      "aria-label": "Timeline: event number",
+      "aria-label": tr("player.timeline"),
       oninput: () => this.scrub(),
       onchange: () => this.scrub(),
     });
     this.clock = h("span.clock", { "data-role": "clock" });
-    this.buttons = h("div.buttons", null, this.resetBtn, this.back, this.playBtn, this.step, h("label.speed-label", { for: `s-${uid}` }, h("span.sr-only", { text: "Speed" }), this.speed));
+    this.buttons = h("div.buttons", null, this.resetBtn, this.back, this.playBtn, this.step, h("label.speed-label", { for: `s-${uid}` }, h("span.sr-only", { text: tr("player.speedLabel") }), this.speed));
     this.scrubber = h("div.scrub", null, this.slider, this.clock);
   }
 
@@ -65,8 +67,8 @@ export class Player {
   show(pos, end, time, busy) {
     this.slider.max = String(end);
     this.slider.value = String(pos);
-    this.slider.setAttribute("aria-valuetext", `event ${pos} of ${end}`);
-    setText(this.clock, `event ${pos} / ${end} · t=${formatTime(time)}`);
+    this.slider.setAttribute("aria-valuetext", this.tr("player.valueText", { pos, end }));
+    setText(this.clock, this.tr("player.clock", { pos, end, time: formatTime(time) }));
     this.back.disabled = busy || pos === 0;
   }
 
@@ -79,7 +81,7 @@ export class Player {
     const run = (this.run = (this.run || 0) + 1); // one loop of ticks at a time
     const on = () => this.playing && this.run === run;
     this.playBtn.setAttribute("aria-pressed", "true");
-    setText(this.playLabel, "Pause");
+    setText(this.playLabel, this.tr("player.pause"));
     this.playBtn.querySelector(".icon").textContent = "❚❚";
     if (host.pos >= host.end) {
       await host.seekTo(0, false);
@@ -98,7 +100,7 @@ export class Player {
       last = now;
       if (host.pos >= host.end) {
         this.pause();
-        host.announce(`End of the timeline. ${host.positionText()}`);
+        host.announce(this.tr("player.end", { where: host.positionText() }));
         return;
       }
       const t0 = performance.now();
@@ -120,7 +122,7 @@ export class Player {
     this.playing = false;
     clearTimeout(this.timer);
     this.playBtn.setAttribute("aria-pressed", "false");
-    setText(this.playLabel, "Play");
+    setText(this.playLabel, this.tr("player.play"));
     this.playBtn.querySelector(".icon").textContent = "▶";
     this.host.announceEvent();
   }
@@ -179,8 +181,9 @@ export class Player {
 
 /** EventList is the list of the latest events, the current one last. */
 export class EventList {
-  constructor() {
-    this.el = h("ol.events", { "data-role": "events", "aria-label": "Latest events" });
+  constructor(tr = translator("en")) {
+    this.tr = tr;
+    this.el = h("ol.events", { "data-role": "events", "aria-label": tr("events.latest") });
     this.last = "";
   }
 
@@ -201,7 +204,7 @@ export class EventList {
     this.last = evs.length ? evs[evs.length - 1].text : "";
     const items = evs.map((e, i) => h(i === evs.length - 1 ? "li.now" : "li", { text: e.text, "aria-current": i === evs.length - 1 ? "step" : null }));
     if (!items.length) {
-      items.push(h("li.none", { text: "No events yet." }));
+      items.push(h("li.none", { text: this.tr("events.none") }));
     }
     this.el.replaceChildren(...items);
   }
