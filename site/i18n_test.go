@@ -270,3 +270,19 @@ func TestChineseLessonsKeepTheSectionIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestChineseProseJoinsItsLines: a line break inside a paragraph of a
+// Chinese lesson is no space between two Chinese characters.
+func TestChineseProseJoinsItsLines(t *testing.T) {
+	l, err := lessons.Parse("zh/x.md", []byte("---\ntitle: 标题\nsummary: 摘要\norder: 1\nversion: \"3.10\"\n---\n\n一个节点就是一个虚拟机，\n也就是一个操作系统进程。\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := renderLesson(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.HTML, "虚拟机，也就是") {
+		t.Errorf("the lines of a Chinese paragraph do not join: %s", r.HTML)
+	}
+}

@@ -33,8 +33,14 @@ type renderedLesson struct {
 func renderLesson(l lessons.Lesson) (renderedLesson, error) {
 	src := []byte(l.Body)
 	r := &lessonRenderer{lesson: l}
+	exts := []goldmark.Extender{extension.Table, extension.Strikethrough, extension.Typographer}
+	if lessonLang(l) == langZH {
+		// A line break in Chinese prose is no space: the lines of a
+		// paragraph join up (CSS Text 3's rule for wide characters).
+		exts = append(exts, extension.NewCJK(extension.WithEastAsianLineBreaks(extension.EastAsianLineBreaksCSS3Draft)))
+	}
 	md := goldmark.New(
-		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Typographer),
+		goldmark.WithExtensions(exts...),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithHeadingAttribute()),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(r, 100))),
 	)

@@ -99,7 +99,7 @@ export class Diagram {
       creditFrom.get(c.from).push(c);
     }
     const seen = new Set();
-    const byColumn = new Map(COLUMNS.map((c) => [c.kind, []]));
+    const byColumn = new Map(COLUMNS.map((kind) => [kind, []]));
     const other = [];
     for (const p of s.processes) {
       seen.add(p.pid);
@@ -118,7 +118,7 @@ export class Diagram {
       }
     }
     this.columns.forEach((col, i) => {
-      const list = byColumn.get(COLUMNS[i].kind);
+      const list = byColumn.get(COLUMNS[i]);
       syncChildren(col.querySelector(".boxes"), list);
       col.hidden = list.length === 0;
     });
