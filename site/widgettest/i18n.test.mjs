@@ -163,6 +163,10 @@ test("every sentence the engine narrates or marks is said in Chinese", () => {
   }
   assert.equal(engineText("queue jobs takes a publish from its mailbox; 3 ready, 1 unacked", "zh"), "queue jobs 从邮箱里取出一条发布；3 条就绪，1 条未确认");
   assert.equal(engineText("the memory alarm is raised: every connection that publishes is blocked", "zh"), "内存告警触发：所有正在发布的连接都被阻塞");
+  // what a goal found (engine/cmd_expect.go, goal_more.go)
+  assert.equal(engineText("c1.1 saw declare-ok messages=1 after a clean restart (the node has had no clean restart)", "zh"), "c1.1 在正常重启之后看到 declare-ok messages=1（节点还没有经历过正常重启）");
+  assert.equal(engineText("queue q has messages=3, consumers=0", "zh"), "queue q 当前为 messages=3, consumers=0");
+  assert.equal(engineText("reader c1 was never blocked (it stopped reading at event 40)", "zh"), "reader c1 从未被阻塞（它在事件 40 停止了读取）");
 });
 
 import { shareTarget } from "../static/widget/share.js";
