@@ -5,6 +5,8 @@ package site
 type localTerm struct {
 	glossaryTerm
 	Lang string
+	// English is the English word of a translated term, shown after it.
+	English string
 }
 
 // glossaryIn is the glossary in lang, in the order of terms (the English
@@ -18,6 +20,9 @@ func glossaryIn(lang string, terms []glossaryTerm) []localTerm {
 		if lang == langZH {
 			if z, ok := glossaryZH[g.ID]; ok {
 				out[i].Term, out[i].Def, out[i].Lang = z.Term, z.Def, langZH
+				if z.Term != g.Term {
+					out[i].English = g.Term
+				}
 			}
 		}
 	}
@@ -26,7 +31,3 @@ func glossaryIn(lang string, terms []glossaryTerm) []localTerm {
 
 // zhTerm is a glossary entry in Chinese.
 type zhTerm struct{ Term, Def string }
-
-// glossaryZH holds the glossary in Chinese, by term id, in the words
-// Chinese RabbitMQ users use (流控, 信用, 内存告警, 确认, 持久化, ...).
-var glossaryZH = map[string]zhTerm{}

@@ -286,3 +286,27 @@ func TestChineseProseJoinsItsLines(t *testing.T) {
 		t.Errorf("the lines of a Chinese paragraph do not join: %s", r.HTML)
 	}
 }
+
+// TestChineseGlossaryHasEveryTerm: every term of the glossary is in the
+// Chinese glossary, in Chinese, and the Chinese glossary names no term
+// the glossary lacks.
+func TestChineseGlossaryHasEveryTerm(t *testing.T) {
+	han := regexp.MustCompile(`\p{Han}`)
+	ids := map[string]bool{}
+	for _, g := range glossary {
+		ids[g.ID] = true
+		z, ok := glossaryZH[g.ID]
+		if !ok {
+			t.Errorf("the Chinese glossary has no %q (%s): add it to glossary_zh_terms.go", g.ID, g.Term)
+			continue
+		}
+		if !han.MatchString(z.Def) {
+			t.Errorf("%s: the Chinese definition is not Chinese: %q", g.ID, z.Def)
+		}
+	}
+	for id := range glossaryZH {
+		if !ids[id] {
+			t.Errorf("the Chinese glossary has %q, which the glossary has not", id)
+		}
+	}
+}
