@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"warren/engine/script"
 )
@@ -23,6 +24,23 @@ const (
 	TimelineBytes = 288 << 20
 )
 
+// BrowserCommandTime is the time budget the browser gives one command
+// (SetTimeBudget): a runaway command stops after this instead of after
+// CommandEvents, which a tab takes one to several minutes to run.
+const BrowserCommandTime = 10 * time.Second
+
+// TimeBudgetFloor is how many events a command runs before the time
+// budget may stop it: more than any command of a lesson, a tutorial or the
+// browser bench runs (130,446 in one-queue-one-process, 160,000 in the
+// bench's 20,000-message publish), so that a slow computer never cuts
+// one short. (When publishers are blocked pages messages to disk: its
+// 56,591-event run takes over 10 s in a tab on a busy computer.)
+const TimeBudgetFloor = 250_000
+
+// timeCheckEvery is how often, in events, a command under a time budget
+// reads the clock.
+const timeCheckEvery = 1 << 10
+
 // budgetCheckEvery is how often, in events, the memory budgets are
 // measured while a command runs (measuring visits every queue and
 // process).
@@ -33,6 +51,8 @@ type limits struct {
 	events   int64
 	held     int
 	timeline int64
+	// wall is the time budget of one command (0: none; SetTimeBudget).
+	wall time.Duration
 }
 
 var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes}
@@ -50,6 +70,57 @@ type budget struct {
 	start int64 // events when it started
 	held  int   // messages held at its last check (the budget before the first)
 	stop  string
+	// deadline ends the command under a time budget (clock() units, 0:
+	// none); cut ends it after that many events instead, where the time
+	// budget stopped it once (ExecLineCut)
+	deadline int64
+	cut      int64
+	// said is the line that said the last command stopped ("": it did
+	// not), which ExecLineShowing always shows
+	said string
+}
+
+// clockStart is what clock measures from.
+var clockStart = time.Now()
+
+// clock reads a monotonic clock, in ns.
+func clock() int64 { return int64(time.Since(clockStart)) }
+
+// SetTimeBudget gives every later command a time budget: past
+// TimeBudgetFloor events, it stops at the first event boundary after d of
+// the computer's time, as it stops at the budget of events, saying so in
+// one line. The browser sets it (a tab
+// runs events about twenty times slower than a native build); 0 removes
+// it. Where a command stops then depends on the computer, so the cut is
+// kept as its number of events: a seek replays exactly that many, and
+// ExecLineCut runs a command again with the same cut, as a share link does.
+func (s *Sim) SetTimeBudget(d time.Duration) {
+	lim := s.limits()
+	lim.wall = max(d, 0)
+	s.budgetLimits = &lim
+}
+
+// ExecLineCut runs a line as ExecLine does, but a command that runs stops
+// after events events (none: events < 1), where a time budget stopped it
+// before, and says so in the same line; the time budget does not apply.
+func (s *Sim) ExecLineCut(line string, events int64) []string {
+	s.CutNext(events)
+	defer s.CutNext(0)
+	return s.ExecLine(line)
+}
+
+// CutNext makes the commands run from now on stop after events events, as
+// ExecLineCut does, until CutNext(0).
+func (s *Sim) CutNext(events int64) { s.budget.cut = max(events, 0) }
+
+// timeStop is the line of a command the time budget stopped.
+func timeStop(ran int64, wall time.Duration) string {
+	of := ""
+	if wall > 0 {
+		of = ", " + wall.String()
+	}
+	return "stopped after " + thousands(ran) + " events (the time budget of one command here" + of +
+		"); run continues, reset starts again"
 }
 
 // startBudget puts the command about to run under the budget. It measures
@@ -57,7 +128,11 @@ type budget struct {
 // than the budget, a later one only if it holds more than at the check
 // before.
 func (s *Sim) startBudget() {
-	s.budget = budget{on: true, start: s.rt.Events(), held: s.limits().held}
+	lim := s.limits()
+	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, cut: s.budget.cut}
+	if lim.wall > 0 && s.budget.cut == 0 {
+		s.budget.deadline = clock() + int64(lim.wall)
+	}
 }
 
 // endBudget ends the command's budget and adds the line that says it
@@ -67,8 +142,9 @@ func (s *Sim) endBudget(out []string, err error) ([]string, error) {
 	if budgetProbe != nil {
 		budgetProbe(s.rt.Events() - s.budget.start)
 	}
-	s.budget = budget{}
+	s.budget = budget{cut: s.budget.cut}
 	if stop != "" && err == nil {
+		s.budget.said = stop
 		out = append(out, stop)
 	}
 	return out, err
@@ -99,6 +175,10 @@ func (s *Sim) overBudget() bool {
 	switch {
 	case ran >= lim.events:
 		b.stop = "stopped after " + thousands(ran) + " events (the budget of one command); run continues, reset starts again"
+	case b.cut > 0 && ran >= b.cut:
+		b.stop = timeStop(ran, lim.wall)
+	case b.deadline != 0 && ran%timeCheckEvery == 0 && ran >= TimeBudgetFloor && clock() > b.deadline:
+		b.stop = timeStop(ran, lim.wall)
 	case ran%s.checkEvery() != 0 || ran == 0:
 		return false
 	case s.TimelineBytes() > lim.timeline:

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBudgetStopsARunawayRun: set watermark=1000000000 then run
@@ -114,5 +116,75 @@ func TestThousands(t *testing.T) {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestTimeBudgetStopsAndCutReplays: under a time budget (the browser's) a
+// runaway run stops after that much of the computer's time, and at least
+// TimeBudgetFloor events, with one line that says how many events ran (a
+// shorter command is never cut); a seek away and back, and the same line
+// run again elsewhere with that cut (as a share link replays it), give
+// the same state and the same lines, whatever the clock does then.
+func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
+	lines := []string{"set watermark=1000000000", "queue.declare queue=q", "basic.consume queue=q tag=c"}
+	a := New(Options{Record: true})
+	a.SetTimeBudget(30 * time.Millisecond)
+	mustExec(t, a, lines...)
+	start := a.rt.Events()
+	out := a.ExecLine("run events=100000000")
+	ran := a.rt.Events() - start
+	want := "stopped after " + thousands(ran) + " events (the time budget of one command here, 30ms); run continues, reset starts again"
+	if len(out) != 2 || out[1] != want || ran >= CommandEvents || ran < TimeBudgetFloor {
+		t.Fatalf("%d events ran, saying %q; want the clock then %q", ran, out, want)
+	}
+	at := seekState(t, a)
+	if err := a.SeekEvent(start / 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SeekEvent(a.Furthest()); err != nil {
+		t.Fatal(err)
+	}
+	if st := seekState(t, a); st != at {
+		t.Fatalf("a seek away and back after a time stop:\n%s", diffState(at, st))
+	}
+	short := New(Options{Record: true})
+	short.SetTimeBudget(time.Nanosecond)
+	mustExec(t, short, lines...)
+	from := short.rt.Events()
+	if out := short.ExecLine("run events=" + strconv.Itoa(TimeBudgetFloor-1)); len(out) != 1 || short.rt.Events()-from != TimeBudgetFloor-1 {
+		t.Fatalf("a command under the floor was cut: %q after %d events", out, short.rt.Events()-from)
+	}
+	for _, wall := range []time.Duration{0, time.Hour, time.Nanosecond} {
+		b := New(Options{Record: true})
+		b.SetTimeBudget(wall)
+		mustExec(t, b, lines...)
+		got := b.ExecLineCut("run events=100000000", ran)
+		if len(got) != 2 || got[0] != out[0] || !strings.HasPrefix(got[1], "stopped after "+thousands(ran)+" events (the time budget") {
+			t.Fatalf("time budget %v: the cut replayed says %q, the stop said %q", wall, got, out)
+		}
+		if st := seekState(t, b); st != at {
+			t.Fatalf("time budget %v: the cut replayed differs:\n%s", wall, diffState(at, st))
+		}
+		// a cut past a command's own end changes nothing
+		if got, want := b.ExecLineCut("queue.declare queue=r", 1_000_000), New(Options{}).ExecLine("queue.declare queue=r"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("a cut past the end: %q, want %q", got, want)
+		}
+	}
+}
+
+// TestBudgetStopLineIsAlwaysShown: a command whose lines the page bounds
+// (ExecLineShowing) still shows, last, the line that says a budget
+// stopped it.
+func TestBudgetStopLineIsAlwaysShown(t *testing.T) {
+	s := New(Options{Record: true})
+	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes}
+	mustExec(t, s, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
+	out, omitted := s.ExecLineShowing("basic.publish key=q body=m{i} count=3000", 10)
+	want := "stopped after 5,000 events (the budget of one command); run continues, reset starts again"
+	if len(out) != 10 || out[9] != want || omitted == 0 {
+		t.Fatalf("%d lines shown, %d omitted, the last %q; want 10 ending with %q", len(out), omitted, out[len(out)-1], want)
+	}
+	if out, _ := s.ExecLineShowing("queue.declare queue=r", 10); len(out) == 0 || strings.HasPrefix(out[len(out)-1], "stopped after") {
+		t.Fatalf("the next command shows the stop again: %q", out)
 	}
 }

@@ -263,12 +263,23 @@ func (s *Sim) ExecLineShowing(line string, max int) (shown []string, omitted int
 		return s.ExecLine(line), 0
 	}
 	s.printing = showing{on: true, left: max}
+	s.budget.said = ""
 	out := s.ExecLine(line)
 	unprinted := s.printing.unprinted
 	s.printing = showing{}
-	if len(out) > max {
-		unprinted += len(out) - max
-		out = out[:max]
+	// the line that says a budget stopped the command is always shown
+	stop, room := s.budget.said, max
+	if stop != "" && len(out) > 0 && out[len(out)-1] == stop {
+		out, room = out[:len(out)-1], max-1
+	} else {
+		stop = ""
+	}
+	if len(out) > room {
+		unprinted += len(out) - room
+		out = out[:room]
+	}
+	if stop != "" {
+		out = append(out, stop)
 	}
 	return out, unprinted
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"warren/engine"
 )
 
 // probes are the links of issue 12 that froze a tab for minutes and then
@@ -20,14 +22,19 @@ var probes = []struct{ name, script string }{
 // stoppedByBudget is what a widget says when a command reached a budget.
 var stoppedByBudget = regexp.MustCompile(`stopped after|budget`)
 
+// timeCut finds the events of a command the time budget stopped.
+var timeCut = regexp.MustCompile(`stopped after ([\d,]+) events \(the time budget`)
+
 // TestProbesLeaveTheTabResponsive: a widget running a probe's script as a
 // share link does, on a page with other widgets: no task holds the page's
 // main thread over 50 ms (on a CPU, from Chromium's trace, as
-// TestLessonPagesNeverFreeze judges), the probe stops with a message saying why within
-// seconds, the other widgets keep stepping meanwhile, and the probe's
-// widget can be stepped afterwards. How long the probe runs before its
-// budget stops it depends on the machine (the budget counts events): the
-// test prints it, and gives it two and a half minutes.
+// TestLessonPagesNeverFreeze judges), the probe stops with a message
+// saying why within two seconds of the time budget of one command in the
+// browser (engine.BrowserCommandTime) or at once when refused, the other
+// widgets keep stepping meanwhile, and the probe's widget can be stepped
+// afterwards. A run the time budget stopped is in the widget's share
+// script as a #@cut of the events it ran, and a widget made from that
+// script stops at the same event.
 func TestProbesLeaveTheTabResponsive(t *testing.T) {
 	for _, p := range probes {
 		t.Run(p.name, func(t *testing.T) {
@@ -98,6 +105,30 @@ func TestProbesLeaveTheTabResponsive(t *testing.T) {
 			}
 			if o.Ms > 150000 {
 				t.Fatalf("the probe ran %.0f s and had not stopped", o.Ms/1000)
+			}
+			if limit := engine.BrowserCommandTime + 2*time.Second; o.Ms > float64(limit.Milliseconds()) {
+				t.Errorf("the probe's widget said why it stopped after %.1f s, more than two seconds past the time budget of %v", o.Ms/1000, engine.BrowserCommandTime)
+			}
+			if m := timeCut.FindStringSubmatch(o.Said); m != nil {
+				// the cut is in the share script; replayed, it stops there
+				n := strings.ReplaceAll(m[1], ",", "")
+				script := evalJSRaw[string](b, `document.querySelector("#probe").shareScript()`)
+				if !strings.Contains(script, "#@cut "+n+"\n") {
+					t.Errorf("the share script does not carry the cut at %s events:\n%.400s", n, script)
+				}
+				again := evalJSRaw[string](b, fmt.Sprintf(`(async () => {
+					const w = document.createElement("warren-scenario");
+					w.id = "again";
+					w.setAttribute("error-ok", "");
+					w.textContent = %q;
+					document.body.prepend(w);
+					await w.ready;
+					await w.idle();
+					return w.shadowRoot.querySelector(".log").textContent;
+				})()`, script))
+				if !strings.Contains(again, "stopped after "+m[1]+" events (the time budget") {
+					t.Errorf("a widget made from the share script did not stop at %s events: %.300q", m[1], again)
+				}
 			}
 			if cpu > 50 {
 				t.Errorf("a task held the page's main thread %.0f ms", cpu)

@@ -56,7 +56,9 @@ func (b *bridge) create(optsJSON string) (int, error) {
 		}
 	}
 	b.next++
-	b.sims[b.next] = &handle{sim: engine.New(opts)}
+	s := engine.New(opts)
+	s.SetTimeBudget(engine.BrowserCommandTime)
+	b.sims[b.next] = &handle{sim: s}
 	return b.next, nil
 }
 
@@ -89,12 +91,16 @@ func (b *bridge) destroy(id int) bool {
 // output are printed and sent, and "omitted" counts the others: the page
 // shows no more (engine-worker.js), and the text of a long run's
 // thousands of deliveries costs more to build and carry than the run.
-func (b *bridge) exec(id int, line string, most int) (string, error) {
+// With cut > 0 it stops after that many events, where the time budget
+// stopped it when it first ran (engine.Sim.CutNext).
+func (b *bridge) exec(id int, line string, most int, cut int64) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
+	s.CutNext(cut)
 	lines, omitted := s.ExecLineShowing(line, most)
+	s.CutNext(0)
 	if omitted == 0 {
 		return linesJSON(lines), nil
 	}

@@ -11,11 +11,18 @@
 // when it cannot do what it was asked, and never throws):
 //
 //	create(optsJSON?)        → id            optsJSON: {"schedulers": N}
-//	exec(id, line, most?)    → JSON {"lines": [...], "omitted"?: N}   runs until
-//	                                          quiet; a refused command is one
-//	                                          "error: ..." line; with most, only
-//	                                          the first most lines are printed,
-//	                                          omitted counts the rest
+//	exec(id, line, most?, cut?) → JSON {"lines": [...], "omitted"?: N}   runs
+//	                                          until quiet; a refused command is
+//	                                          one "error: ..." line; with most,
+//	                                          only the first most lines are
+//	                                          printed, omitted counts the rest;
+//	                                          a command stops after
+//	                                          engine.BrowserCommandTime (a
+//	                                          "stopped after N events (the time
+//	                                          budget ..." line, always shown),
+//	                                          or after cut events when given
+//	                                          (the N of such a line, to replay
+//	                                          it exactly)
 //	submit(id, line)         → JSON {"lines": [...]}   hands a client command to
 //	                                          the node without running it
 //	step(id, n?)             → events run (fewer than n: the node went idle)

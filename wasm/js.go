@@ -96,7 +96,11 @@ func (b *bridge) exports() []export {
 			if err != nil {
 				return nil, err
 			}
-			return b.exec(id, line, int(min(max(most, 0), math.MaxInt32)))
+			cut, err := optIntArg(args, 3, "cut", 0)
+			if err != nil {
+				return nil, err
+			}
+			return b.exec(id, line, int(min(max(most, 0), math.MaxInt32)), cut)
 		}),
 		withID("submit", func(id int, args []safejs.Value) (any, error) {
 			line, err := stringArg(args, 1, "line")

@@ -371,8 +371,10 @@ export class Engine {
   create(opts) {
     return this.call("create", JSON.stringify(opts || {}));
   }
-  async exec(id, line) {
-    return withOmitted(await this.call("exec", id, line));
+  /** exec runs a line; cut, when given, stops it after that many events
+   * (a #@cut). */
+  async exec(id, line, cut) {
+    return withOmitted(await (cut ? this.call("exec", id, line, null, cut) : this.call("exec", id, line)));
   }
   async submit(id, line) {
     return withOmitted(await this.call("submit", id, line));

@@ -21,8 +21,10 @@
 // A line "#@seek N" in a share script is the widget's own: the next
 // command ran after seeking back to event N. "#@goal LINE" and
 // "#@solution LINE" carry an exercise's goals and solution in a share link,
-// "#@hint TEXT" its hints.
-// To the engine they are comments.
+// "#@hint TEXT" its hints. "#@cut N": the next command stops after N
+// events, where the time budget of one command in the browser stopped it
+// when it first ran (how far a tab gets in that time depends on the
+// computer; the cut does not). To the engine they are comments.
 
 import { loadEngine } from "./bridge-loader.js";
 import { Captions } from "./captions.js";
@@ -66,6 +68,8 @@ class WarrenScenario extends HTMLElement {
     this.engine = null;
     this.source = ""; // the scenario as given
     this.extra = []; // lines added by what the reader did since
+    this.cut = 0; // the next command's #@cut, if any
+    this.lastCut = 0; // the events of the last command the time budget stopped
     this.snap = null;
     this.pos = 0;
     this.end = 0;
@@ -363,14 +367,18 @@ class WarrenScenario extends HTMLElement {
     this.status(this.tx("status.rebuilding"));
     try {
       this.id_ = await this.engine.create(this.options());
+      let cut = 0;
       for (const line of this.shareScript().split("\n").map((l) => l.trim())) {
-        if (!line || (line.startsWith("#") && !line.startsWith("#@seek "))) {
+        if (!line || (line.startsWith("#") && !line.startsWith("#@seek ") && !line.startsWith("#@cut "))) {
           continue;
         }
         if (line.startsWith("#@seek ")) {
           await this.engine.seek(this.id_, Number(line.slice(7).trim()));
+        } else if (line.startsWith("#@cut ")) {
+          cut = Number(line.slice(6).trim());
         } else {
-          await this.engine.exec(this.id_, line);
+          await this.engine.exec(this.id_, line, cut);
+          cut = 0;
         }
       }
       await this.position();
@@ -479,6 +487,7 @@ class WarrenScenario extends HTMLElement {
   /** runLines runs the lines of a script, saying how far it is. */
   async runLines(text) {
     const lines = text.split("\n");
+    const cuts = []; // [line index, events]: lines the time budget stopped
     let refused = 0;
     const parseFailed = !this.el.problem.hidden;
     for (let i = 0; i < lines.length; i++) {
@@ -492,13 +501,24 @@ class WarrenScenario extends HTMLElement {
       if (!this.id_) {
         return; // removed meanwhile
       }
+      this.lastCut = 0;
       const ok = await this.runLine(line, i + 1);
+      if (this.lastCut) {
+        cuts.push([i, this.lastCut]);
+      }
       if (!ok) {
         refused++;
         if (refused === 1 && !parseFailed && !this.hasAttribute("error-ok")) {
           this.showProblem(this.tx("problem.refused"), this.tx("problem.refusedDetail", { i: i + 1, line }));
         }
       }
+    }
+    if (cuts.length && text === this.source) {
+      // the source carries its cuts, so that a share link replays them
+      for (const [i, n] of cuts.reverse()) {
+        lines.splice(i, 0, `#@cut ${n}`);
+      }
+      this.source = lines.join("\n");
     }
   }
 
@@ -518,6 +538,15 @@ class WarrenScenario extends HTMLElement {
       await this.position();
       return true;
     }
+    if (line.startsWith("#@cut ")) {
+      const n = Number(line.slice(6).trim());
+      if (!Number.isSafeInteger(n) || n < 1) {
+        this.console.add({ cmd: line, lines: [`error: #@cut takes a number of events, not ${line.slice(6).trim()}`], at: this.pos });
+        return false;
+      }
+      this.cut = n;
+      return true;
+    }
     if (line.startsWith("#@goal ") || line.startsWith("#@solution ") || line.startsWith("#@hint ")) {
       return true; // read by setGoals
     }
@@ -534,9 +563,12 @@ class WarrenScenario extends HTMLElement {
   /** execLine runs one command until quiet and shows its lines. */
   async execLine(line, typed, lineNo) {
     const from = this.pos;
+    const cut = this.cut;
+    this.cut = 0;
+    this.lastCut = 0;
     let lines;
     try {
-      lines = await this.engine.exec(this.id_, line);
+      lines = await this.engine.exec(this.id_, line, cut || undefined);
     } catch (e) {
       if (e.lost) {
         this.console.add({ cmd: line, lines: ["error: " + e.message], at: from, typed });
@@ -545,6 +577,10 @@ class WarrenScenario extends HTMLElement {
       lines = ["error: " + e.message];
     }
     const refused = lines.length > 0 && lines[0].startsWith("error: ");
+    const stop = !cut && lines.length ? /^stopped after ([\d,]+) events \(the time budget/.exec(lines[lines.length - 1]) : null;
+    if (stop) {
+      this.lastCut = Number(stop[1].replaceAll(",", ""));
+    }
     if (refused && lineNo && !/^error: line \d+/.test(lines[0])) {
       lines[0] = lines[0].replace(/^error: /, `error: line ${lineNo}, `);
     }
@@ -601,6 +637,9 @@ class WarrenScenario extends HTMLElement {
           entry.cmdEl.parentElement.removeAttribute("title");
         }
         throw e;
+      }
+      if (this.lastCut) {
+        this.extra.push(`#@cut ${this.lastCut}`);
       }
       this.extra.push(line);
       await this.refresh();

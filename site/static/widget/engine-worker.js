@@ -31,8 +31,8 @@ export function runCalls(w, calls, isDead, clock = () => performance.now()) {
       continue;
     }
     const [fn, ...args] = Array.isArray(call) ? call : [];
-    if (fn === "exec" && args.length === 2) {
-      args.push(maxLinesSent); // the engine prints no more than crosses
+    if (fn === "exec" && (args.length === 2 || args[2] == null)) {
+      args[2] = maxLinesSent; // the engine prints no more than crosses
     }
     if (typeof fn !== "string" || typeof w[fn] !== "function" || fn === "ready") {
       out.push({ error: `no engine function ${JSON.stringify(fn)}`, ms: 0 });
