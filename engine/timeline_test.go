@@ -77,8 +77,8 @@ func TestLineLogDerivesTheSameText(t *testing.T) {
 
 // ExecLineShowing prints the start of exactly what ExecLine prints, and
 // counts the rest: with confirms sorted among deliveries on two
-// connections, a budget's stop line at the end, and bounds below, at and
-// past the output's length.
+// connections, and bounds below, at and past the output's length; a
+// budget's stop line is shown, last, whatever the bound.
 func TestExecLineShowingIsTheStartOfTheOutput(t *testing.T) {
 	setup := []string{
 		"queue.declare queue=q",
@@ -106,8 +106,9 @@ func TestExecLineShowingIsTheStartOfTheOutput(t *testing.T) {
 			t.Fatalf("most=%d: the next command prints %d lines, not all", most, len(later))
 		}
 	}
-	// a command cut by the event budget: its stop line is left out with
-	// the deliveries before it
+	// a command cut by the event budget: its stop line is shown, last, in
+	// place of the last delivery that would fit (a reader must see why it
+	// stopped)
 	full, part := New(Options{Record: true}), New(Options{Record: true})
 	for _, s := range []*Sim{full, part} {
 		lim := defaultLimits
@@ -118,7 +119,7 @@ func TestExecLineShowingIsTheStartOfTheOutput(t *testing.T) {
 	}
 	want := full.ExecLine(run)
 	got, omitted := part.ExecLineShowing(run, 3)
-	if !strings.HasPrefix(want[len(want)-1], "stopped after") || !slices.Equal(got, want[:3]) || omitted != len(want)-3 {
-		t.Fatalf("cut by the budget: %q, %d omitted; want the first 3 of %q", got, omitted, want)
+	if stop := want[len(want)-1]; !strings.HasPrefix(stop, "stopped after") || !slices.Equal(got, append(want[:2:2], stop)) || omitted != len(want)-3 {
+		t.Fatalf("cut by the budget: %q, %d omitted; want the first 2 of %q and its last", got, omitted, want)
 	}
 }
