@@ -25,7 +25,7 @@ import (
 // Their memory is bounded: past maxCheckpoints checkpoints or
 // maxCheckpointBytes of them, every other one is dropped and the interval
 // doubles, so a run of any length keeps at most that many, spread evenly.
-// A state too large for two copies to fit is not kept at all (the interval
+// A state over maxStateBytes is not kept at all (the interval
 // doubles at each such try): a seek in it replays from an earlier
 // checkpoint or from the start.
 
@@ -37,9 +37,13 @@ const (
 	checkpointRetry = 256
 	maxCheckpoints  = 96
 	// maxCheckpointBytes bounds the memory of the checkpoints together:
-	// with the timeline, a 100,000-message run stays well under 64 MB of
-	// wasm memory.
-	maxCheckpointBytes = 8 << 20
+	// a 100,000-message run keeps one every 16,384 events (10 MB), so a
+	// seek replays at most that many, and with the timeline stays under
+	// 64 MB of wasm memory (50 MB).
+	maxCheckpointBytes = 12 << 20
+	// maxStateBytes is the largest state copied (a seek's own copy
+	// included): at most 16 MB of copies in all.
+	maxStateBytes = 4 << 20
 	// checkpointSpread spaces checkpoints by what they cost: after a copy
 	// of B bytes the next waits at least B/checkpointSpread events, so
 	// that copying stays a small share of a recorded run. A burst of
@@ -55,6 +59,11 @@ type checkpoints struct {
 	next     int64 // events after which to take the next
 	bytes    int64
 	spread   int64 // checkpointSpread, or 0 to keep to the interval
+	// near is a copy taken by the last seek a little before where it
+	// went (nearGap events), so that stepping back from there replays
+	// that much, not up to an interval; its bytes are counted apart from
+	// the thinning's.
+	near *checkpoint
 	// While an operation is recorded (apply): its index in ops and the
 	// events before it started.
 	recording bool
@@ -72,6 +81,9 @@ type checkpoint struct {
 	bytes   int64
 }
 
+// nearGap is how far before a seek's target its own copy is taken.
+const nearGap = 1024
+
 // CheckpointStats says what the checkpoints of the timeline cost.
 type CheckpointStats struct {
 	Count    int   `json:"count"`
@@ -81,11 +93,17 @@ type CheckpointStats struct {
 
 // Checkpoints reports the timeline's checkpoints.
 func (s *Sim) Checkpoints() CheckpointStats {
-	return CheckpointStats{Count: len(s.cps.list), Bytes: s.cps.bytes, Interval: s.cps.interval}
+	return CheckpointStats{Count: len(s.cps.list), Bytes: s.CheckpointBytes(), Interval: s.cps.interval}
 }
 
-// CheckpointBytes is the memory the checkpoints hold.
-func (s *Sim) CheckpointBytes() int64 { return s.cps.bytes }
+// CheckpointBytes is the memory the checkpoints hold, the last seek's
+// copy included.
+func (s *Sim) CheckpointBytes() int64 {
+	if s.cps.near != nil {
+		return s.cps.bytes + s.cps.near.bytes
+	}
+	return s.cps.bytes
+}
 
 // recordOp marks the start (or, with on false, the end) of recording
 // operation ops[op], so that a checkpoint taken inside it knows where it
@@ -115,7 +133,7 @@ func (s *Sim) takeCheckpoint() {
 		c.next = c.list[n-1].at + c.interval
 		return
 	}
-	st, bytes, err := s.copyState(maxCheckpointBytes / 2)
+	st, bytes, err := s.copyState(maxStateBytes)
 	if err != nil {
 		var ref *clone.Refused
 		if errors.As(err, &ref) && ref.TooLarge {
@@ -167,6 +185,9 @@ func (c *checkpoints) dropAfter(n int64) {
 	}
 	clear(c.list[i:])
 	c.list = c.list[:i]
+	if c.near != nil && c.near.at > n {
+		c.near = nil
+	}
 	c.next = n + c.interval
 	if i > 0 {
 		c.next = max(c.next, c.list[i-1].at+c.interval)
@@ -184,10 +205,25 @@ func (c *checkpoints) nearest(n int64) *checkpoint {
 			hi = m
 		}
 	}
-	if lo == 0 {
-		return nil
+	var cp *checkpoint
+	if lo > 0 {
+		cp = c.list[lo-1]
 	}
-	return c.list[lo-1]
+	if c.near != nil && c.near.at <= n && (cp == nil || c.near.at > cp.at) {
+		cp = c.near
+	}
+	return cp
+}
+
+// takeNear keeps the state a seek replays through, partial events into
+// the operation it is replaying, as the seek's own copy (when it can be
+// copied: else the seek goes on without one).
+func (s *Sim) takeNear(partial int64) {
+	st, bytes, err := s.copyState(maxStateBytes)
+	if err != nil {
+		return
+	}
+	s.cps.near = &checkpoint{at: s.rt.Events(), applied: s.applied, partial: partial, state: st, bytes: bytes}
 }
 
 // copyState copies the simulation without its timeline (the events, the
@@ -196,6 +232,7 @@ func (c *checkpoints) nearest(n int64) *checkpoint {
 func (s *Sim) copyState(limit int64) (*Sim, int64, error) {
 	tmp := *s
 	tmp.log, tmp.ops, tmp.cps, tmp.marks = nil, nil, checkpoints{}, markerLog{}
+	tmp.nearAt, tmp.nearBefore = 0, 0
 	cl, rt := s.client, s.rt
 	lines, events, log, observe := cl.lines, cl.events, rt.Log, rt.Observe
 	cl.lines, cl.events, rt.Log, rt.Observe = nil, nil, nil, nil

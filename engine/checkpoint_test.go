@@ -82,9 +82,9 @@ type cpState struct {
 func stateAt(t *testing.T, s *Sim, n int64, viaCheckpoints bool) cpState {
 	t.Helper()
 	if !viaCheckpoints {
-		saved := s.cps.list
-		s.cps.list = nil
-		defer func() { s.cps.list = saved }()
+		saved, near := s.cps.list, s.cps.near
+		s.cps.list, s.cps.near = nil, nil
+		defer func() { s.cps.list, s.cps.near = saved, near }()
 		if err := s.SeekEvent(0); err != nil {
 			t.Fatal(err)
 		}
@@ -186,5 +186,59 @@ func TestCheckpointSeekThenContinue(t *testing.T) {
 			}
 		}
 		sameState(t, a.rt.Events(), stateAt(t, a, a.rt.Events(), true), stateAt(t, b, b.rt.Events(), false))
+	}
+}
+
+// here is the state s is in now, for sameState.
+func here(t *testing.T, s *Sim) cpState {
+	t.Helper()
+	st, _, err := s.copyState(0)
+	if err != nil {
+		st = nil
+	}
+	return cpState{snap: snapJSON(t, s), disk: diskBytes(t, s), state: st}
+}
+
+// TestStepBackThroughTheSeeksCopy: a seek keeps a copy nearGap events
+// before where it went; stepping back from there starts from that copy,
+// and every state on the way, across the copy and past it, is the state
+// a replay from the start gives.
+func TestStepBackThroughTheSeeksCopy(t *testing.T) {
+	s := checkpointSim(t, 1<<40) // no checkpoint of the run's own
+	ref := checkpointSim(t, 1<<40)
+	end := s.Furthest()
+	for _, n := range []int64{end / 2, end - 1} {
+		if err := s.SeekEvent(n); err != nil {
+			t.Fatal(err)
+		}
+		if s.cps.near == nil || s.cps.near.at != n-nearGap {
+			t.Fatalf("seek to %d kept no copy at %d: %+v", n, n-nearGap, s.cps.near)
+		}
+		back := func(to int64) {
+			t.Helper()
+			for s.rt.Events() > to {
+				want := s.rt.Events() - 1
+				if err := s.StepBack(); err != nil {
+					t.Fatal(err)
+				}
+				if s.rt.Events() != want {
+					t.Fatalf("step back to %d landed on %d", want, s.rt.Events())
+				}
+				sameState(t, want, here(t, s), stateAt(t, ref, want, false))
+			}
+		}
+		back(n - 3)
+		if err := s.SeekEvent(n - nearGap + 2); err != nil {
+			t.Fatal(err)
+		}
+		back(n - nearGap - 2) // across the copy, then from the start
+	}
+	// new history drops a copy past where it branches
+	if err := s.SeekEvent(end / 4); err != nil {
+		t.Fatal(err)
+	}
+	s.ExecLine("step n=3")
+	if s.cps.near != nil && s.cps.near.at > end/4 {
+		t.Fatalf("a copy at %d survived a branch at %d", s.cps.near.at, end/4)
 	}
 }

@@ -164,12 +164,18 @@ func (s *Sim) forward(n, end int64) {
 	discard, record, log := s.client.discard, s.client.record, s.rt.Log
 	s.client.discard, s.client.record, s.rt.Log = true, false, nil
 	s.limiting, s.stopAt = n < end, n
+	// a copy a little before n, unless one is already as near
+	s.nearAt = 0
+	if cp := s.cps.nearest(n); s.opts.Record && n-nearGap > s.rt.Events() && (cp == nil || cp.at < n-nearGap) {
+		s.nearAt = n - nearGap
+	}
 	for s.applied < len(s.ops) {
 		o := s.ops[s.applied]
 		if s.partial > 0 && o.kind == opSteps {
 			o.n -= s.partial
 		}
 		before := s.rt.Events()
+		s.nearBefore = before
 		if _, _, done := s.run(o); !done {
 			s.partial += s.rt.Events() - before
 			break
@@ -179,7 +185,7 @@ func (s *Sim) forward(n, end int64) {
 	}
 	s.client.take()
 	s.client.discard, s.client.record, s.rt.Log = discard, record, log
-	s.limiting, s.hitLimit = false, false
+	s.limiting, s.hitLimit, s.nearAt = false, false, 0
 }
 
 // Step runs up to n events (firing timers as needed) and returns how many

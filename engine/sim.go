@@ -56,6 +56,9 @@ type Sim struct {
 	// budgetLimits replaces the default budgets (nil: the defaults).
 	budgetLimits *limits
 	printing     showing // ExecLineShowing's bound (timeline.go)
+	// While a seek replays: the event after which to keep its own copy
+	// (0: none), and the events before the operation it replays began.
+	nearAt, nearBefore int64
 }
 
 // New returns a fresh simulation.
@@ -178,6 +181,10 @@ func (s *Sim) stepMode(limit int64, bounded bool) bool {
 		s.sample()
 	}
 	s.afterEvent()
+	if s.nearAt != 0 && s.rt.Events() == s.nearAt {
+		s.nearAt = 0
+		s.takeNear(s.partial + s.rt.Events() - s.nearBefore)
+	}
 	if s.cps.recording {
 		e := s.log.At(s.rt.Events())
 		s.markEvent(&e)
