@@ -1,7 +1,5 @@
 package node
 
-import "warren/engine/sim"
-
 // held is what a node's live queues hold, kept up to date where messages
 // enter a queue, are paged out, delivered, acked or leave it, so that the
 // node's memory and the cluster's depth are read at once, whatever the
@@ -40,8 +38,8 @@ func (q *queue) detach() {
 
 // weighMailbox is the simulated memory of a message waiting in a
 // mailbox: a publish holds its body on the heap.
-func weighMailbox(m *sim.Msg) int64 {
-	switch v := m.P.(type) {
+func weighMailbox(payload any) int64 {
+	switch v := payload.(type) {
 	case *Message:
 		return mailboxMessageBytes + int64(len(v.Body))
 	case *BasicPublish:

@@ -1,10 +1,13 @@
 package sim
 
-// Weigher gives a waiting message its simulated memory in bytes. It must
-// depend on the message alone (it is asked again when the message leaves
-// the mailbox) and be a plain function, not a closure, so that a
-// checkpoint can copy the runtime.
-type Weigher func(m *Msg) int64
+// Weigher gives a waiting message its simulated memory in bytes, from
+// its payload (Msg.P). It must depend on the message alone (it is asked
+// again when the message leaves the mailbox) and be a plain function, not
+// a closure, so that a checkpoint can copy the runtime.
+//
+// NB: it takes the payload, not a *Msg: a pointer passed to a function
+// value escapes, and every message of every event would be allocated.
+type Weigher func(payload any) int64
 
 // SetWeigher makes the runtime keep, for every group, the sum of the
 // weights of the messages waiting in its processes' mailboxes (socket
@@ -23,7 +26,7 @@ func (rt *Runtime) MailboxBytes(g int) int64 {
 }
 
 func (rt *Runtime) hold(p *Process, m *Msg, sign int64) {
-	w := sign * rt.weigh(m)
+	w := sign * rt.weigh(m.P)
 	p.held += w
 	for len(rt.held) <= p.Group {
 		rt.held = append(rt.held, 0)
