@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"syscall"
 	"time"
 
 	"warren/engine"
@@ -79,11 +80,14 @@ func seekFigures(msgs int) (seeks, backs []float64, points []int64, end int64, c
 // unrecorded (eng), and the seek and step-back times of a
 // 100,000-message run.
 func printRecorded(n int, eng float64) error {
+	cpu0 := cpuSeconds()
 	rec, err := benchRecorded(n)
+	recCPU := cpuSeconds() - cpu0
 	if err != nil {
 		return err
 	}
 	fmt.Printf("engine: the same %d messages recorded as the browser records them (every event and trace line): %.0f msgs/s of wall time, %.2f of unrecorded\n", n, rec, rec/eng)
+	fmt.Printf("engine: recorded, it took %.2f s of this process's CPU: %.0f msgs per CPU second\n", recCPU, float64(n)/recCPU)
 	seeks, backs, points, end, cps, err := seekFigures(100_000)
 	if err != nil {
 		return err
@@ -100,4 +104,15 @@ func median(v []float64) float64 {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
+}
+
+// cpuSeconds is the CPU time this process has used, user and system, on
+// every thread: on a shared machine it says what a run cost where wall
+// time says also how busy the machine was.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
