@@ -199,7 +199,14 @@ func (s *Sim) markCredit(p *sim.Process) {
 				continue
 			}
 			to := s.procName(l.To)
-			s.addMarker("credit-out", fmt.Sprintf("%s has used its credit towards %s (%d/%d): it sends nothing more until %s grants more", p.Name, to, l.Credit, l.Initial, to))
+			if p.Kind == "reader" {
+				s.addMarker("credit-out", fmt.Sprintf("%s has used its credit towards %s (%d/%d): it sends nothing more until %s grants more", p.Name, to, l.Credit, l.Initial, to))
+				continue
+			}
+			// credit_flow: a sender out of credit is blocked, yet
+			// nothing stops it sending; it holds back the credit it
+			// owes its own senders, so the reader is what stops.
+			s.addMarker("credit-out", fmt.Sprintf("%s has used its credit towards %s (%d/%d): it keeps sending, and holds back the credit its senders wait for until %s grants more", p.Name, to, l.Credit, l.Initial, to))
 		case l.Credit > 0 && was:
 			delete(m.out, key)
 			if !m.spell(key).back(s.rt.Now()) {

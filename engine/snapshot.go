@@ -78,8 +78,9 @@ type QueueView struct {
 	Ready     int            `json:"ready"`
 	Unacked   int            `json:"unacked"`
 	Bytes     int64          `json:"bytes"`
-	Levels    []int          `json:"levels"` // ready messages per priority level, level 0 first
-	Heads     []string       `json:"heads"`  // bodies at the head of the queue, next first
+	Levels    []int          `json:"levels"`    // ready messages per priority level, level 0 first
+	Heads     []string       `json:"heads"`     // bodies at the head of the queue, next first
+	HeadProps []string       `json:"headProps"` // for each head, its priority, persistence and properties (node.HeadProps)
 	Consumers []ConsumerView `json:"consumers"`
 	Durable   bool           `json:"durable"`
 	Exclusive bool           `json:"exclusive"`
@@ -142,7 +143,7 @@ func (s *Sim) Snapshot() Snapshot {
 	})
 	for _, q := range s.cluster.QueueDetails(mailboxHead) {
 		snap.Queues = append(snap.Queues, QueueView{Name: q.Name, PID: int32(q.PID), Ready: q.Ready, Unacked: q.Unack, Bytes: q.Bytes,
-			Levels: q.Levels, Heads: q.Heads, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy, Utilisation: q.Utilisation, Down: q.Down})
+			Levels: q.Levels, Heads: q.Heads, HeadProps: q.HeadProps, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy, Utilisation: q.Utilisation, Down: q.Down})
 	}
 	snap.Files = s.node.FileViews()
 	if len(members) > 1 {

@@ -284,6 +284,7 @@ func queueJSON(e *Encoder, q *engine.QueueView) {
 	e.Int("bytes", q.Bytes)
 	e.Ints("levels", q.Levels)
 	e.Strs("heads", q.Heads)
+	e.Strs("headProps", q.HeadProps)
 	if q.Consumers == nil {
 		e.Null("consumers")
 	} else {

@@ -3,7 +3,9 @@ package node
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
+	"warren/engine/amqp"
 	"warren/engine/sim"
 	"warren/engine/trace"
 )
@@ -58,7 +60,45 @@ type QueueDetail struct {
 	PID       sim.PID
 	Levels    []int
 	Heads     []string
+	HeadProps []string // for each of Heads, what it was published with (HeadProps)
 	Consumers []ConsumerInfo
+}
+
+// HeadProps says what a message was published with, as tab-separated
+// words: priority=N when it has one, persistent or transient, then each
+// other property set (expiration=, headers=N, content_type=, ...).
+func HeadProps(p *amqp.Properties) string {
+	out := make([]byte, 0, 32)
+	word := func(w string) {
+		if len(out) > 0 {
+			out = append(out, '\t')
+		}
+		out = append(out, w...)
+	}
+	if p.HasPriority {
+		word("priority=" + strconv.Itoa(int(p.Priority)))
+	}
+	if p.Persistent() {
+		word("persistent")
+	} else {
+		word("transient")
+	}
+	if p.HasExpiration {
+		word("expiration=" + p.Expiration)
+	}
+	if len(p.Headers) > 0 {
+		word("headers=" + strconv.Itoa(len(p.Headers)))
+	}
+	for _, kv := range [...][2]string{{"content_type", p.ContentType}, {"content_encoding", p.ContentEncoding}, {"correlation_id", p.CorrelationID},
+		{"reply_to", p.ReplyTo}, {"message_id", p.MessageID}, {"type", p.Type}, {"user_id", p.UserID}, {"app_id", p.AppID}} {
+		if kv[1] != "" {
+			word(kv[0] + "=" + kv[1])
+		}
+	}
+	if p.HasTimestamp {
+		word("timestamp=" + strconv.FormatUint(p.Timestamp, 10))
+	}
+	return string(out)
 }
 
 // QueueDetails inspects every queue, sorted by name; heads lists up to
@@ -82,6 +122,7 @@ func (c *Cluster) QueueDetails(heads int) []QueueDetail {
 			q.ready.levels[i].each(func(e *entry) {
 				if len(d.Heads) < heads {
 					d.Heads = append(d.Heads, trace.FormatBody(e.msg.Body))
+					d.HeadProps = append(d.HeadProps, HeadProps(e.msg.Props))
 				}
 			})
 		}

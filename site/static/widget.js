@@ -35,6 +35,7 @@
     "console.js",
     "diagram.js",
     "dom.js",
+    "editor.js",
     "engine-worker.js",
     "files.js",
     "goals.js",
@@ -51,6 +52,7 @@
     "sheet.js",
     "source.js",
     "tables.js",
+    "terms.js",
     "timeline.js",
   ];
 

@@ -45,6 +45,7 @@ export class Console {
       "aria-describedby": `ch-${uid}`,
       placeholder: "queue.declare queue=q",
       onkeydown: (e) => this.key(e),
+      onpaste: (e) => this.paste(e),
     });
     this.hint = h("p.hint", { id: `ch-${uid}`, text: tr("console.hint") });
     this.mode = h("input", { type: "checkbox", id: `m-${uid}` });
@@ -78,6 +79,26 @@ export class Console {
     this.host.typed(this.input.value);
     this.input.value = "";
     this.clearCompletion();
+  }
+
+  /** paste runs a pasted block of several lines line by line (an input
+   * would join them into one line): what was typed before the cursor
+   * starts the first line; blank lines and comments are left out. */
+  paste(e) {
+    const text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
+    if (!/[\r\n]/.test(text.replace(/[\r\n]+$/, ""))) {
+      return; // one line: the input takes it
+    }
+    e.preventDefault();
+    const input = this.input;
+    const cur = input.selectionStart ?? input.value.length;
+    const lines = (input.value.slice(0, cur) + text)
+      .split(/\r?\n|\r/)
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"));
+    input.value = "";
+    this.clearCompletion();
+    this.host.typedLines(lines);
   }
 
   /** remember puts a command the reader ran in the history. */

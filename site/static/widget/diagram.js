@@ -4,6 +4,7 @@
 
 import { mark, NONE } from "./changes.js";
 import { h, setText, syncChips, syncChildren } from "./dom.js";
+import { Terms } from "./terms.js";
 import { alarmsOf, formatBytes, kindHue, nodesOf, pct, procName } from "./format.js";
 import { translator } from "./i18n.js";
 
@@ -14,8 +15,11 @@ const COLUMNS = ["reader", "channel", "queue", "writer"];
 /** Diagram is the drawing of the node; el is its element. A process keeps
  * its box from one render to the next, so that what changes can move. */
 export class Diagram {
-  constructor(tr = translator("en")) {
+  /** tr says the words; terms (terms.js) name flow control, the
+   * prefetch limit and alarms. */
+  constructor(tr = translator("en"), terms = null) {
     this.tr = tr;
+    this.terms = terms || new Terms("d", tr);
     this.boxes = new Map();
     this.chipBoxes = new Map();
     this.snap = null;
@@ -86,7 +90,7 @@ export class Diagram {
       }
     }
     const everywhere = tr(nodes.length > 1 ? "diagram.blockedEverywhere" : "diagram.blocked");
-    memBits.push(alarms.length ? h("p.badge.alarm", { text: tr("diagram.alarm", { alarms: alarms.join(tr("list.comma")), everywhere }) }) : h("p.badge.ok", { text: tr("diagram.noAlarm") }));
+    memBits.push(alarms.length ? this.terms.describe(h("p.badge.alarm", { text: tr("diagram.alarm", { alarms: alarms.join(tr("list.comma")), everywhere }) }), "alarm") : h("p.badge.ok", { text: tr("diagram.noAlarm") }));
     this.memory.replaceChildren(...memBits);
 
     // The processes, in columns.
@@ -146,7 +150,7 @@ export class Diagram {
       b = h(
         `article.proc.kind-${p.kind}`,
         { "data-pid": p.pid, "data-name": p.name },
-        h("header", null, h("h4.name"), h("span.state")),
+        h("header", null, h("h4.name"), h("span.state"), h("span.flag")),
         h("div.mailbox", null, h("span.k", { text: this.tr("diagram.mailbox") }), h("span.len"), h("div.chips")),
         h("div.socket", { hidden: true }),
         h("div.queue-body"),
@@ -154,11 +158,18 @@ export class Diagram {
       );
       this.boxes.set(p.pid, b);
     }
+    if (b.dataset.name !== p.name) {
+      b.dataset.name = p.name; // a new simulation may give the pid to another process
+    }
     b.className = `proc kind-${p.kind} state-${p.state}${p.blocked ? " blocked" : ""}`;
     mark(b, this.changed.procs.has(p.pid), this.gen);
     setText(b.querySelector(".name"), p.node ? `${p.name} @ ${p.node}` : p.name);
-    setText(b.querySelector(".state"), p.blocked ? `${p.state} · flow` : p.state);
-    b.querySelector(".state").title = p.blocked ? this.tr("diagram.flowTitle") : this.tr("diagram.stateTitle", { state: p.state });
+    setText(b.querySelector(".state"), p.state);
+    b.querySelector(".state").title = this.tr("diagram.stateTitle", { state: p.state });
+    const flag = b.querySelector(".flag");
+    if (p.blocked !== (flag.childElementCount > 0)) {
+      flag.replaceChildren(...(p.blocked ? [this.terms.term("flow")] : []));
+    }
     setText(b.querySelector(".len"), String(p.mailbox));
     b.querySelector(".mailbox").setAttribute("data-len", p.mailbox);
     const chips = (p.head || []).map((k) => ({ cls: "chip", text: k, style: `--h:${kindHue(k)}` }));
@@ -188,7 +199,7 @@ export class Diagram {
           { "data-to": to, "data-gauge": key, "data-changed": this.changed.gauges.has(key) ? (this.gen % 2 ? "1" : "2") : null },
           h("span.k", { text: this.tr("diagram.credit", { to }) }),
           h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": c.initial, "aria-valuenow": c.credit, "aria-label": this.tr("diagram.creditLabel", { to }) }, h("div.fill", { style: `width:${pc}%` })),
-          h("span.v", { text: `${c.credit}/${c.initial}${c.blocked ? ` ${this.tr("diagram.creditBlocked")}` : ""}` }),
+          h("span.v", null, `${c.credit}/${c.initial}`, c.blocked ? [" ", this.terms.term("flow")] : null, c.credit < 0 ? [" ", this.terms.term("negative")] : null),
         );
       }),
     );
@@ -214,13 +225,18 @@ export class Diagram {
     // Heads come next-first: the highest non-empty level first, FIFO
     // within a level; give each lane its share.
     const levels = q.levels && q.levels.length ? q.levels : [q.ready];
-    const heads = (q.heads || []).slice();
+    const heads = (q.heads || []).map((body, i) => ({ body, props: readProps((q.headProps || [])[i]) }));
+    const next = heads[0]; // the lanes take the heads from the list
     const lanes = [];
     for (let lvl = levels.length - 1; lvl >= 0; lvl--) {
       const n = levels[lvl];
       const mine = heads.splice(0, Math.min(n, heads.length));
       const label = levels.length > 1 ? this.tr("diagram.priority", { lvl }) : this.tr("diagram.messages");
-      const chips = mine.map((body) => ({ cls: "msg", text: body.length > 10 ? body.slice(0, 9) + "…" : body, title: body }));
+      const chips = mine.map(({ body, props }) => ({
+        cls: `msg${props.persistent ? " persistent" : props.transient ? " transient" : ""}${props.others.length ? " props" : ""}`,
+        text: `${body.length > 10 ? body.slice(0, 9) + "…" : body}${props.priority !== null ? ` p${props.priority}` : ""}${props.others.length ? " +" : ""}`,
+        title: [body, ...propWords(props, this.tr)].join(", "),
+      }));
       if (n > mine.length) {
         chips.push({ cls: "msg more", text: `+${n - mine.length}` });
       }
@@ -235,6 +251,9 @@ export class Diagram {
       );
     }
     parts.push(h("div.lanes", { "aria-label": this.tr("diagram.lanes") }, lanes));
+    if (next && (q.headProps || []).length) {
+      parts.push(h("p.head-props", { "data-role": "next-message" }, h("span.k", { text: this.tr("chip.next") }), " ", h("code", { text: next.body }), ` — ${propWords(next.props, this.tr).join(", ")}`));
+    }
     if (q.consumers && q.consumers.length) {
       parts.push(h("div.consumers", null, q.consumers.map((c) => this.consumer(q, c))));
     }
@@ -252,7 +271,7 @@ export class Diagram {
       "div.consumer.state-" + c.state,
       { "data-tag": c.tag, "data-changed": this.changed.consumers.has(`${q.pid}/${c.tag}`) ? (this.gen % 2 ? "1" : "2") : null },
       h("span.k", { text: this.tr("diagram.consumer", { tag: c.tag }) }),
-      h("span.v", { text: `${this.tr("diagram.consumerUnacked", { n: c.unacked, limit: limit ?? "∞" })}${c.noAck ? " (no-ack)" : ""} · ${c.state}` }),
+      h("span.v", null, `${this.tr("diagram.consumerUnacked", { n: c.unacked, limit: limit ?? "∞" })}${c.noAck ? " (no-ack)" : ""} · `, c.state === "blocked" ? this.terms.term("prefetch") : c.state),
       limit
         ? h(
             "div.gauge.prefetch",
@@ -264,4 +283,40 @@ export class Diagram {
       h("span.via", { text: c.channel }),
     );
   }
+}
+
+/** readProps reads what a message was published with, from the
+ * snapshot's tab-separated words (engine/node HeadProps). */
+export function readProps(words) {
+  const out = { priority: null, persistent: false, transient: false, others: [] };
+  for (const w of (words || "").split("\t")) {
+    if (!w) {
+      continue;
+    }
+    if (w === "persistent") {
+      out.persistent = true;
+    } else if (w === "transient") {
+      out.transient = true;
+    } else if (w.startsWith("priority=")) {
+      out.priority = Number(w.slice(9));
+    } else {
+      const eq = w.indexOf("=");
+      out.others.push(eq < 0 ? [w, ""] : [w.slice(0, eq), w.slice(eq + 1)]);
+    }
+  }
+  return out;
+}
+
+/** propWords says a message's properties: priority, persistence, then
+ * each other property set. */
+export function propWords(p, tr) {
+  const out = [];
+  out.push(p.priority !== null ? tr("chip.priority", { priority: p.priority }) : tr("chip.noPriority"));
+  if (p.persistent || p.transient) {
+    out.push(p.persistent ? tr("chip.persistent") : tr("chip.transient"));
+  }
+  for (const [k, v] of p.others) {
+    out.push(v ? `${k} ${v}` : k);
+  }
+  return out;
 }

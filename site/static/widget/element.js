@@ -31,6 +31,7 @@ import { Captions } from "./captions.js";
 import { changes, mark, NONE } from "./changes.js";
 import { Console } from "./console.js";
 import { Diagram } from "./diagram.js";
+import { Editor } from "./editor.js";
 import { h, setText } from "./dom.js";
 import { formatTime } from "./format.js";
 import { Rates } from "./rates.js";
@@ -44,6 +45,7 @@ import { Goals } from "./goals.js";
 import { engineText, langOf, translator } from "./i18n.js";
 import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
+import { Terms } from "./terms.js";
 import { EventList, Player } from "./timeline.js";
 
 /** base is where the widget's files are (warren.wasm, widget.css, the
@@ -734,7 +736,9 @@ class WarrenScenario extends HTMLElement {
     }
   }
 
-  reset() {
+  /** reset runs the scenario again on a fresh node; said is what the
+   * live region says then, before the position. */
+  reset(said = null) {
     this.pause();
     return this.act(() => this.quietly(async () => {
       if (this.busy || !this.engine) {
@@ -754,9 +758,25 @@ class WarrenScenario extends HTMLElement {
       if (open !== null) {
         await this.doSeek(open, false);
       }
-      this.announce(this.tx("announce.reset", { where: this.positionText() }));
+      this.announce(said ? `${said} ${this.positionText()}` : this.tx("announce.reset", { where: this.positionText() }));
       this.updateURL();
     }));
+  }
+
+  /** runScript runs a whole script from the top on a fresh node, as the
+   * widget's scenario from now on (the editor's Run). */
+  runScript(text) {
+    this.source = text;
+    this.setGoals();
+    return this.reset(this.tr("editor.ran"));
+  }
+
+  /** typedLines runs a block of lines (pasted into the console) one by
+   * one, as if each was typed. */
+  async typedLines(lines) {
+    for (const line of lines) {
+      await this.typed(line);
+    }
   }
 
   /** setView shows the diagram, the rates, the files or the tables. */
@@ -828,7 +848,8 @@ class WarrenScenario extends HTMLElement {
     el.status = h("p.status", { role: "status" });
 
     // The node, drawn, charted and as text.
-    this.diagram = new Diagram(this.tr);
+    this.terms = new Terms(uid, this.tr);
+    this.diagram = new Diagram(this.tr, this.terms);
     this.rates = new Rates(this.tr);
     this.rates.el.hidden = true;
     this.files = new FilesView(this.tr);
@@ -856,6 +877,7 @@ class WarrenScenario extends HTMLElement {
     el.idle = h("p.idle");
 
     this.console = new Console(uid, this);
+    this.editor = this.hasAttribute("editor") || this.getAttribute("layout") === "full" ? new Editor(uid, this) : null;
     this.goals = new Goals(uid, this.lang);
 
     el.live = h("div.sr-only", { "aria-live": "polite", "aria-atomic": "true", "data-role": "announce" });
@@ -874,9 +896,11 @@ class WarrenScenario extends HTMLElement {
       el.controls,
       this.shareBox.box,
       this.goals.el,
-      this.console.el,
+      this.editor ? h("div.workbench", null, this.console.el, this.editor.el) : this.console.el,
       el.live,
+      this.terms.el,
     );
+    this.terms.watch(el.section);
     if (!this.titleText) {
       el.title.classList.add("sr-only");
     }
@@ -887,6 +911,9 @@ class WarrenScenario extends HTMLElement {
   setControlsEnabled(on) {
     this.player.setEnabled(on);
     this.console.setEnabled(on);
+    if (this.editor) {
+      this.editor.setEnabled(on);
+    }
     this.shareBox.button.disabled = !on;
   }
 
@@ -933,6 +960,9 @@ class WarrenScenario extends HTMLElement {
       return;
     }
     await this.render();
+    if (this.editor) {
+      this.editor.show(this.shareScript());
+    }
     const said = await this.goals.check(this.engine, this.id_);
     if (said && this.goals.allMet && /^(\/zh)?\/lessons\//.test(location.pathname) && this.titleText) {
       markDone(location.pathname, this.titleText);
@@ -972,7 +1002,7 @@ class WarrenScenario extends HTMLElement {
       this.gen++;
     }
     if (this.view === "table") {
-      renderTables(this.el.tables, s, this.pos, this.end, samples, this.changed, this.tr);
+      renderTables(this.el.tables, s, this.pos, this.end, samples, this.changed, this.tr, this.terms);
     } else if (this.view === "rates") {
       this.rates.render(s, samples);
     } else if (this.view === "files") {

@@ -33,7 +33,7 @@ function tableOf(T, caption, head, rows, note) {
                 "tr",
                 { "data-changed": r.changed ? "1" : null },
                 r.map((c, i) =>
-                  i === 0 ? h("th", { scope: "row", text: String(c), "aria-description": r.changed ? changedText : null }) : c instanceof Node ? h("td", null, c) : h("td", { text: String(c) }),
+                  i === 0 ? h("th", { scope: "row", text: String(c), "aria-description": r.changed ? changedText : null }) : Array.isArray(c) || c instanceof Node ? h("td", null, c) : h("td", { text: String(c) }),
                 ),
               ),
             )
@@ -73,8 +73,10 @@ function changedRow(row, changed) {
 /** renderTables fills box with the tables of snapshot s at event pos of
  * end, and the rates of samples (those up to the snapshot's time); the
  * rows of what changed (changes.js) are marked; tr says the words. */
-export function renderTables(box, s, pos, end, samples, changed = NONE, tr = null) {
+export function renderTables(box, s, pos, end, samples, changed = NONE, tr = null, terms = null) {
   const T = tr || translator("en");
+  // The terms (terms.js): flow control, the prefetch limit, an alarm.
+  const term = (name) => (terms ? terms.term(name) : T(`term.${name}`));
   const table = (caption, head, rows, note) => tableOf(T, caption, head, rows, note);
   const name = (pid) => procName(s, pid);
   const yes = (b) => T(b ? "tables.yes" : "tables.no");
@@ -82,7 +84,7 @@ export function renderTables(box, s, pos, end, samples, changed = NONE, tr = nul
   const consumers = [];
   for (const q of s.queues) {
     for (const c of q.consumers || []) {
-      consumers.push(changedRow([c.tag, q.name, c.channel, `${c.unacked}/${c.prefetch > 0 ? c.prefetch : T("tables.unlimited")}`, c.state, yes(c.noAck)], changed.consumers.has(`${q.pid}/${c.tag}`)));
+      consumers.push(changedRow([c.tag, q.name, c.channel, `${c.unacked}/${c.prefetch > 0 ? c.prefetch : T("tables.unlimited")}`, c.state === "blocked" ? term("prefetch") : c.state, yes(c.noAck)], changed.consumers.has(`${q.pid}/${c.tag}`)));
     }
   }
   const recent = samples.slice(-MAX_SAMPLE_ROWS);
@@ -113,19 +115,20 @@ export function renderTables(box, s, pos, end, samples, changed = NONE, tr = nul
           ),
         ),
         [T("tables.alarms"), alarmsOf(s).join(comma) || T("tables.none")],
+        ...(alarmsOf(s).length ? [[T("term.publishers"), term("alarm")]] : []),
       ],
     ),
     table(
       T("tables.processes"),
       cols("tables.processes.cols"),
       s.processes.map((p) =>
-        changedRow([p.name, p.kind, p.blocked ? T("tables.flow", { state: p.state }) : p.state, p.mailbox, (p.head || []).join(comma) || T("diagram.emptyMailbox"), p.socket, p.reductions], changed.procs.has(p.pid)),
+        changedRow([p.name, p.kind, p.blocked ? [`${p.state}, `, term("flow")] : p.state, p.mailbox, (p.head || []).join(comma) || T("diagram.emptyMailbox"), p.socket, p.reductions], changed.procs.has(p.pid)),
       ),
     ),
     table(
       T("tables.credit"),
       cols("tables.credit.cols"),
-      (s.credit || []).map((c) => changedRow([name(c.from), name(c.to), T("tables.creditOf", { credit: c.credit, initial: c.initial }), yes(c.blocked)], changed.gauges.has(`credit:${c.from}>${c.to}`))),
+      (s.credit || []).map((c) => changedRow([name(c.from), name(c.to), c.credit < 0 ? [T("tables.creditOf", { credit: c.credit, initial: c.initial }), " ", term("negative")] : T("tables.creditOf", { credit: c.credit, initial: c.initial }), c.blocked ? term("flow") : yes(false)], changed.gauges.has(`credit:${c.from}>${c.to}`))),
     ),
     table(
       T("tables.queues"),
