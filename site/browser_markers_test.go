@@ -11,8 +11,8 @@ import (
 	"warren/lessons"
 )
 
-// TestMarkersAndPlainWords: in the credit widget of the first lesson
-// ("Where messages wait"), the moment the reader's credit runs out is one
+// TestMarkersAndPlainWords: in the credit widget of the lesson on one
+// queue ("Where messages wait"), the moment the reader's credit runs out is one
 // key press from the start, at the event the engine found in Go; the
 // marker names itself on screen and in the live region; ticks sit on the
 // strip under the timeline; stepping is announced in plain words, not as
@@ -22,16 +22,19 @@ func TestMarkersAndPlainWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := all[0]
-	blocks, _ := l.Scenarios()
+	var l lessons.Lesson
+	var blocks []lessons.Scenario
 	idx := -1
-	for i, b := range blocks {
-		if b.Info.Title == "Where messages wait" {
-			idx = i
+	for _, lesson := range all {
+		bs, _ := lesson.Scenarios()
+		for i, b := range bs {
+			if b.Info.Title == "Where messages wait" && idx < 0 {
+				l, blocks, idx = lesson, bs, i
+			}
 		}
 	}
 	if idx < 0 {
-		t.Fatal("the first lesson has no block \"Where messages wait\"")
+		t.Fatal("no lesson has a block \"Where messages wait\"")
 	}
 	steps, _ := blocks[idx].Steps()
 	var script []string

@@ -39,6 +39,7 @@ test("every form of goal reads as a sentence", () => {
     ["expect queue=orders.2 messages=1", "Queue orders.2 holds 1 message."],
     ["expect queue=c node=rabbit-3@localhost policy=spread arguments=[]", "Queue c lives on node rabbit-3@localhost, follows policy spread and has no arguments."],
     ["expect queue=work consumers=2 durable=true", "Queue work has 2 consumers and is durable."],
+    ["expect queue=work consumer_utilisation=1.0", "Queue work has a consumer utilisation of 1.0."],
     ["expect on=c2.1 saw=deliver tag=2 body=urgent priority=5", "Channel c2.1 sees a delivery with delivery tag 2, body urgent and priority 5."],
     ["expect on=c1.1 saw=get-ok redelivered body=keep-me", "Channel c1.1 sees a message from basic.get with body keep-me and redelivered."],
     ["expect on=c1 saw=blocked", "Connection c1 sees the connection blocked (an alarm)."],

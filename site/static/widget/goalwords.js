@@ -244,6 +244,8 @@ function queueField(tr, k, v, num, n) {
       return tr("goal.q.memory", { n: n(v), count: num(v) });
     case "state":
       return tr("goal.q.state", { state: v });
+    case "consumer_utilisation":
+      return tr("goal.q.utilisation", { value: v });
     default:
       return tr("goal.q.field", { key: k, value: v });
   }
