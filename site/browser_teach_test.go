@@ -420,7 +420,7 @@ type termShown struct {
 
 func (b *browser) terms(widget string) []termShown {
 	return evalJS[[]termShown](b, `(() => { const r = document.querySelector("`+widget+`").shadowRoot;
-		return [...r.querySelectorAll(".term")].filter((e) => e.checkVisibility()).map((e) => {
+		return [...r.querySelectorAll("[data-term]")].filter((e) => e.checkVisibility()).map((e) => {
 			const d = r.getElementById(e.getAttribute("aria-describedby")); const s = getComputedStyle(e);
 			return {kind: e.dataset.term, text: e.textContent, tip: d ? d.textContent : "",
 				where: (e.closest(".proc, .credit, .consumer, .memory, td") || {className: "?"}).className.split(" ")[0],
