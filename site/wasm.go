@@ -17,31 +17,32 @@ const modulePath = "warren"
 
 // wasmBuildFlags are the go build flags of warren.wasm, the one place they
 // are written (wasm/size_test.go measures the site's own build): no file
-// paths and no symbol table, and no inlining but in the runtime and the
-// scheduler's loop.
+// paths and no symbol table, and no inlining but in the scheduler's loop.
 //
 // NB: inlining is a measured choice. The recorded publish-deliver-ack
 // workload of the widget (40,000 messages in commands of 2,000, then 10
 // seeks and steps back over the run) under Node, user CPU seconds, median
 // of 10 interleaved runs at load 18 to 21; sizes as the site ships them
 // (data segments joined, zopfli --i1, brotli -q 11), of the whole engine
-// as of the commit that wrote this table:
+// at 029e63c:
 //
 //	inlining                        CPU     gzip        brotli
-//	off but in engine/sim           2.22 s  1,226,272     940,767
-//	also in runtime                 1.86 s  1,260,308     975,481   (chosen)
+//	off but in engine/sim           2.22 s  1,226,272     940,767   (chosen)
+//	also in runtime                 1.86 s  1,260,308     975,481
 //	also in internal/runtime/...    1.81 s  1,271,409     985,870
 //	also in the standard library    1.70 s  1,294,139   1,007,382
 //	everywhere (Go's default)       1.73 s  1,424,404   1,099,004
 //
 // Inlining the runtime (write barriers, append, allocation) buys most of
 // what inlining everywhere does, 16% less CPU against 22%, for 35 kB of
-// brotli; the next step buys 2% for 10 kB more and leaves the budget of
-// the smallest encoding (1,000,000 bytes) too little room, and the
-// standard library's does not fit it.
+// brotli. It was chosen at 029e63c, and the engine grew 9 kB of brotli in
+// the next half hour, to 984,424 of the 1,000,000 the smallest encoding
+// may take (wasm/size_test.go): too little room to keep. Without it the
+// engine has 50 kB of room (947,810 and 1,240,352 at 3c66568). Inline the
+// runtime again when the engine has shed code to make room for it.
 var wasmBuildFlags = []string{
 	"-trimpath", "-ldflags=-s",
-	"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=warren/engine/sim=",
+	"-gcflags=all=-l", "-gcflags=warren/engine/sim=",
 }
 
 // buildWasm compiles ./wasm to out/warren.wasm, joins its data segments
