@@ -83,6 +83,9 @@ func shape(b Scenario) []string {
 	return out
 }
 
+// englishLink is a link to an English page of the site.
+var englishLink = regexp.MustCompile(`\]\(/(?:lessons|glossary|course|playground|embedding)/[^)]*\)`)
+
 var sectionID = regexp.MustCompile(`(?m)^(#{2,4}) .*?(?:\{#([a-z0-9-]+)\})?$`)
 
 // TestTranslationsKeepTheLesson: a translated lesson has its English
@@ -100,6 +103,9 @@ func TestTranslationsKeepTheLesson(t *testing.T) {
 		en, tl := p[0], p[1]
 		if tl.Order != en.Order || tl.Version != en.Version {
 			t.Errorf("%s: order %d version %s, but %s has order %d version %s", tl.File, tl.Order, tl.Version, en.File, en.Order, en.Version)
+		}
+		if m := englishLink.FindString(withoutFences(tl.Body)); m != "" {
+			t.Errorf("%s links %s: a translation links the pages of its own language (/%s/...)", tl.File, m, strings.SplitN(tl.File, "/", 2)[0])
 		}
 		if !han.MatchString(tl.Title) || !han.MatchString(tl.Summary) {
 			t.Errorf("%s: the title or summary is not translated: %q, %q", tl.File, tl.Title, tl.Summary)
