@@ -45,6 +45,48 @@ func pageOf(rel string) string {
 	return "/" + strings.TrimSuffix(rel, "index.html")
 }
 
+// TestEveryEnglishPageHasAChineseTwin: each page of the English site is
+// at the same path under zh/, in Chinese (lang="zh-CN"), and the two link
+// to each other, by hreflang and by the language switch.
+func TestEveryEnglishPageHasAChineseTwin(t *testing.T) {
+	out := buildSite(t)
+	en := builtPages(t, out, langEN)
+	if len(en) < 6 {
+		t.Fatalf("only %d English pages: %q", len(en), en)
+	}
+	for _, rel := range en {
+		twin := "zh/" + rel
+		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(twin)))
+		if err != nil {
+			t.Errorf("%s has no Chinese twin %s", rel, twin)
+			continue
+		}
+		zh, enPage := string(b), readPage(t, out, rel)
+		if !strings.Contains(zh, `<html lang="zh-CN"`) {
+			t.Errorf("%s: not marked lang=\"zh-CN\"", twin)
+		}
+		if rel == "embed.html" {
+			continue // the page of an iframe: no header, no alternates
+		}
+		path := pageOf(rel)
+		for _, page := range []struct{ name, html, other, otherLang string }{
+			{rel, enPage, "/zh" + path, "zh-CN"},
+			{twin, zh, path, "en"},
+		} {
+			for _, want := range []string{
+				`<link rel="alternate" hreflang="en" href="` + path + `">`,
+				`<link rel="alternate" hreflang="zh-CN" href="/zh` + path + `">`,
+				`<a href="` + page.other + `" hreflang="` + page.otherLang + `"`,
+			} {
+				if !strings.Contains(page.html, want) {
+					t.Errorf("%s: no %s", page.name, want)
+				}
+			}
+		}
+	}
+}
+
+
 // TestNonLessonPagesHaveAChineseTwin is the part of the twin test that
 // holds while lessons are being translated: every page but a lesson.
 func TestNonLessonPagesHaveAChineseTwin(t *testing.T) {
