@@ -86,7 +86,6 @@ func TestEveryEnglishPageHasAChineseTwin(t *testing.T) {
 	}
 }
 
-
 // TestNonLessonPagesHaveAChineseTwin is the part of the twin test that
 // holds while lessons are being translated: every page but a lesson.
 func TestNonLessonPagesHaveAChineseTwin(t *testing.T) {
