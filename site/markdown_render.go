@@ -76,6 +76,7 @@ func (r *lessonRenderer) fencedCode(w util.BufWriter, src []byte, n ast.Node, en
 			View:    in.View,
 			Open:    in.Open,
 			Script:  strings.TrimSuffix(code, "\n"),
+			Lesson:  true,
 		}
 		if in.Exercise {
 			// the line of the opening fence, for errors

@@ -29,6 +29,11 @@ type scenarioView struct {
 	Solution []string
 	// Hints are revealed one at a time before the solution.
 	Hints []string
+	// Lesson marks a block of one of the site's own lessons: the lesson
+	// tests check that it runs, so the browser's time budget of one
+	// command, which guards scripts from elsewhere, does not cut it on a
+	// slow computer.
+	Lesson bool
 }
 
 // defaultVersion is the RabbitMQ release line the playground and the embed

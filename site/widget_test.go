@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"warren/engine"
 )
 
 // widgetFiles lists the files of static/widget/, the widget's modules and
@@ -85,5 +88,33 @@ func TestWidgetLoaderListsEveryModule(t *testing.T) {
 				t.Errorf("widget/%s imports %s, which widget/ does not have", name, target)
 			}
 		}
+	}
+}
+
+// TestLessonLinesRunWholeCommands: the cut the widget gives a lesson's own
+// lines is the engine's budget of one command, so that the browser's time
+// budget never stops one and the event budget still does; and the site
+// marks its lessons' blocks, and only those, as lessons.
+func TestLessonLinesRunWholeCommands(t *testing.T) {
+	src, err := fs.ReadFile(static, "static/widget/element.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`const WHOLE_COMMAND = ([\d_]+);`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("element.js has no WHOLE_COMMAND")
+	}
+	if got := strings.ReplaceAll(string(m[1]), "_", ""); got != strconv.Itoa(engine.CommandEvents) {
+		t.Errorf("WHOLE_COMMAND is %s, engine.CommandEvents %d", got, engine.CommandEvents)
+	}
+	var lesson, other bytes.Buffer
+	if err := scenarioElement(scenarioView{Script: "x", Lesson: true}).Render(t.Context(), &lesson); err != nil {
+		t.Fatal(err)
+	}
+	if err := scenarioElement(scenarioView{Script: "x"}).Render(t.Context(), &other); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(lesson.String(), " data-lesson") || strings.Contains(other.String(), "data-lesson") {
+		t.Errorf("a lesson's block should carry data-lesson, and no other:\n%s\n%s", lesson.String(), other.String())
 	}
 }

@@ -48,6 +48,13 @@ import { renderTables } from "./tables.js";
 import { Terms } from "./terms.js";
 import { EventList, Player } from "./timeline.js";
 
+/** WHOLE_COMMAND, given to exec as a command's cut, lets a lesson's own
+ * line run as far as the engine's budget of one command
+ * (engine.CommandEvents) whatever the time it takes: the browser's time
+ * budget guards scripts from links and the console, and a lesson cut
+ * short on a slow computer would teach something else. */
+const WHOLE_COMMAND = 3_000_000;
+
 /** base is where the widget's files are (warren.wasm, widget.css, the
  * scenarios, the playground), ending in "/". */
 let base = "/";
@@ -269,6 +276,9 @@ class WarrenScenario extends HTMLElement {
     this.engine = await engine;
     this.watchRestarts();
     this.source = source;
+    // a block of the site's own lessons, not a link's script: its lines
+    // are not cut by the time budget (see WHOLE_COMMAND)
+    this.lesson = !share && this.hasAttribute("data-lesson");
     this.setGoals();
     if (share && share.view) {
       this.setView(share.view);
@@ -379,7 +389,7 @@ class WarrenScenario extends HTMLElement {
         } else if (line.startsWith("#@cut ")) {
           cut = Number(line.slice(6).trim());
         } else {
-          await this.engine.exec(this.id_, line, cut);
+          await this.engine.exec(this.id_, line, cut || (this.lesson ? WHOLE_COMMAND : 0));
           cut = 0;
         }
       }
@@ -422,6 +432,7 @@ class WarrenScenario extends HTMLElement {
       return;
     }
     this.source = share.script;
+    this.lesson = false;
     this.setGoals();
     await this.reset();
     await this.setView(share.view || "diagram");
@@ -570,7 +581,7 @@ class WarrenScenario extends HTMLElement {
     this.lastCut = 0;
     let lines;
     try {
-      lines = await this.engine.exec(this.id_, line, cut || undefined);
+      lines = await this.engine.exec(this.id_, line, cut || (this.lesson && !typed ? WHOLE_COMMAND : undefined));
     } catch (e) {
       if (e.lost) {
         this.console.add({ cmd: line, lines: ["error: " + e.message], at: from, typed });
@@ -767,6 +778,7 @@ class WarrenScenario extends HTMLElement {
    * widget's scenario from now on (the editor's Run). */
   runScript(text) {
     this.source = text;
+    this.lesson = false;
     this.setGoals();
     return this.reset(this.tr("editor.ran"));
   }
