@@ -36,7 +36,11 @@ func (s *Sim) show(view string) []string {
 	case "disk":
 		out = append(out, s.cluster.DiskLines()...)
 	case "gc":
+		// the steps of every job so far, then where each store stands
 		for _, l := range s.node.GCLog {
+			out = append(out, "gc "+l)
+		}
+		for _, l := range s.node.GCStatus() {
 			out = append(out, "gc "+l)
 		}
 	case "throughput":

@@ -50,11 +50,15 @@ func TestFileViewEntries(t *testing.T) {
 		"basic.get queue=files on=c1.2",
 		"basic.ack tag=1 on=c1.2",
 		"basic.ack tag=4 on=c1.2",
-		"wait ms=1500",
 	)
+	check("acked, not flushed", map[string]string{
+		"0.qi": "5 5 lllll",
+		"0.qs": "3 3 lll",
+	})
+	mustExec(t, s, "wait ms=1500")
 	check("two acked", map[string]string{
 		"0.qi":                       "5 3 dlldl",
-		"0.qs":                       "3 3 lll",
+		"0.qs":                       "3 2 dll",
 		"msg_store_persistent/0.rdq": "2 1 DL",
 	})
 }

@@ -9,8 +9,11 @@ import (
 //
 // A scenario block's open= attribute names where its widget opens: start
 // (before the first event), end (after the last command, the default), or
-// a mark that a `#@mark NAME` line of the script sets where it stands. A
-// `#@caption TEXT` line narrates from where it stands: the widget shows
+// a mark that a `#@mark NAME` line of the script sets where it stands, or
+// the name of a `#@when NAME GOAL` line: the first event, from where the
+// line stands on, at which GOAL (what follows `expect` in an exercise's
+// goal) holds; a caption right after it, with no command between, narrates
+// from that event. A `#@caption TEXT` line narrates from where it stands: the widget shows
 // the text beside the diagram once playback reaches that moment, until
 // the next caption.
 
@@ -19,6 +22,7 @@ import (
 const (
 	MarkPrefix    = "#@mark"
 	CaptionPrefix = "#@caption"
+	WhenPrefix    = "#@when"
 )
 
 // Open moments other than a mark's name.
@@ -31,10 +35,16 @@ const (
 type Directive struct {
 	// Line is the line of the lesson file the directive is on.
 	Line int
-	// Kind is "mark" or "caption".
+	// Kind is "mark", "caption" or "when".
 	Kind string
-	// Text is the mark's name or the caption's words.
+	// Text is the mark's or the when's name, or the caption's words.
 	Text string
+	// Goal is a when's condition as an expect line ("expect credit=...").
+	Goal string
+	// When is, for a caption that follows a `#@when` line with no command
+	// between, that when's name: the caption narrates from the event the
+	// when finds, not from After.
+	When string
 	// After is how many of the block's commands come before it: the
 	// directive stands at the moment those commands have run.
 	After int
@@ -48,6 +58,7 @@ func (s Scenario) Directives() ([]Directive, error) {
 	var out []Directive
 	commands := 0
 	seen := map[string]int{}
+	pendingWhen := ""
 	for i, line := range strings.Split(s.Script, "\n") {
 		t := strings.TrimSpace(line)
 		num := s.Line + 1 + i
@@ -66,18 +77,33 @@ func (s Scenario) Directives() ([]Directive, error) {
 					return nil, fmt.Errorf("line %d: mark %q is already set on line %d", num, rest, prev)
 				}
 				seen[rest] = num
+			case WhenPrefix:
+				d.Kind = "when"
+				name, goal, _ := strings.Cut(rest, " ")
+				goal = strings.TrimSpace(goal)
+				if !validSlug(name) || goal == "" {
+					return nil, fmt.Errorf("line %d: %s needs a name of lowercase letters, digits and dashes and a goal, as in %s credit-out credit=\"reader c1 -> channel c1.1\" left=0; got %q", num, WhenPrefix, WhenPrefix, rest)
+				}
+				if prev, ok := seen[name]; ok {
+					return nil, fmt.Errorf("line %d: %q is already a moment of line %d", num, name, prev)
+				}
+				seen[name] = num
+				d.Text, d.Goal = name, "expect "+goal
+				pendingWhen = name
 			case CaptionPrefix:
 				d.Kind = "caption"
 				if rest == "" {
 					return nil, fmt.Errorf("line %d: %s needs words after it", num, CaptionPrefix)
 				}
+				d.When = pendingWhen
 			default:
-				return nil, fmt.Errorf("line %d: unknown directive %s (a lesson's block takes %s NAME and %s TEXT)", num, word, MarkPrefix, CaptionPrefix)
+				return nil, fmt.Errorf("line %d: unknown directive %s (a lesson's block takes %s NAME, %s NAME GOAL and %s TEXT)", num, word, MarkPrefix, WhenPrefix, CaptionPrefix)
 			}
 			out = append(out, d)
 		case t == "" || strings.HasPrefix(t, "#"):
 		default:
 			commands++
+			pendingWhen = ""
 		}
 	}
 	return out, nil
@@ -85,8 +111,9 @@ func (s Scenario) Directives() ([]Directive, error) {
 
 // OpenAfter is how many of the block's commands have run at the moment
 // its widget opens: 0 for start, all of them for end, and for a mark the
-// commands before its line. An open= naming no mark of the block is an
-// error.
+// commands before its line. For a when it is the commands before its
+// line, where the search for the first event its goal holds at starts
+// (OpenWhen). An open= naming no mark or when of the block is an error.
 func (s Scenario) OpenAfter() (int, error) {
 	steps, err := s.Steps()
 	if err != nil {
@@ -103,11 +130,27 @@ func (s Scenario) OpenAfter() (int, error) {
 		return 0, err
 	}
 	for _, d := range ds {
-		if d.Kind == "mark" && d.Text == s.Info.Open {
+		if (d.Kind == "mark" || d.Kind == "when") && d.Text == s.Info.Open {
 			return d.After, nil
 		}
 	}
-	return 0, fmt.Errorf("line %d: open=%s names no %s line of the block", s.Line, s.Info.Open, MarkPrefix)
+	return 0, fmt.Errorf("line %d: open=%s names no %s or %s line of the block", s.Line, s.Info.Open, MarkPrefix, WhenPrefix)
+}
+
+// OpenWhen is the goal of the `#@when` line that open= names, when it
+// names one: the widget opens at the first event, from OpenAfter's
+// commands on, at which the goal holds.
+func (s Scenario) OpenWhen() (goal string, ok bool) {
+	ds, err := s.Directives()
+	if err != nil {
+		return "", false
+	}
+	for _, d := range ds {
+		if d.Kind == "when" && d.Text == s.Info.Open {
+			return d.Goal, true
+		}
+	}
+	return "", false
 }
 
 // IsQuery says whether a command only looks at the node (show, list_*),

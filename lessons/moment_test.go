@@ -16,6 +16,8 @@ import (
 //
 // It runs the block again on a simulation of its own, since a query such
 // as list_queues after a seek back makes that moment the end of history.
+// A block that opens at a `#@when` opens at the first event its goal holds
+// at: the queries of the commands that have run by then are checked.
 func checkOpenMoment(t *testing.T, l Lesson, b Scenario, steps []Step) {
 	t.Helper()
 	if _, err := b.Directives(); err != nil {
@@ -33,12 +35,30 @@ func checkOpenMoment(t *testing.T, l Lesson, b Scenario, steps []Step) {
 		at = append(at, sim.Runtime().Events())
 	}
 	moment := at[k]
+	checked := steps[:k] // the queries among them are asked again at the moment
+	if goal, ok := b.OpenWhen(); ok {
+		// the first event from there on at which the goal holds: the
+		// commands run by then, and the queries right after the command
+		// the moment falls in, describe it
+		n, found, err := sim.FirstEventWhere(goal, moment)
+		if err != nil || !found {
+			t.Fatalf("%s:%d: open=%s: %q never holds from event %d on (%v)", l.File, b.Line, b.Info.Open, goal, moment, err)
+		}
+		moment = n
+		for k < len(steps) && at[k+1] <= moment {
+			k++
+		}
+		checked = slices.Clone(steps[:k])
+		for j := k + 1; k < len(steps) && j < len(steps) && IsQuery(steps[j].Command); j++ {
+			checked = append(checked, steps[j])
+		}
+	}
 	if k < len(steps) || sim.Furthest() != moment {
 		if err := sim.SeekEvent(moment); err != nil {
 			t.Fatalf("%s:%d: the widget cannot open at event %d: %v", l.File, b.Line, moment, err)
 		}
 	}
-	for _, s := range steps[:k] {
+	for _, s := range checked {
 		if len(s.Expect) == 0 || !IsQuery(s.Command) {
 			continue
 		}

@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -51,14 +52,32 @@ func blockMoments(t *testing.T, l lessons.Lesson, b lessons.Scenario) moments {
 	if err != nil {
 		t.Fatal(err)
 	}
+	whens := map[string]int64{} // a #@when's event
+	for _, d := range ds {
+		if d.Kind == "when" {
+			n, found, err := s.FirstEventWhere(d.Goal, at[d.After])
+			if err != nil || !found {
+				t.Fatalf("%s:%d: %q never holds (%v)", l.File, d.Line, d.Goal, err)
+			}
+			whens[d.Text] = n
+		}
+	}
+	if _, ok := b.OpenWhen(); ok {
+		m.open = whens[b.Info.Open]
+	}
 	for _, d := range ds {
 		if d.Kind == "caption" {
+			c := at[d.After]
+			if d.When != "" {
+				c = whens[d.When]
+			}
 			m.captions = append(m.captions, struct {
 				at   int64
 				text string
-			}{at[d.After], d.Text})
+			}{c, d.Text})
 		}
 	}
+	sort.SliceStable(m.captions, func(i, j int) bool { return m.captions[i].at < m.captions[j].at })
 	return m
 }
 

@@ -49,6 +49,13 @@
 //	                                          "checkpoints", "checkpointBytes",
 //	                                          "checkpointInterval"}: what the
 //	                                          history costs
+//	firstEvent(id, goal, from) → the first event from event from on at which
+//	                                          the goal (an expect line) holds, -1 if
+//	                                          none; the simulation stays where it was
+//	fileBytes(id, path)      → JSON {"path", "kind", "size", "synced", "perSegment",
+//	                                          "dead": [offsets], "data": hex}: one file of
+//	                                          the Files view, its first 2 MiB, and the
+//	                                          offsets of the entries the node says are dead
 //	destroy(id)              → true if there was such a simulation
 //
 // site/static/widget/engine-worker.js calls them in the worker, never on

@@ -163,6 +163,24 @@ func (b *bridge) exports() []export {
 		withID("stats", func(id int, _ []safejs.Value) (any, error) { return b.stats(id) }),
 		withID("narrate", func(id int, _ []safejs.Value) (any, error) { return b.narrate(id) }),
 		withID("markers", func(id int, _ []safejs.Value) (any, error) { return b.markers(id) }),
+		withID("firstEvent", func(id int, args []safejs.Value) (any, error) {
+			goal, err := stringArg(args, 1, "goal")
+			if err != nil {
+				return nil, err
+			}
+			from, err := intArg(args, 2, "from")
+			if err != nil {
+				return nil, err
+			}
+			return b.firstEvent(id, goal, from)
+		}),
+		withID("fileBytes", func(id int, args []safejs.Value) (any, error) {
+			p, err := stringArg(args, 1, "path")
+			if err != nil {
+				return nil, err
+			}
+			return b.fileBytes(id, p)
+		}),
 		withID("destroy", func(id int, _ []safejs.Value) (any, error) { return b.destroy(id), nil }),
 		{name: "names", fn: func([]safejs.Value) (any, error) { return b.names(), nil }},
 		{name: "usage", fn: func(args []safejs.Value) (any, error) {

@@ -255,6 +255,9 @@ func Snapshot(s *engine.Snapshot) string {
 			e.Int("entries", int64(f.Entries))
 			e.Int("live", int64(f.Live))
 			e.Str("marks", f.Marks)
+			if f.GC != "" {
+				e.Str("gc", f.GC)
+			}
 			e.Close('}')
 		}
 		e.Close(']')

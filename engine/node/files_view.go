@@ -1,6 +1,7 @@
 package node
 
 import (
+	"encoding/binary"
 	"io"
 	"path"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 
 	"warren/engine/store"
 	"warren/engine/store/format"
+	"warren/engine/vfs"
 )
 
 // MaxMarks bounds the entries a FileView lists one by one.
@@ -27,6 +29,10 @@ type FileView struct {
 	// references); in lower case when the entry is not synced yet (a
 	// power loss would lose it).
 	Marks string `json:"marks"`
+	// GC is, for a message store file a GC job works on now, the job's
+	// latest step ("combine 1 into 0: copy msg_store_persistent/0.rdt
+	// (...)"); empty otherwise.
+	GC string `json:"gc,omitempty"`
 }
 
 // FileViews describes every file under the vhost directory, with a light
@@ -47,19 +53,23 @@ func (n *Node) FileViews() []FileView {
 
 func (n *Node) fileViews() []FileView {
 	var out []FileView
-	prefix := DataDir + "/msg_stores/vhosts/"
+	var work map[string]string
 	for _, f := range n.Files() {
-		rel := strings.TrimPrefix(f.Path, prefix)
-		if i := strings.IndexByte(rel, '/'); i >= 0 {
-			rel = rel[i+1:]
-		}
+		rel := n.relPath(f.Path)
 		v := FileView{Path: rel, Size: f.Size, Synced: f.Synced, Kind: strings.TrimPrefix(path.Ext(rel), ".")}
 		switch v.Kind {
 		case "qi", "qs", "rdq":
 			if fh, err := n.Disk.Open(f.Path); err == nil {
 				var live func(format.MsgID, int64) bool
-				if v.Kind == "rdq" {
+				switch v.Kind {
+				case "rdq":
 					live = n.rdqLiveness(rel)
+					if work == nil {
+						work = n.gcWork()
+					}
+					v.GC = work[rel]
+				case "qs":
+					live = n.qsLiveness(f.Path)
 				}
 				v.Entries, v.Live, v.Marks = countEntries(v.Kind, fh, f.Size, f.Synced, live)
 				fh.Close()
@@ -95,6 +105,28 @@ func (n *Node) rdqLiveness(rel string) func(id format.MsgID, off int64) bool {
 	return func(id format.MsgID, off int64) bool { return st.Live(id, num, off) }
 }
 
+// qsLiveness returns, for a queue's .qs file (full path), whether the
+// entry at an offset is live: pointed at by a present slot of the .qi of
+// the same segment as it is on disk, or by a message the queue has not
+// acked whose slot is not written yet. An ack makes the entry dead when
+// the flush zeroes its slot, as it does the slot. The id is not used.
+func (n *Node) qsLiveness(full string) func(id format.MsgID, off int64) bool {
+	dir, file := path.Split(full)
+	seg, err := strconv.ParseUint(strings.TrimSuffix(file, format.ExtQueueStore), 10, 64)
+	if err != nil || n.vhost == nil {
+		return nil
+	}
+	live := n.vhost.QueueStoreLive(path.Base(dir), seg)
+	if qi, err := vfs.ReadFile(n.Disk, strings.TrimSuffix(full, format.ExtQueueStore)+format.ExtIndexV2); err == nil {
+		for off := format.HeaderSize; off+format.EntrySize <= len(qi); off += format.EntrySize {
+			if b := qi[off : off+format.EntrySize]; b[0] == 1 && format.LocationKind(b[3]) == format.LocQueueStore {
+				live[binary.BigEndian.Uint64(b[4:])] = true
+			}
+		}
+	}
+	return func(_ format.MsgID, off int64) bool { return live[uint64(off)] }
+}
+
 // countEntries walks a file's entries with engine/store/format's scans,
 // which read their headers only: a view of a large message store file costs a few
 // bytes an entry, not a copy of the file. size is the file's size and
@@ -123,7 +155,11 @@ func countEntries(kind string, f io.ReaderAt, size, synced int64, live func(form
 	case "qi":
 		format.ScanIndexSlots(f, size, mark) // acked slots are zeroes
 	case "qs":
-		format.ScanQueueStoreEntries(f, size, func(end int64) { mark(end, true) })
+		start := int64(format.HeaderSize)
+		format.ScanQueueStoreEntries(f, size, func(end int64) {
+			mark(end, live == nil || live(format.MsgID{}, start))
+			start = end
+		})
 	case "rdq":
 		format.ScanMsgFileEntries(f, size, func(off, end int64, id format.MsgID, ok bool) {
 			if ok && live != nil && end-off-format.MsgFileEntryOverhead >= 16 {

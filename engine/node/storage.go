@@ -237,9 +237,11 @@ type msgStoreGC struct {
 	n       *Node
 	st      *store.MsgStore
 	running bool
+	jobs    map[string]gcJobLog // the jobs under way, by name (gc_log.go)
 }
 
 func (g *msgStoreGC) Handle(ctx *sim.Ctx, m sim.Msg) {
+	before := g.st.Files()
 	rep, err := g.st.GCStep()
 	g.n.storageFault(err)
 	ctx.Charge(g.n.Config.Costs.Timer + g.n.opsCost(rep.Ops))
@@ -247,12 +249,13 @@ func (g *msgStoreGC) Handle(ctx *sim.Ctx, m sim.Msg) {
 		g.running = false
 		return
 	}
-	g.n.logGC(rep)
+	g.logJob(rep, before)
 	ctx.Send(ctx.Self, sim.Msg{Kind: kGCStep})
 }
 
-// logGC keeps the latest GC steps for show gc and the widget.
-func (n *Node) logGC(r store.GCReport) {
+// logGC keeps the latest GC steps for show gc and the widget; it returns
+// the step's line.
+func (n *Node) logGC(r store.GCReport) string {
 	file := r.File
 	if i := strings.Index(file, "/msg_store_"); i >= 0 {
 		file = file[i+1:]
@@ -261,10 +264,8 @@ func (n *Node) logGC(r store.GCReport) {
 	if r.Detail != "" {
 		line += " (" + r.Detail + ")"
 	}
-	n.GCLog = append(n.GCLog, line)
-	if len(n.GCLog) > 200 {
-		n.GCLog = n.GCLog[len(n.GCLog)-200:]
-	}
+	n.addGCLine(line)
+	return line
 }
 
 // syncInterval is the store's SYNC_INTERVAL in the 3.10 profile (µs).

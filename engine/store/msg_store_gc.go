@@ -54,7 +54,11 @@ type GCReport struct {
 	Detail string // what happened, for people
 	Moved  []Move // messages written at a new place by this step
 	Done   bool   // the job finished with this step
-	Ops    Ops
+	// Start says the job began with this step; Files are the numbers of
+	// the files the job works on (combine: destination, then source).
+	Start bool
+	Files []uint64
+	Ops   Ops
 }
 
 // gcStep is one planned step of a job.
@@ -82,6 +86,14 @@ func (j *gcJob) name() string {
 	return fmt.Sprintf("truncate %d", j.file)
 }
 
+// files lists the files the job works on.
+func (j *gcJob) files() []uint64 {
+	if j.kind == gcCombine {
+		return []uint64{j.file, j.src}
+	}
+	return []uint64{j.file}
+}
+
 // GCPending reports whether GC jobs are queued or in progress.
 func (s *MsgStore) GCPending() bool { return len(s.jobs) > 0 }
 
@@ -91,11 +103,12 @@ func (s *MsgStore) GCPending() bool { return len(s.jobs) > 0 }
 func (s *MsgStore) GCStep() (GCReport, error) {
 	base := s.mark()
 	for i, j := range s.jobs {
+		start := false
 		if !j.started {
 			if s.jobBlocked(j) {
 				continue
 			}
-			j.started = true
+			j.started, start = true, true
 			j.steps = s.planJob(j)
 		}
 		if len(j.steps) == 0 {
@@ -106,7 +119,7 @@ func (s *MsgStore) GCStep() (GCReport, error) {
 		step := j.steps[0]
 		j.steps = j.steps[1:]
 		rep, err := step()
-		rep.Job = j.name()
+		rep.Job, rep.Start, rep.Files = j.name(), start, j.files()
 		if err == nil && len(j.steps) == 0 {
 			rep.Done = true
 			s.jobs = append(s.jobs[:i:i], s.jobs[i+1:]...)

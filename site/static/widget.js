@@ -38,6 +38,8 @@
     "editor.js",
     "engine-worker.js",
     "files.js",
+    "files-hex.js",
+    "files-annotate.js",
     "goals.js",
     "goalwords.js",
     "i18n.js",

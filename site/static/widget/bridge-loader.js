@@ -413,6 +413,16 @@ export class Engine {
   markers(id) {
     return this.call("markers", id);
   }
+  /** firstEvent is the first event from event from on at which a goal
+   * (an expect line) holds, or -1 if none does. */
+  firstEvent(id, goal, from) {
+    return this.call("firstEvent", id, goal, from);
+  }
+  /** fileBytes reads one file of the Files view: {path, kind, size,
+   * synced, perSegment, dead, data} (files.js readFile annotates it). */
+  fileBytes(id, path) {
+    return this.call("fileBytes", id, path);
+  }
   parse(text) {
     return this.call("parse", text);
   }

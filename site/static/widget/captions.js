@@ -1,8 +1,11 @@
 // captions.js: the narration of a scenario. A "#@mark NAME" line of the
 // script names the moment where it stands (the events run by the lines
-// before it); a "#@caption TEXT" line narrates from where it stands until
+// before it); a "#@when NAME GOAL" line names the first event, from where
+// it stands on, at which GOAL (an expect goal without the word) holds,
+// which the engine finds (firstEvent), and a caption right after it (no
+// command between) narrates from that event; a "#@caption TEXT" line narrates from where it stands until
 // the next caption. The widget opens at the moment its open attribute
-// names (start, end or a mark), and shows beside the diagram the caption
+// names (start, end, a mark or a when), and shows beside the diagram the caption
 // in force at the event it shows.
 
 import { h, setText } from "./dom.js";
@@ -12,6 +15,8 @@ import { h, setText } from "./dom.js";
 export class Captions {
   constructor() {
     this.marks = new Map(); // name -> event
+    this.whens = new Map(); // name -> {from, goal, at}
+    this.pendingWhen = null; // the #@when a caption now would follow
     this.list = []; // {at, text}, in script order (so by at)
     this.text = h("p.caption-text");
     this.el = h("div.caption", { "data-role": "caption", hidden: true }, this.text);
@@ -20,6 +25,8 @@ export class Captions {
 
   clear() {
     this.marks.clear();
+    this.whens.clear();
+    this.pendingWhen = null;
     this.list = [];
     this.current = -1;
   }
@@ -27,15 +34,23 @@ export class Captions {
   /** directive reads one #@mark or #@caption line run at event at; false
    * if the line is neither. */
   directive(line, at) {
-    const m = /^#@(mark|caption)(?:\s+(.*))?$/.exec(line.trim());
+    const m = /^#@(mark|caption|when)(?:\s+(.*))?$/.exec(line.trim());
     if (!m) {
       return false;
     }
     const arg = (m[2] || "").trim();
-    if (m[1] === "mark") {
+    if (m[1] === "when") {
+      const w = /^(\S+)\s+(.+)$/.exec(arg);
+      if (w) {
+        this.whens.set(w[1], { from: at, goal: `expect ${w[2]}`, at: null });
+        this.pendingWhen = w[1];
+      }
+    } else if (m[1] === "mark") {
       if (arg) {
         this.marks.set(arg, at);
       }
+    } else if (arg && this.pendingWhen) {
+      this.list.push({ at: Infinity, when: this.pendingWhen, text: arg });
     } else if (arg) {
       this.list.push({ at, text: arg });
     }
@@ -48,7 +63,38 @@ export class Captions {
     if (name === "start") {
       return 0;
     }
+    if (this.whens.has(name)) {
+      return this.whens.get(name).at;
+    }
     return this.marks.has(name) ? this.marks.get(name) : null;
+  }
+
+  /** command says a command of the script ran: a caption now no longer
+   * follows a #@when. */
+  command() {
+    this.pendingWhen = null;
+  }
+
+  /** when is the condition open=name names, {from, goal, at}, or null. */
+  when(name) {
+    return this.whens.get(name) || null;
+  }
+
+  /** resolve asks the engine (firstEvent) where each #@when holds first,
+   * and puts the captions that follow one at that event (a when that
+   * never holds keeps its captions out). */
+  async resolve(firstEvent) {
+    for (const [name, w] of this.whens) {
+      const n = await firstEvent(w.goal, w.from);
+      w.at = n >= 0 ? n : null;
+      for (const c of this.list) {
+        if (c.when === name) {
+          c.at = n >= 0 ? n : Infinity;
+        }
+      }
+    }
+    this.list.sort((a, b) => a.at - b.at);
+    this.current = -1;
   }
 
   /** at is the caption in force at event pos: the last one standing at or

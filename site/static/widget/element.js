@@ -300,7 +300,7 @@ class WarrenScenario extends HTMLElement {
    * link, the event attribute or the open attribute names. */
   async openWhereAsked() {
     const share = this.startShare;
-    const at = share && share.event !== null ? share.event : this.attrEvent() ?? this.openMoment();
+    const at = share && share.event !== null ? share.event : this.attrEvent() ?? (await this.openMoment());
     if (at !== null) {
       await this.doSeek(Math.min(at, this.end), false);
       if (at > this.end) {
@@ -456,8 +456,9 @@ class WarrenScenario extends HTMLElement {
   }
 
   /** openMoment is the event the open attribute names: start, a mark of
-   * the script, or null for the end. */
-  openMoment() {
+   * the script, the first event a #@when's goal holds at (found once the
+   * script ran), or null for the end. */
+  async openMoment() {
     const m = this.captions.moment(this.getAttribute("open") || "end");
     return m === null || m >= this.end ? null : m;
   }
@@ -488,6 +489,9 @@ class WarrenScenario extends HTMLElement {
         this.showProblem(this.tx("problem.mistake"), this.tx("problem.mistakeDetail", { error: e.message.replace(/^parse: /, "") }));
       }
       await this.runLines(text);
+      if (this.id_) {
+        await this.captions.resolve((goal, from) => this.engine.firstEvent(this.id_, goal, from));
+      }
     } finally {
       this.busy = false;
       this.status("");
@@ -570,6 +574,7 @@ class WarrenScenario extends HTMLElement {
       this.console.add({ cmd: line, lines: [`error: ${this.tx("console.unknownDirective", { name: line.split(" ")[0] })}`], at: this.pos });
       return false;
     }
+    this.captions.command();
     return this.execLine(line, false, lineNo);
   }
 
@@ -765,7 +770,7 @@ class WarrenScenario extends HTMLElement {
       this.snap = null;
       this.captions.clear();
       await this.runSource(this.source);
-      const open = this.openMoment();
+      const open = await this.openMoment();
       if (open !== null) {
         await this.doSeek(open, false);
       }
@@ -864,7 +869,7 @@ class WarrenScenario extends HTMLElement {
     this.diagram = new Diagram(this.tr, this.terms);
     this.rates = new Rates(this.tr);
     this.rates.el.hidden = true;
-    this.files = new FilesView(this.tr);
+    this.files = new FilesView(this.tr, (fn) => this.act(fn));
     el.tables = h("div.tables", { "data-role": "tables", hidden: true });
 
     // Controls.
@@ -1018,7 +1023,7 @@ class WarrenScenario extends HTMLElement {
     } else if (this.view === "rates") {
       this.rates.render(s, samples);
     } else if (this.view === "files") {
-      this.files.render(s);
+      await this.files.render(s, this.engine, this.id_);
       this.markFiles();
     } else {
       this.diagram.render(s, this.changed, this.gen);

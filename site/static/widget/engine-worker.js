@@ -17,7 +17,7 @@
 // starts another.
 
 /** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
-export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers"]);
+export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "fileBytes"]);
 
 /** runCalls runs a batch of calls on the bridge w, in order. isDead says
  * whether the Go program has exited; once it has, the calls left get an

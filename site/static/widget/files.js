@@ -3,39 +3,298 @@
 // what has not been synced yet (what a power loss would lose) marked. It is
 // drawn from the snapshot, so stepping and scrubbing show files growing,
 // acks zeroing slots, segments disappearing, rolling and compaction.
+// "Bytes" opens a file as annotated bytes: a hex and ASCII dump with every
+// field of its layout marked (files-annotate.js names them from the bytes
+// the engine sends, with the entries the node says are dead), and a table of the fields, offset, size, name and value,
+// that the keyboard walks (arrows, Page Up/Down by entry, Home, End).
 
 import { h } from "./dom.js";
 import { formatBytes } from "./format.js";
-import { translator } from "./i18n.js";
+import { ascii, bytesOf, hex2, hexRows, offsetText, unsynced } from "./files-hex.js";
+import { annotate } from "./files-annotate.js";
+import { t } from "./i18n.js";
 
-/** KINDS are the kinds of file, whose names are the catalog's files.kind.KIND. */
-const KINDS = ["qi", "qs", "rdq", "idx", "jif", "other"];
+const KIND_KEYS = { qi: "files.kind.qi", qs: "files.kind.qs", rdq: "files.kind.rdq", idx: "files.kind.idx", jif: "files.kind.jif", other: "files.kind.file" };
 
-const kindName = (tr, kind) => (KINDS.includes(kind) ? tr(kind === "other" ? "files.kindFile" : `files.kind.${kind}`) : kind);
+/** STATE_KEYS name an entry's state (engine/store/format Entry.State). */
+const STATE_KEYS = { live: "files.state.live", dead: "files.state.dead", acked: "files.state.acked", delivered: "files.state.delivered", invalid: "files.state.invalid" };
 
-/** MARKS name an entry's mark: L live, l live not synced, D dead, d dead not synced. */
-const MARKS = { L: "files.mark.live", l: "files.mark.liveUnsynced", D: "files.mark.dead", d: "files.mark.deadUnsynced" };
+/** MARK_KEYS name the marks of FileView.Marks. */
+const MARK_KEYS = { L: "files.mark.live", l: "files.mark.liveUnsynced", D: "files.mark.dead", d: "files.mark.deadUnsynced" };
 
 /** markClass is an entry's classes: live or dead, and unsynced. */
 function markClass(m) {
   return `span.mark.${m.toUpperCase() === "L" ? "live" : "dead"}${m === m.toLowerCase() ? ".unsynced" : ""}`;
 }
 
-/** describe is a file's line for a screen reader and the table view. */
-export function describeFile(f, tr = translator("en")) {
-  const parts = [tr("files.describe", { path: f.path, kind: kindName(tr, f.kind), size: formatBytes(f.size) })];
+const english = (k, p) => t(k, p, "en");
+
+/** describeFile is a file's line for a screen reader and the table view. */
+export function describeFile(f, tr = english) {
+  const parts = [tr("files.describe", { path: f.path, kind: tr(KIND_KEYS[f.kind] || "files.kind.file"), size: formatBytes(f.size) })];
   if (f.synced < f.size) {
     parts.push(tr("files.notSynced", { size: formatBytes(f.size - f.synced) }));
   }
   if (f.kind === "qi" || f.kind === "qs" || f.kind === "rdq") {
-    parts.push(tr(f.kind === "qi" ? "files.slots" : "files.entries", { n: f.entries, live: f.live }));
+    parts.push(tr(f.kind === "qi" ? "files.slotsLive" : "files.entriesLive", { n: f.entries, live: f.live }));
+  }
+  if (f.gc) {
+    parts.push(tr("files.gcStep", { step: f.gc }));
   }
   return parts.join(tr("list.comma"));
 }
 
-export class FilesView {
-  constructor(tr = translator("en")) {
+/** hexOf writes bytes as hex. */
+const hexOf = (b) => Array.from(b, hex2).join("");
+
+/**
+ * readFile annotates a file as the engine sends it ({path, kind, size,
+ * synced, perSegment, dead, data}): every field named (files-annotate.js)
+ * with its bytes (whole up to 64, else the first 32 and the last 16 for
+ * the dump), and the entries the node says are dead marked so.
+ */
+export function readFile(f) {
+  const data = Uint8Array.from(bytesOf(f.data));
+  const a = annotate(f.path, data, f.perSegment);
+  const dead = new Set(f.dead);
+  for (const e of a.entries) {
+    if (e.state === "live" && dead.has(e.off)) {
+      e.state = "dead";
+    }
+  }
+  for (const x of a.fields) {
+    const b = data.subarray(x.off, x.off + x.len);
+    x.head = hexOf(b.length <= 64 ? b : b.subarray(0, 32));
+    x.tail = b.length <= 64 ? "" : hexOf(b.subarray(b.length - 16));
+  }
+  return { ...a, path: f.path, size: f.size, synced: f.synced, read: data.length };
+}
+
+/** BytesView is one file as annotated bytes. */
+class BytesView {
+  constructor(tr) {
     this.tr = tr;
+    this.sel = -1; // the selected field
+    this.fb = null;
+    this.summary = h("p.bytes-summary");
+    this.hex = h("div.hex", { "aria-hidden": "true", onclick: (e) => this.clickByte(e) });
+    this.table = h("table.fields", { onkeydown: (e) => this.key(e), onfocusin: (e) => this.focused(e) });
+    this.el = h("div.bytes", { role: "region" }, this.summary, this.hex, this.table);
+  }
+
+  /** show draws a file read by the engine; width is the bytes per row. */
+  show(fb, width) {
+    const tr = this.tr;
+    const keepOff = this.fb && this.fb.path === fb.path && this.sel >= 0 ? this.fb.fields[this.sel].off : -1;
+    this.fb = fb;
+    this.el.setAttribute("aria-label", tr("files.bytesOf", { path: fb.path }));
+    this.el.dataset.path = fb.path;
+    const counts = {};
+    for (const e of fb.entries) {
+      counts[e.state] = (counts[e.state] || 0) + 1;
+    }
+    const states = Object.entries(counts).map(([s, n]) => `${n} ${tr(STATE_KEYS[s] || s)}`);
+    let text = tr("files.bytesSummary", { path: fb.path, size: formatBytes(fb.size), n: fb.total });
+    if (states.length) {
+      text += ` (${states.join(", ")})`;
+    }
+    if (fb.total > fb.entries.length) {
+      text += ` ${tr("files.firstEntries", { shown: fb.entries.length, n: fb.total })}`;
+    }
+    if (fb.stop) {
+      text += ` ${tr("files.stopped", { why: fb.stop })}`;
+    }
+    if (fb.read < fb.size) {
+      text += ` ${tr("files.firstBytes", { n: fb.read })}`;
+    }
+    this.summary.textContent = text;
+    this.drawHex(width);
+    this.drawTable();
+    const i = keepOff >= 0 ? fb.fields.findIndex((f) => f.off === keepOff) : -1;
+    this.select(i >= 0 ? i : 0, this.hadFocus);
+    this.hadFocus = false;
+  }
+
+  drawHex(width) {
+    const fb = this.fb;
+    const rows = hexRows(fb.fields, width);
+    this.cells = fb.fields.map(() => []);
+    this.hex.style.setProperty("--w", String(width));
+    this.hex.replaceChildren(
+      ...rows.map((r) => {
+        if (r.gap !== undefined) {
+          const f = fb.fields[r.field];
+          return h("div.row.gap", { text: this.tr("files.gap", { n: r.gap, name: f.name }) });
+        }
+        const hexCells = [];
+        const chars = [];
+        r.cells.forEach((c, k) => {
+          if (!c) {
+            hexCells.push(h("span.b.none", { text: "  " }));
+            chars.push(h("span.c.none", { text: " " }));
+            return;
+          }
+          const f = fb.fields[c.field];
+          const e = f.entry >= 0 ? fb.entries[f.entry] : null;
+          let cls = `.role-${f.role}${c.field % 2 ? ".odd" : ""}${c.first ? ".first" : ""}`;
+          if (e && (e.state === "dead" || e.state === "acked" || e.state === "invalid")) {
+            cls += ".gone";
+          }
+          if (e && unsynced(e, fb.synced)) {
+            cls += ".unsynced";
+          }
+          if (e && e.off === r.off + k) {
+            cls += ".entry-start";
+          }
+          const b = h(`span.b${cls}`, { "data-f": c.field, text: hex2(c.b) });
+          const ch = h(`span.c${cls}`, { "data-f": c.field, text: ascii(c.b) });
+          this.cells[c.field].push(b, ch);
+          hexCells.push(b);
+          chars.push(ch);
+        });
+        return h("div.row", null, h("span.off", { text: offsetText(r.off) }), h("span.hexcells", null, hexCells), h("span.chars", null, chars));
+      }),
+    );
+  }
+
+  drawTable() {
+    const fb = this.fb;
+    const tr = this.tr;
+    this.rows = [];
+    const head = h("tr", null, ...["files.col.offset", "files.col.size", "files.col.field", "files.col.value"].map((k) => h("th", { scope: "col", text: tr(k) })));
+    const body = [];
+    let entry = -2;
+    fb.fields.forEach((f, i) => {
+      if (f.entry !== entry) {
+        entry = f.entry;
+        const e = entry >= 0 ? fb.entries[entry] : null;
+        const label = e ? `${e.label}: ${tr(STATE_KEYS[e.state] || e.state)}${unsynced(e, fb.synced) ? `, ${tr("files.state.unsynced")}` : ""}` : f.name === "unreadable" ? tr("files.unreadable") : tr("files.header");
+        body.push(h(`tr.entry${e ? `.state-${e.state}` : ""}`, null, h("th", { colspan: "4", scope: "colgroup", text: label })));
+      }
+      const row = h(
+        `tr.field.role-${f.role}`,
+        { tabindex: "-1", "data-f": i, "aria-label": tr("files.fieldLabel", { name: f.name, value: f.value, off: f.off, n: f.len }) },
+        h("td.num", { text: `${f.off} (0x${f.off.toString(16)})` }),
+        h("td.num", { text: String(f.len) }),
+        h("td", { text: f.name }),
+        h("td", { text: f.value }),
+      );
+      this.rows.push(row);
+      body.push(row);
+    });
+    this.table.replaceChildren(h("caption", { text: tr("files.fieldsCaption") }), h("thead", null, head), h("tbody", null, body));
+  }
+
+  /** select marks field i in the dump and the table; focus moves there when asked. */
+  select(i, focus) {
+    if (!this.fb || i < 0 || i >= this.fb.fields.length) {
+      return;
+    }
+    if (this.sel >= 0 && this.cells[this.sel]) {
+      this.cells[this.sel].forEach((c) => c.classList.remove("sel"));
+      const old = this.rows[this.sel];
+      if (old) {
+        old.tabIndex = -1;
+        old.classList.remove("sel");
+      }
+    }
+    this.sel = i;
+    this.cells[i].forEach((c) => c.classList.add("sel"));
+    const row = this.rows[i];
+    row.tabIndex = 0;
+    row.classList.add("sel");
+    if (focus) {
+      row.focus();
+      const first = this.cells[i][0];
+      if (first && first.scrollIntoView) {
+        first.scrollIntoView({ block: "nearest" });
+      }
+    }
+  }
+
+  focused(e) {
+    const row = e.target.closest("tr.field");
+    if (row && Number(row.dataset.f) !== this.sel) {
+      this.select(Number(row.dataset.f), false);
+    }
+  }
+
+  clickByte(e) {
+    const b = e.target.closest("[data-f]");
+    if (b) {
+      this.select(Number(b.dataset.f), true);
+    }
+  }
+
+  /** key walks the fields: arrows by field, Page Up/Down by entry. */
+  key(e) {
+    const fb = this.fb;
+    if (!fb || this.sel < 0) {
+      return;
+    }
+    const n = fb.fields.length;
+    const entryStart = (from, dir) => {
+      const cur = fb.fields[from].entry;
+      let i = from;
+      while (i + dir >= 0 && i + dir < n && fb.fields[i + dir].entry === cur) {
+        i += dir;
+      }
+      if (dir > 0) {
+        return Math.min(i + 1, n - 1);
+      }
+      // to the first field of the entry before (or of this one, if not at its start)
+      if (i !== from) {
+        return i;
+      }
+      if (i === 0) {
+        return 0;
+      }
+      const prev = fb.fields[i - 1].entry;
+      let j = i - 1;
+      while (j > 0 && fb.fields[j - 1].entry === prev) {
+        j--;
+      }
+      return j;
+    };
+    let to = -1;
+    switch (e.key) {
+      case "ArrowDown":
+        to = Math.min(this.sel + 1, n - 1);
+        break;
+      case "ArrowUp":
+        to = Math.max(this.sel - 1, 0);
+        break;
+      case "PageDown":
+        to = entryStart(this.sel, 1);
+        break;
+      case "PageUp":
+        to = entryStart(this.sel, -1);
+        break;
+      case "Home":
+        to = 0;
+        break;
+      case "End":
+        to = n - 1;
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    this.select(to, true);
+  }
+}
+
+export class FilesView {
+  /** tr gives the words; act runs a reader's action in the widget's queue
+   * of work (element.js act), so that what follows waits for it. */
+  constructor(tr = english, act = (fn) => fn()) {
+    this.tr = tr;
+    this.act = act;
+    this.open = null; // the path whose bytes are shown
+    this.asked = 0;
+    this.bytes = new BytesView(tr);
+    this.bytesNote = h("p.bytes-note");
     this.empty = h("p.empty", { text: tr("files.empty") });
     this.list = h("ul.files-list");
     this.legend = h(
@@ -52,31 +311,103 @@ export class FilesView {
     this.el.hidden = true;
   }
 
-  render(s) {
+  /** render draws the snapshot's files; with the engine, the open file's bytes too. */
+  render(s, engine, id) {
+    this.last = { s, engine, id };
     const tr = this.tr;
     const files = s.files || [];
     this.empty.hidden = files.length > 0;
     this.legend.hidden = files.length === 0;
+    let openItem = null;
+    // Redrawing the list takes the focus away: a reader walking the fields
+    // keeps their place.
+    const active = this.el.isConnected ? this.el.getRootNode().activeElement : null;
+    this.bytes.hadFocus = this.bytes.hadFocus || Boolean(active && this.bytes.table.contains(active));
     this.list.replaceChildren(
       ...files.map((f) => {
         const marks = f.marks || "";
         const strip = h(
           "div.strip",
           { "aria-hidden": "true" },
-          [...marks].map((m) => h(markClass(m), { title: MARKS[m] ? tr(MARKS[m]) : m, "data-mark": m })),
+          [...marks].map((m) => h(markClass(m), { title: MARK_KEYS[m] ? tr(MARK_KEYS[m]) : m, "data-mark": m })),
         );
         if (f.entries > marks.length) {
           strip.append(h("span.more", { text: `+${f.entries - marks.length}` }));
         }
         const synced = f.size > 0 ? Math.round((f.synced / f.size) * 100) : 100;
-        const bar = h("div.size-bar", { "aria-hidden": "true", title: tr("files.synced", { synced: formatBytes(f.synced), size: formatBytes(f.size) }) }, h("span.synced", { style: `width:${synced}%` }));
-        const label = h("span.file-label", null, h("code", { text: f.path }), h("span.file-kind", { text: ` ${kindName(tr, f.kind)}` }));
-        const sizes = h("span.file-size", { text: formatBytes(f.size) + (f.synced < f.size ? tr("list.comma") + tr("files.unsynced", { size: formatBytes(f.size - f.synced) }) : "") });
-        const counts = f.kind === "qi" || f.kind === "qs" || f.kind === "rdq" ? h("span.file-counts", { text: tr("files.liveOf", { live: f.live, n: f.entries }) }) : null;
-        const item = h("li.file", { "data-path": f.path, "data-kind": f.kind }, h("div.file-head", null, label, sizes, counts), bar, marks ? strip : null);
+        const bar = h("div.size-bar", { "aria-hidden": "true", title: tr("files.syncedOf", { synced: formatBytes(f.synced), size: formatBytes(f.size) }) }, h("span.synced", { style: `width:${synced}%` }));
+        const label = h("span.file-label", null, h("code", { text: f.path }), h("span.file-kind", { text: ` ${tr(KIND_KEYS[f.kind] || "files.kind.file")}` }));
+        const sizes = h("span.file-size", { text: formatBytes(f.size) + (f.synced < f.size ? `, ${tr("files.unsynced", { size: formatBytes(f.size - f.synced) })}` : "") });
+        const counts = f.kind === "qi" || f.kind === "qs" || f.kind === "rdq" ? h("span.file-counts", { text: tr("files.counts", { live: f.live, n: f.entries }) }) : null;
+        const readable = f.kind !== "other" && f.size > 0;
+        const isOpen = this.open === f.path;
+        const btn = readable
+          ? h("button.bytes-btn", {
+              type: "button",
+              "aria-expanded": String(isOpen),
+              "aria-label": tr("files.bytesButtonLabel", { path: f.path }),
+              text: tr("files.bytesButton"),
+              onclick: () => this.act(() => this.toggle(f.path)),
+            })
+          : null;
+        const gc = f.gc ? h("p.file-gc", { text: tr("files.gcStep", { step: f.gc }) }) : null;
+        const item = h("li.file", { "data-path": f.path, "data-kind": f.kind }, h("div.file-head", null, label, sizes, counts, btn), bar, marks ? strip : null, gc);
         item.setAttribute("aria-label", describeFile(f, tr));
+        if (isOpen) {
+          openItem = item;
+        }
         return item;
       }),
     );
+    if (this.open && !openItem) {
+      // the file is gone at this moment (deleted, merged away)
+      this.bytesNote.textContent = tr("files.gone", { path: this.open });
+      this.list.append(h("li.file.gone-file", null, this.bytesNote));
+      return Promise.resolve();
+    }
+    if (openItem && engine) {
+      openItem.append(this.bytes.el);
+      return this.fetch(engine, id, this.open);
+    }
+    return Promise.resolve();
+  }
+
+  /** toggle opens or closes the bytes of a file. */
+  toggle(path) {
+    const { s, engine, id } = this.last;
+    this.open = this.open === path ? null : path;
+    if (!this.open) {
+      this.bytes.fb = null;
+      this.bytes.sel = -1;
+    }
+    return this.render(s, engine, id).then(() => {
+      if (this.open && this.bytes.el.isConnected && this.bytes.el.scrollIntoView) {
+        this.bytes.el.scrollIntoView({ block: "nearest" });
+      }
+      const btn = [...this.list.querySelectorAll("li.file")].find((li) => li.dataset.path === path);
+      const b = btn && btn.querySelector("button.bytes-btn");
+      if (b) {
+        b.focus();
+      }
+    });
+  }
+
+  async fetch(engine, id, path) {
+    const n = ++this.asked;
+    let fb;
+    try {
+      fb = await engine.fileBytes(id, path);
+    } catch (err) {
+      if (n === this.asked) {
+        this.bytes.summary.textContent = String(err.message || err);
+      }
+      return;
+    }
+    if (n !== this.asked || this.open !== path) {
+      return; // a later render asked again
+    }
+    fb = readFile(fb);
+    const width = this.list.clientWidth >= 620 || this.list.clientWidth === 0 ? 16 : 8;
+    this.bytes.show(fb, width);
   }
 }

@@ -1,0 +1,28 @@
+package jsonenc
+
+import (
+	"encoding/hex"
+
+	"warren/engine"
+)
+
+// FileBytes encodes a file of the Files view: {path, kind, size, synced,
+// perSegment, dead: [offsets], data: hex of its first bytes}
+// (site/static/widget/files-annotate.js names every field of them).
+func FileBytes(f *engine.FileBytes) string {
+	e := &Encoder{}
+	e.Open("", '{')
+	e.Str("path", f.Path)
+	e.Str("kind", f.Kind)
+	e.Int("size", f.Size)
+	e.Int("synced", f.Synced)
+	e.Int("perSegment", int64(f.PerSegment))
+	e.Open("dead", '[')
+	for _, off := range f.Dead {
+		e.Int("", off)
+	}
+	e.Close(']')
+	e.Str("data", hex.EncodeToString(f.Data))
+	e.Close('}')
+	return e.String()
+}

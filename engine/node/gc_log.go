@@ -1,0 +1,151 @@
+package node
+
+import (
+	"encoding/hex"
+	"path"
+	"strconv"
+	"strings"
+
+	"warren/engine/store"
+	"warren/engine/store/format"
+)
+
+// The GC log that show gc prints and the widget reads: each step of a
+// message store GC job (rabbit_msg_store_gc: 3.10's merge of a file into
+// its left neighbour, 3.13's compaction of a file in place, the deletion
+// of a file with nothing live), framed by a line when the job starts, with
+// its files' live and dead bytes, and one when it ends; each entry the job
+// moved has its own line.
+
+// maxGCLog bounds the lines kept.
+const maxGCLog = 200
+
+// gcJobLog is what the log keeps of a job under way.
+type gcJobLog struct {
+	start int64 // virtual µs
+	moved map[format.MsgID]bool
+	files []uint64 // the job's files
+	step  string   // the line of its latest step
+}
+
+// addGCLine appends one line to the log, dropping the oldest past maxGCLog.
+func (n *Node) addGCLine(line string) {
+	n.GCLog = append(n.GCLog, line)
+	if len(n.GCLog) > maxGCLog {
+		n.GCLog = n.GCLog[len(n.GCLog)-maxGCLog:]
+	}
+}
+
+// logJob logs one step: before the first step of a job a start line with
+// the job's files as they were (before), the step itself, a line for each
+// entry it wrote at a new place, and after the last step an end line with
+// how long the job took, how many entries it moved and its files now.
+func (g *msgStoreGC) logJob(rep store.GCReport, before []store.FileInfo) {
+	n := g.n
+	now := n.RT.Now()
+	if g.jobs == nil {
+		g.jobs = map[string]gcJobLog{}
+	}
+	j, ok := g.jobs[rep.Job]
+	if rep.Start || !ok {
+		j = gcJobLog{start: now, moved: map[format.MsgID]bool{}}
+	}
+	if rep.Start {
+		n.addGCLine(rep.Job + ": start t=" + msText(now) + " " + path.Base(g.st.Dir()) + " " + filesWords(before, rep.Files))
+	}
+	j.files, j.step = rep.Files, n.logGC(rep)
+	for _, m := range rep.Moved {
+		j.moved[m.ID] = true
+		n.addGCLine(rep.Job + ": moved " + hex.EncodeToString(m.ID[:]) + " from " + strconv.FormatUint(m.FromFile, 10) + ".rdq@" +
+			strconv.FormatInt(m.FromOffset, 10) + " to " + path.Base(rep.File) + "@" + strconv.FormatInt(m.ToOffset, 10) +
+			" (" + strconv.FormatInt(m.Size, 10) + " bytes)")
+	}
+	if !rep.Done {
+		g.jobs[rep.Job] = j
+		return
+	}
+	delete(g.jobs, rep.Job)
+	n.addGCLine(rep.Job + ": end t=" + msText(now) + " after " + msText(now-j.start) + ", " + strconv.Itoa(len(j.moved)) + " moved; " +
+		filesWords(g.st.Files(), rep.Files))
+}
+
+// filesWords says, for each of nums, the file's size and its live and
+// dead bytes, or that it is gone.
+func filesWords(files []store.FileInfo, nums []uint64) string {
+	var parts []string
+	for _, num := range nums {
+		w := strconv.FormatUint(num, 10) + ".rdq gone"
+		for _, f := range files {
+			if f.Num == num {
+				w = strconv.FormatUint(num, 10) + ".rdq size=" + strconv.FormatInt(f.Size, 10) + " live=" + strconv.FormatInt(f.Valid, 10) +
+					" dead=" + strconv.FormatInt(f.Size-f.Valid, 10)
+			}
+		}
+		parts = append(parts, w)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// msText writes virtual µs as milliseconds, as the trace does.
+func msText(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) + "ms" }
+
+// GCStatus is a line per message store for show gc: its files, their
+// live and dead bytes, and the rule by which the collector starts.
+func (n *Node) GCStatus() []string {
+	if n.vhost == nil {
+		return nil
+	}
+	var out []string
+	for _, persistent := range []bool{true, false} {
+		st := n.vhost.Store(persistent)
+		if st == nil {
+			continue
+		}
+		valid, size := st.Totals()
+		if !persistent && size == 0 {
+			continue // the transient store, with nothing in it
+		}
+		share := "0.0%"
+		if size > 0 {
+			share = strconv.FormatFloat(float64(size-valid)*100/float64(size), 'f', 1, 64) + "%"
+		}
+		rule := "merges two neighbouring files once the files hold more than " + strconv.FormatInt(2*st.FileSizeLimit(), 10) +
+			" bytes and more than half of them are dead"
+		if st.CompactsInPlace() {
+			rule = "compacts a file in place when less than half of it is live, 15 s after an ack"
+		}
+		out = append(out, "store "+path.Base(st.Dir())+" files="+strconv.Itoa(len(st.Files()))+" size="+strconv.FormatInt(size, 10)+
+			" live="+strconv.FormatInt(valid, 10)+" dead="+strconv.FormatInt(size-valid, 10)+" ("+share+" dead): "+rule)
+	}
+	return out
+}
+
+// gcWork maps each message store file a GC job is working on
+// ("msg_store_persistent/1.rdq") to the job's latest step.
+func (n *Node) gcWork() map[string]string {
+	out := map[string]string{}
+	for _, pid := range n.stores {
+		p := n.RT.Process(pid)
+		if p == nil {
+			continue
+		}
+		h, ok := p.Handler.(*msgStoreProc)
+		if !ok {
+			continue
+		}
+		gp := n.RT.Process(h.gc)
+		if gp == nil {
+			continue
+		}
+		g, ok := gp.Handler.(*msgStoreGC)
+		if !ok {
+			continue
+		}
+		for _, j := range g.jobs {
+			for _, f := range j.files {
+				out[path.Base(h.st.Dir())+"/"+strconv.FormatUint(f, 10)+".rdq"] = j.step
+			}
+		}
+	}
+	return out
+}
