@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 
+	amqp "github.com/rabbitmq/amqp091-go"
+
 	"warren/engine"
 )
 
@@ -82,7 +84,7 @@ func hopRun(urls [2]string, pids [2]int, at, n, size int) (float64, error) {
 			return 0, err
 		}
 	}
-	if err := pump(pub, q, make([]byte, size), n, deliveries, false); err != nil {
+	if err := pump(pub, q, amqp.Publishing{Body: make([]byte, size)}, n, deliveries, false, nil); err != nil {
 		return 0, err
 	}
 	busy := 0.0

@@ -154,7 +154,7 @@ func benchBroker(url string, n int) (float64, error) {
 		return 0, err
 	}
 	start := time.Now()
-	if err := pump(pub, q, make([]byte, 16), n, deliveries, true); err != nil {
+	if err := pump(pub, q, amqp.Publishing{Body: make([]byte, 16)}, n, deliveries, true, nil); err != nil {
 		return 0, err
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
@@ -205,12 +205,16 @@ func freshQueue(ch *amqp.Channel, q string) error {
 	return err
 }
 
-// pump publishes n messages of body to q in the background and receives
-// them from deliveries, acking each when ack is set.
-func pump(pub *amqp.Channel, q string, body []byte, n int, deliveries <-chan amqp.Delivery, ack bool) error {
+// pump publishes n copies of msg to q in the background and receives them
+// from deliveries, acking each when ack is set. With a window, each
+// publish first takes a slot of it (whoever reads the confirms frees them).
+func pump(pub *amqp.Channel, q string, msg amqp.Publishing, n int, deliveries <-chan amqp.Delivery, ack bool, window chan struct{}) error {
 	go func() {
 		for i := 0; i < n; i++ {
-			if pub.Publish("", q, false, false, amqp.Publishing{Body: body}) != nil {
+			if window != nil {
+				window <- struct{}{}
+			}
+			if pub.Publish("", q, false, false, msg) != nil {
 				return
 			}
 		}

@@ -138,31 +138,8 @@ func brokerMode(url string, n int, persistent bool) (float64, error) {
 		}()
 	}
 	start := time.Now()
-	go func() {
-		for i := 0; i < n; i++ {
-			if window != nil {
-				window <- struct{}{}
-			}
-			if pub.Publish("", q, false, false, msg) != nil {
-				return
-			}
-		}
-	}()
-	timeout := time.After(5 * time.Minute)
-	for got := 0; got < n; got++ {
-		select {
-		case d, ok := <-deliveries:
-			if !ok {
-				return 0, fmt.Errorf("consumer closed after %d deliveries", got)
-			}
-			if persistent {
-				if err := d.Ack(false); err != nil {
-					return 0, err
-				}
-			}
-		case <-timeout:
-			return 0, fmt.Errorf("timed out after %d deliveries", got)
-		}
+	if err := pump(pub, q, msg, n, deliveries, persistent, window); err != nil {
+		return 0, err
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
 }
