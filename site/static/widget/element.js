@@ -496,9 +496,13 @@ class WarrenScenario extends HTMLElement {
       this.busy = false;
       this.status("");
     }
-    this.ran = true;
     this.setControlsEnabled(true);
     await this.refresh();
+    // only now: an action the engine's restarting interrupts once the
+    // scenario has run is done again after the rebuild, which has run the
+    // script itself; a first run interrupted in its refresh must not be
+    // run a second time on the rebuilt simulation
+    this.ran = true;
   }
 
   /** runLines runs the lines of a script, saying how far it is. */
