@@ -27,8 +27,7 @@ func (ch *channel) consume(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
 	}
 	tag := m.Tag
 	if tag == "" {
-		ch.n.nextCtag++
-		tag = "amq.ctag-" + strconv.Itoa(ch.n.nextCtag)
+		tag = ch.n.newCtag()
 	}
 	if _, dup := ch.consumers[tag]; dup {
 		return amqp.Errorf(amqp.NotAllowed, "attempt to reuse consumer tag '"+tag+"'")
@@ -43,6 +42,12 @@ func (ch *channel) consume(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
 		ch.send(ctx, ConsumeOk{Tag: tag})
 	})
 	return nil
+}
+
+// newCtag names a consumer whose basic.consume gave no tag.
+func (c *Cluster) newCtag() string {
+	c.nextCtag++
+	return "amq.ctag-" + strconv.Itoa(c.nextCtag)
 }
 
 func (ch *channel) toConsumer(ctx *sim.Ctx, d *consumerDelivery) {

@@ -47,8 +47,7 @@ func (ch *channel) consumeReply(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
 	n := ch.n
 	tag := m.Tag
 	if tag == "" {
-		n.nextCtag++
-		tag = "amq.ctag-" + strconv.Itoa(n.nextCtag)
+		tag = n.newCtag()
 	}
 	n.nextReply++
 	r := &replyConsumer{tag: tag, name: replyPrefix + strconv.Itoa(n.nextReply)}
