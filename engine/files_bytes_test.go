@@ -31,18 +31,14 @@ func fileBytesOf(t *testing.T, s *Sim, suffix string) FileBytes {
 // no queue references is dead at once.
 func TestFileBytesV2(t *testing.T) {
 	s := New(Options{})
-	mustExec(t, s,
-		"queue.declare queue=files durable x-queue-version=2",
-		"confirm.select",
-		"basic.publish key=files size=100 count=3 persistent",
-		"basic.publish key=files size=10000 count=2 persistent",
+	mustExec(t, s, slices.Concat(filesScript, []string{
 		"basic.get queue=files on=c1.2",
 		"basic.get queue=files on=c1.2",
 		"basic.get queue=files on=c1.2",
 		"basic.get queue=files on=c1.2",
 		"basic.ack tag=1 on=c1.2",
 		"basic.ack tag=4 on=c1.2",
-	)
+	})...)
 	want := map[string][]int64{".qi": nil, ".qs": nil, "persistent/0.rdq": {0}}
 	for suffix, w := range want {
 		if got := fileBytesOf(t, s, suffix).Dead; !slices.Equal(got, w) {

@@ -6,6 +6,15 @@ import (
 	"testing"
 )
 
+// filesScript publishes to a durable version 2 queue, with confirms, three
+// messages small enough for its .qs and two the message store keeps.
+var filesScript = []string{
+	"queue.declare queue=files durable x-queue-version=2",
+	"confirm.select",
+	"basic.publish key=files size=100 count=3 persistent",
+	"basic.publish key=files size=10000 count=2 persistent",
+}
+
 // TestFileViewEntries checks what the widget's Files view says of each file
 // of a version 2 queue: its entries, how many are live, and their marks
 // (lower case until synced). Small messages go to the queue's .qs, large
@@ -15,12 +24,7 @@ import (
 // queue references any more is dead.
 func TestFileViewEntries(t *testing.T) {
 	s := New(Options{})
-	mustExec(t, s,
-		"queue.declare queue=files durable x-queue-version=2",
-		"confirm.select",
-		"basic.publish key=files size=100 count=3 persistent",
-		"basic.publish key=files size=10000 count=2 persistent",
-	)
+	mustExec(t, s, filesScript...)
 	check := func(when string, want map[string]string) {
 		t.Helper()
 		got := map[string]string{}

@@ -31,21 +31,25 @@ func wantInOrder(t *testing.T, got []string, want ...string) {
 	}
 }
 
+// mergeScript fills four 16 kB files of the message store with twelve 5 kB
+// messages and acks seven of them, so that 3.10 merges 1.rdq into 0.rdq.
+var mergeScript = []string{
+	"set file-size-limit=16384",
+	"queue.declare queue=big durable x-queue-version=2",
+	"confirm.select",
+	"basic.publish key=big size=5000 count=12 persistent",
+	"basic.consume queue=big tag=w on=c2.1",
+	"basic.ack tag=1 on=c2.1", "basic.ack tag=2 on=c2.1", "basic.ack tag=3 on=c2.1",
+	"basic.ack tag=5 on=c2.1", "basic.ack tag=6 on=c2.1", "basic.ack tag=7 on=c2.1", "basic.ack tag=9 on=c2.1",
+	"run ms=1000",
+}
+
 // TestShowGCMerge: show gc says where the store stands before any job
 // (instead of nothing), then frames 3.10's merge of 1.rdq into 0.rdq with
 // its start (the files' live and dead bytes), each entry moved, and its
 // end, around the step lines it printed before.
 func TestShowGCMerge(t *testing.T) {
-	before, after := gcLines(t,
-		"set file-size-limit=16384",
-		"queue.declare queue=big durable x-queue-version=2",
-		"confirm.select",
-		"basic.publish key=big size=5000 count=12 persistent",
-		"basic.consume queue=big tag=w on=c2.1",
-		"basic.ack tag=1 on=c2.1", "basic.ack tag=2 on=c2.1", "basic.ack tag=3 on=c2.1",
-		"basic.ack tag=5 on=c2.1", "basic.ack tag=6 on=c2.1", "basic.ack tag=7 on=c2.1", "basic.ack tag=9 on=c2.1",
-		"run ms=1000",
-	)
+	before, after := gcLines(t, mergeScript...)
 	wantInOrder(t, before, "gc store msg_store_persistent files=4 size=62268 live=62268 dead=0 (0.0% dead): merges two neighbouring files once the files hold more than 32768 bytes")
 	wantInOrder(t, after,
 		"gc combine 1 into 0: start t=",
@@ -115,16 +119,7 @@ func TestShowGCCompaction(t *testing.T) {
 // over.
 func TestFilesViewDuringGC(t *testing.T) {
 	s := New(Options{Record: true})
-	mustExec(t, s,
-		"set file-size-limit=16384",
-		"queue.declare queue=big durable x-queue-version=2",
-		"confirm.select",
-		"basic.publish key=big size=5000 count=12 persistent",
-		"basic.consume queue=big tag=w on=c2.1",
-		"basic.ack tag=1 on=c2.1", "basic.ack tag=2 on=c2.1", "basic.ack tag=3 on=c2.1",
-		"basic.ack tag=5 on=c2.1", "basic.ack tag=6 on=c2.1", "basic.ack tag=7 on=c2.1", "basic.ack tag=9 on=c2.1",
-		"run ms=1000",
-	)
+	mustExec(t, s, mergeScript...)
 	end := s.Furthest()
 	steps := map[string]bool{}
 	for n := int64(1); n <= end; n++ {
