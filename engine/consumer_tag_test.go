@@ -37,4 +37,13 @@ func TestConsumerTagReusedAfterCancel(t *testing.T) {
 			t.Fatalf("%s:\n got %q\nwant %q", st.line, got, st.want)
 		}
 	}
+	// Its credit counts two outstanding, but the new consumer holds four
+	// unacked deliveries (tags 4 to 7): show consumers counts those.
+	out, p := exec(s, "show consumers")
+	if p != "" {
+		t.Fatal(p)
+	}
+	if want := "consumer c queue=q channel c1.2 priority=0 prefetch=2 unacked=4 state=blocked"; strings.Join(out, "|") != want {
+		t.Errorf("show consumers:\n got %q\nwant %q", strings.Join(out, "|"), want)
+	}
 }

@@ -137,7 +137,7 @@ func (c *Cluster) QueueDetails(heads int) []QueueDetail {
 				state = "waiting"
 			}
 			d.Consumers = append(d.Consumers, ConsumerInfo{Tag: k.tag, Channel: c.RT.Process(k.ch.pid).Name, Priority: k.priority,
-				Prefetch: k.prefetch, Unacked: k.outstanding, State: state, NoAck: !k.ackRequired})
+				Prefetch: k.prefetch, Unacked: k.unacked(), State: state, NoAck: !k.ackRequired})
 		}
 		out = append(out, d)
 	}

@@ -6,6 +6,8 @@ package node
 // position.
 
 import (
+	"slices"
+
 	"warren/engine/sim"
 )
 
@@ -37,6 +39,9 @@ func (q *queue) subtractAcks(cr *chRecord, tags []uint64) bool {
 		if ctag := cr.acktags.at(i).ctag; ctag != "" {
 			if c := q.consumerOn(cr, ctag); c != nil {
 				c.outstanding--
+				if len(c.earlier) > 0 {
+					c.earlier = slices.DeleteFunc(c.earlier, func(e uint64) bool { return e == t })
+				}
 			}
 		}
 		cr.acktags.removeAt(i)

@@ -98,6 +98,7 @@ func (q *queue) consume(ctx *sim.Ctx, m sim.Msg, r *callConsume) {
 	for _, a := range cr.acktags.items() {
 		if a.ctag == r.tag {
 			c.inherited++
+			c.earlier = append(c.earlier, a.tag)
 		}
 	}
 	if v, ok := r.args.Get("x-priority"); ok && v.Kind.IsInt() {

@@ -23,15 +23,30 @@ type consumer struct {
 	// those of an earlier consumer that had the same tag on the channel.
 	outstanding int
 	inherited   int // ack tags carrying the tag when the consumer registered
-	priority    int64
-	exclusive   bool
-	args        amqp.Table
-	order       int // registration order
+	// earlier holds those inherited ack tags not settled yet: they carry
+	// the tag but were delivered before the consumer registered.
+	earlier   []uint64
+	priority  int64
+	exclusive bool
+	args      amqp.Table
+	order     int // registration order
 }
 
 type ackRec struct {
 	tag  uint64
 	ctag string // "" for basic.get
+}
+
+// unacked counts the consumer's own deliveries not yet settled: its
+// credit (outstanding) also counts the acks of inherited ack tags.
+func (c *consumer) unacked() int {
+	n := 0
+	for _, a := range c.ch.acktags.items() {
+		if a.ctag == c.tag {
+			n++
+		}
+	}
+	return n - len(c.earlier)
 }
 
 // chRecord is what the queue knows about one channel (#cr).
