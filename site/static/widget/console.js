@@ -5,7 +5,7 @@
 // node without running it.
 
 import { h, setText } from "./dom.js";
-import { translator } from "./i18n.js";
+import { consoleLine, translator } from "./i18n.js";
 
 // The console's bounds, so that what a script prints cannot fill the
 // page: the lines shown of one command, the characters shown of one line
@@ -127,7 +127,13 @@ export class Console {
     e.append(cmd);
     const shown = entry.lines.slice(0, MAX_OUTPUT_LINES);
     for (const l of shown) {
-      e.append(h(l.startsWith("error: ") ? "div.out.err" : entry.note ? "div.out.note" : "div.out", { text: clip(l, this.tr) }));
+      // warren's own words in the reader's language, the English line
+      // in the title; RabbitMQ's reply stays, with what it means under it
+      const said = consoleLine(l, this.tr.lang);
+      e.append(h(l.startsWith("error: ") ? "div.out.err" : entry.note ? "div.out.note" : "div.out", { text: clip(said.text, this.tr), title: said.en ? clip(said.en, this.tr) : null }));
+      if (said.explain) {
+        e.append(h("div.out.explain", { text: said.explain }));
+      }
     }
     if (entry.lines.length > shown.length) {
       e.append(h("div.out.more", { text: `… ${this.tr("console.moreLines", { n: (entry.lines.length - shown.length).toLocaleString("en") })}` }));
@@ -220,7 +226,7 @@ export class Console {
         const values = p && p.values ? p.values : p && p.kind === "bool" ? ["true", "false"] : [];
         options = values.map((v) => `${key}=${v}`);
         if (!options.length) {
-          setText(this.hint, p ? `${key}: ${p.kind}. ${u.usage}` : u.usage);
+          setText(this.hint, p ? this.tr("console.paramKind", { key, kind: this.tr(`console.kind.${p.kind}`), usage: u.usage }) : this.usage(u));
           return true;
         }
       } else {
@@ -234,7 +240,7 @@ export class Console {
     const matches = options.filter((o) => o.startsWith(word));
     if (!matches.length) {
       const u = words.length > 1 ? engine.usage(words[0]) : null;
-      setText(this.hint, u ? this.tr("console.noMatch", { usage: u.usage }) : this.tr("console.noCommand"));
+      setText(this.hint, u ? this.tr("console.noMatch", { usage: this.usage(u) }) : this.tr("console.noCommand"));
       return true;
     }
     let common = matches[0];
@@ -254,8 +260,14 @@ export class Console {
       setText(this.hint, matches.slice(0, 12).join("  ") + (matches.length > 12 ? "  …" : ""));
     } else {
       const u = engine.usage(words.length <= 1 ? matches[0] : words[0]);
-      setText(this.hint, u ? u.usage : "");
+      setText(this.hint, u ? this.usage(u) : "");
     }
     return true;
+  }
+
+  /** usage is a command's usage as the hint shows it: its syntax, which
+   * stays as it is, said as usage in the reader's language. */
+  usage(u) {
+    return this.tr("console.usage", { usage: u.usage });
   }
 }

@@ -76,7 +76,9 @@ export function t(key, params, lang) {
 /** translator is t with the language fixed: tr(key, params). */
 export function translator(lang) {
   const l = normLang(lang);
-  return (key, params) => t(key, params, l);
+  const tr = (key, params) => t(key, params, l);
+  tr.lang = l;
+  return tr;
 }
 
 /** number formats n the way lang writes numbers (1,234 in both). */
@@ -194,3 +196,291 @@ export function engineText(text, lang) {
 
 /** ENGINE_KEYS are the catalog keys engineText uses, for the tests. */
 export const ENGINE_KEYS = ENGINE_TEXTS.map(([, key]) => key);
+
+// -------------------------------------------------------------------
+// The console's words: warren's own errors, hints and usage (from
+// engine/script, the commands, the node's refusals, the budget and the
+// bridge), said in the reader's language. RabbitMQ's texts (a reply such
+// as NOT_FOUND - no queue 'q' in vhost '/', rabbitmqctl's answers, AMQP
+// names, the command syntax) stay as they are; a channel or connection
+// that RabbitMQ closes gets a line that explains its reply code.
+
+// CONSOLE_TEXTS are the engine's message formats, as Go writes them
+// (widgettest/testdata/engine-texts.json lists them from the source), each
+// with the catalog key that says it with the format's verbs as {a}, {b},
+// ... A %s, %v or %w part is itself said again when it is one of these.
+const CONSOLE_TEXTS = [
+  ["basic.publish: count=%d would make the simulation hold %s messages, more than its memory budget of %s; publish fewer in one command", "con.budgetPublish"],
+  ["stopped after %s events (the budget of one command); run continues, reset starts again", "con.stopBudget"],
+  ["stopped after %s events (the time budget of one command here%s); run continues, reset starts again", "con.stopTime"],
+  ["stopped after %s events: the simulation holds %s messages (the memory budget of a simulation is %s); consume, purge or delete, or reset to start again", "con.stopMessages"],
+  ["stopped after %s events: the timeline holds %d MB (the memory budget of a simulation); reset starts again", "con.stopTimeline"],
+  ["on: %s", "con.onWrap"],
+  ["cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", "con.clusterFirst"],
+  ["fault clear: takes no path; it clears every fault of the node", "con.faultClearPath"],
+  ["fault: name one fault: %s", "con.faultName"],
+  ["set: schedulers can only change while no process is running; run until quiet first", "con.setSchedRunning"],
+  ["set: schedulers, the version profile and the file size are chosen before the cluster is formed (every node gets the same)", "con.setBeforeCluster"],
+  ["set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first", "con.setBeforeFiles"],
+  ["set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", "con.setVersionFirst"],
+  ["a goal is an expect command", "con.goalIsExpect"],
+  ["goal met: %s", "con.goalMet"],
+  ["goal not met: %s", "con.goalNotMet"],
+  ["usage: %s", "con.usage"],
+  ["%s: the engine has no handler for this command", "con.noHandler"],
+  ["when: event %d is outside the timeline (0 to %d)", "con.whenOutside"],
+  ["%s: a single node cannot be stopped and started this way (form a cluster with cluster nodes=N; restart kind=clean restarts one node)", "con.singleNode"],
+  ["c%d is on %s, which is stopped: start it (start_app node=%s) or place the connection on a running node (connect on=c%d node=N)", "con.connOnStopped"],
+  ["cluster: nodes must be at least 2", "con.clusterTwo"],
+  ["cluster: ram=%d leaves no disc node among %d nodes; at least one node must keep the metadata on disk", "con.clusterRam"],
+  ["cluster: the cluster is formed already, with %d nodes", "con.clusterFormed"],
+  ["connect: %s is stopped", "con.connectStopped"],
+  ["connect: c%d is open on %s already; close it first", "con.connectOpen"],
+  ["no node %q in the cluster; its nodes are %v", "con.noNode"],
+  ["crash: %s is a quorum queue; crash kills classic queue processes", "con.crashQuorum"],
+  ["fault %s: bad path pattern %q: %v", "con.faultBadPath"],
+  ["fault %s: missing path=GLOB, the files it hits (path=*.qi hits every queue index segment)", "con.faultNoPath"],
+  ["fault %s: path=%s hits the message store's %s: a message store that meets a failed write or fsync crashes and takes its whole vhost down (rabbit_vhost_sup), which is not modelled; fault the queues' files instead (path=*.qi, *.qs, *.idx or journal.jif)", "con.faultMsgStore"],
+  ["fault: unknown fault %q; the faults are %s", "con.faultUnknown"],
+  ["%s: %d of %d bytes read", "con.bytesRead"],
+  ["no file %s on the node's disk", "con.noFile"],
+  ["%w: \\%c is not supported", "con.reNotSupported"],
+  ["%w: missing )", "con.reMissingParen"],
+  ["%w: missing ]", "con.reMissingBracket"],
+  ["%w: nothing to repeat at %d", "con.reNothingToRepeat"],
+  ["%w: range out of order", "con.reRange"],
+  ["%w: trailing backslash", "con.reBackslash"],
+  ["%w: unexpected %q at %d", "con.reUnexpected"],
+  ["not a valid regular expression", "con.reInvalid"],
+  ["restart: kind must be one of clean, crash, power-loss, got %q", "con.restartKind"],
+  ["restart: restarting one node of a cluster is not modelled; use a single node", "con.restartCluster"],
+  ["restart: the node has no disk", "con.restartNoDisk"],
+  ["%s: no queue '%s' in vhost '/'", "con.crashNoQueue"],
+  ["seek: event %d is outside the timeline (0 to %d)", "con.seekOutside"],
+  ["step back: already at the start", "con.stepBackStart"],
+  ["channel number must be 1 to 65535, got %q", "con.channelNumber"],
+  ["expected a connection like c1 or a channel like c1.2, got %q", "con.expectedTarget"],
+  ["%s is %d bytes long; AMQP carries it as a short string of at most %d bytes", "con.shortString"],
+  ["%s goes with saw=, not with queue=", "con.withSaw"],
+  ["%s is a flag and takes no value (write %s, not %s=%s)", "con.flagNoValue"],
+  ["%s is given twice", "con.givenTwice"],
+  ["%s is not a client command", "con.notClient"],
+  ["%s is not a list_queues column (want one of %s)", "con.notColumn"],
+  ["%s is not something %s= compares (want one of %s)", "con.notCompared"],
+  ["%s must be an integer, got %q", "con.mustInt"],
+  ["%s must be between %d and %d, got %d", "con.mustBetween"],
+  ["%s must be one of %s, got %q", "con.mustOneOf"],
+  ["%s must be true or false, got %q", "con.mustBool"],
+  ["%s needs a value (%s=...)", "con.needsValue"],
+  ["%s needs a value (%s=N)", "con.needsNumber"],
+  ["%s needs a value, one of %s", "con.needsOneOf"],
+  ["%s: a value starting with ( is read as a list", "con.parenList"],
+  ["a file that is gone has no %s: give file=NAME gone alone", "con.goneNoField"],
+  ["a goal checks one thing: give one of queue=, saw=, process=, credit=, file=, alarm= or never=", "con.oneGoal"],
+  ["a no-ack consumer sends no acks: drop ack-every or no-ack", "con.noAckAckEvery"],
+  ["a policy needs at least one KEY=V definition", "con.policyNeedsDef"],
+  ["after= goes with saw=: expect on=CONN.CH saw=KIND ... after=power-loss", "con.afterWithSaw"],
+  ["alarm= takes nothing more", "con.alarmAlone"],
+  ["argument %q has no name", "con.noName"],
+  ["channel.close needs a channel like c1.2", "con.closeNeedsChannel"],
+  ["commands: %s", "con.commands"],
+  ["did you mean %s?", "con.didYouMean"],
+  ["empty command", "con.empty"],
+  ["give body= or size=, not both", "con.bodyOrSize"],
+  ["give exactly one of set= or clear=", "con.setOrClear"],
+  ["give ms= or events=, not both", "con.msOrEvents"],
+  ["give queue= or saw=, not both", "con.queueOrSaw"],
+  ["give queue=Q with the columns it should show, saw=KIND with what a channel should have seen, or process=, credit=, file=, alarm= or never=", "con.goalForms"],
+  ["gone goes with file=: expect file=NAME gone", "con.goneWithFile"],
+  ["missing %s=", "con.missing"],
+  ["missing the command to submit", "con.missingSubmit"],
+  ["missing type=", "con.missingType"],
+  ["never= needs on=: the connection (blocked) or the channel (dropped) it is about", "con.neverNeedsOn"],
+  ["never=dropped is about a channel: on=cN.M", "con.neverDropped"],
+  ["on needs a value like c1.1", "con.onNeedsValue"],
+  ["on= must name a channel like c1.2 here", "con.onChannel"],
+  ["on= must name a connection like c2 here", "con.onConnection"],
+  ["put a space between arguments, or the text inside the quotes", "con.spaceBetween"],
+  ["say what %s= should show: %s", "con.sayWhat"],
+  ["say what the queue should show, as list_queues columns: messages=0 consumers=1 ...", "con.sayQueue"],
+  ["submit takes an AMQP method such as basic.publish", "con.submitTakes"],
+  ["text right after a closing quote", "con.afterQuote"],
+  ["the quote opened here is never closed", "con.quoteOpen"],
+  ["try one of: %s", "con.tryOneOf"],
+  ["unknown argument %q", "con.unknownArg"],
+  ["unknown command %q", "con.unknownCommand"],
+  ["usage: submit basic.publish key=q count=100", "con.usageSubmit"],
+  ["work-us is the time the client spends on each message before it acks: give ack-every=N too", "con.workUs"],
+  ["write key=\"a value\"; inside quotes \\\" is a quote and \\\\ a backslash", "con.quoteHow"],
+  ["write the value without a leading parenthesis", "con.noParen"],
+  ["no simulation %d (create one first, or it was destroyed)", "con.noSim"],
+  ["options are not a JSON object: %v", "con.optsNotObject"],
+  ["options: schedulers must be a whole number from 1 to %d, not %v", "con.optsSchedulers"],
+  ["options: unknown option %q (known: schedulers)", "con.optsUnknown"],
+  ["simulation %d stopped after an internal error (%s); reset it", "con.simStopped"],
+  ["step: n must be at least 1, not %d", "con.stepN"],
+  ["argument %d (%s) must be a number, not %s", "con.argNumber"],
+  ["argument %d (%s) must be a string, not %s", "con.argString"],
+  ["argument %d (%s) must be a whole number, not %v", "con.argWhole"],
+  ["missing argument %d (%s)", "con.argMissing"],
+  ["%s at offset %d", "con.atOffset"],
+  ["#@cut takes a number of events, not %s", "con.cutNumber"],
+];
+
+/** formatRegExp matches what a Go format prints: %q a quoted string, %d
+ * an integer (with thousands separators), any other verb some text. */
+function formatRegExp(format) {
+  let src = "";
+  const verbs = [];
+  let last = 0;
+  for (const m of format.matchAll(/%(?:%|[-+# 0]*\d*[sqdvwcTx])/g)) {
+    src += format.slice(last, m.index).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    last = m.index + m[0].length;
+    if (m[0] === "%%") {
+      src += "%";
+      continue;
+    }
+    const v = m[0].slice(-1);
+    verbs.push(v);
+    src += v === "q" ? '("(?:[^"\\\\]|\\\\.)*")' : v === "d" ? "(-?[\\d,]+)" : "(.+?)";
+  }
+  src += format.slice(last).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return { re: new RegExp(`^${src}$`, "s"), verbs, literal: format.replace(/%./g, "").length };
+}
+
+// The formats with the most literal text are tried first, so that a
+// format's own words win over the wrappers ("%s: %w").
+// A format whose literal text has no word ("%s: %w") only joins a name
+// to a message: messageText takes the name off instead.
+const CONSOLE_PATTERNS = CONSOLE_TEXTS.map(([format, key]) => ({ ...formatRegExp(format), key, format }))
+  .filter((p) => /[a-z]/i.test(p.format.replace(/%./g, "")))
+  .sort((a, b) => b.literal - a.literal);
+
+/** messageText says one of the engine's messages in lang (l is not "en"),
+ * or returns null when it is none the catalogs know. lenient says a known
+ * hint after an unknown message. */
+function messageText(s, l, lenient = false) {
+  // a name before the message: "basic.ack: ...", "fault clear: ..."
+  const named = /^([a-z][\w.-]*(?: [a-z][\w-]*)?): (.*)$/s.exec(s);
+  if (named) {
+    const msg = messageText(named[2], l);
+    if (msg !== null) {
+      return `${named[1]}：${msg}`;
+    }
+  }
+  for (const p of CONSOLE_PATTERNS) {
+    const m = p.re.exec(s);
+    if (m) {
+      const params = {};
+      m.slice(1).forEach((g, i) => {
+        const said = p.verbs[i] === "q" || p.verbs[i] === "d" ? null : messageText(g, l);
+        params[String.fromCharCode(97 + i)] = said === null ? g : said;
+      });
+      return t(p.key, params, l);
+    }
+  }
+  // a hint after the message: "... (usage: ...)", "(did you mean x?)"
+  if (s.endsWith(")")) {
+    for (let i = s.lastIndexOf(" ("); i > 0; i = s.lastIndexOf(" (", i - 1)) {
+      const hint = messageText(s.slice(i + 2, -1), l);
+      if (hint !== null) {
+        const msg = messageText(s.slice(0, i), l);
+        if (msg !== null || lenient) {
+          return `${msg === null ? s.slice(0, i) : msg}（${hint}）`;
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/** errorText says the text after "error: " in lang: where (line, column),
+ * the command, the message and its hint. */
+export function errorText(s, lang) {
+  const l = normLang(lang);
+  if (l === "en") {
+    return s;
+  }
+  let m = /^line (\d+), column (\d+): (.*)$/s.exec(s);
+  if (m) {
+    return t("con.lineColumn", { line: m[1], col: m[2], text: errorText(m[3], l) }, l);
+  }
+  if ((m = /^column (\d+): (.*)$/s.exec(s))) {
+    return t("con.column", { col: m[1], text: errorText(m[2], l) }, l);
+  }
+  if ((m = /^line (\d+), (.*)$/s.exec(s))) {
+    return t("con.line", { line: m[1], text: errorText(m[2], l) }, l);
+  }
+  const said = messageText(s, l) ?? messageText(s, l, true);
+  return said === null ? s : said;
+}
+
+// AMQP_CODES are the reply codes the widget explains, by number.
+const AMQP_CODES = { 320: "connectionForced", 403: "accessRefused", 404: "notFound", 405: "resourceLocked", 406: "preconditionFailed", 501: "frameError", 502: "syntaxError", 503: "commandInvalid", 504: "channelError", 505: "unexpectedFrame", 506: "resourceError", 530: "notAllowed", 540: "notImplemented", 541: "internalError" };
+
+/** consoleLine says one output line of the console in lang: {text, en,
+ * explain}. text is what the line shows, en the English original when
+ * text differs from it, explain a line that explains RabbitMQ's reply
+ * when the line shows one (the reply itself stays as RabbitMQ wrote it). */
+export function consoleLine(line, lang) {
+  const l = normLang(lang);
+  const out = { text: line, en: null, explain: null };
+  if (l === "en" || typeof line !== "string") {
+    return out;
+  }
+  let m;
+  if (line.startsWith("error: ")) {
+    out.text = t("con.error", { text: errorText(line.slice(7), l) }, l);
+  } else if ((m = /^goal (not )?met: (.*)$/s.exec(line))) {
+    const found = engineText(m[2], l).replace(/ \(want ([^()]*)\)/g, (w, v) => t("con.want", { v }, l));
+    out.text = t(m[1] ? "con.goalNotMet" : "con.goalMet", { a: found }, l);
+  } else if (/^stopped after /.test(line)) {
+    out.text = errorText(line, l);
+  }
+  if ((m = /^(c\d+(?:\.\d+)?) closed code=(\d+) text="(.*)"$/s.exec(line)) || (m = /\b()code=(\d+) text="([A-Z_]+ - .*)"/s.exec(line))) {
+    const code = AMQP_CODES[m[2]];
+    if (code) {
+      const what = m[1] === "" ? "" : m[1].includes(".") ? t("con.amqp.channel", { name: m[1] }, l) : t("con.amqp.connection", { name: m[1] }, l);
+      out.explain = t("con.amqp.explain", { code: m[2], name: /^([A-Z_]+)/.exec(m[3]) ? /^([A-Z_]+)/.exec(m[3])[1] : "", what, why: t(`con.amqp.${code}`, null, l) }, l);
+    }
+  }
+  if (out.text !== line) {
+    out.en = line;
+  }
+  return out;
+}
+
+// -------------------------------------------------------------------
+// The events list: engine/sim.go Describe prints an event as
+//   #12 t=1.234ms sched=1 reader c1: frame from client (12µs)
+//   #13 t=1.240ms sched=1 queue q1: deliver from channel c1.1 (3µs)
+// The line is a contract and stays as it is in English. In another
+// language the widget says warren's words (sched, from, frame from
+// client) in it and keeps RabbitMQ's: the process (queue q1, reader c1)
+// and the Erlang message it handles (deliver, bump_credit, $gen_call,
+// DOWN), which a reader compares with a real broker's trace; the English
+// line and what the message means go in the title.
+
+const EVENT_LINE = /^#(\d+) t=(\S+) sched=(\d+) (.+?): (frame from client|\S+)(?: from (.+?))? \((\d+)µs\)$/s;
+
+/** eventKey is the catalog key that says what an Erlang message (a kind
+ * of event, engine/node/node.go kindNames) means. */
+export function eventKey(kind) {
+  return `events.kind.${kind === "?" ? "unknown" : kind.replace(/\W/g, "_")}`;
+}
+
+/** eventLine says a line of the events list in lang: {text, title}; title
+ * is the English line and what its message means, or "" in English. */
+export function eventLine(line, lang) {
+  const l = normLang(lang);
+  const m = l === "en" || typeof line !== "string" ? null : EVENT_LINE.exec(line);
+  if (!m) {
+    return { text: line, title: "" };
+  }
+  const [, n, at, sched, proc, kind, from, us] = m;
+  const input = kind === "frame from client";
+  const what = input ? t("events.fromClient", null, l) : from ? t("events.kindFrom", { kind, from }, l) : kind;
+  const text = t("events.line", { n, at, sched, proc, what, us }, l);
+  const means = input ? t("events.kind.frame", null, l) : t(eventKey(kind), null, l);
+  return { text, title: `${line}\n${input ? "" : `${kind}: `}${means}` };
+}

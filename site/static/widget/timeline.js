@@ -5,7 +5,7 @@
 
 import { h, setText } from "./dom.js";
 import { formatTime } from "./format.js";
-import { translator } from "./i18n.js";
+import { eventLine, translator } from "./i18n.js";
 
 const SPEEDS = [1, 2, 5, 10, 50, 200, 1000, 10000];
 const EVENT_LIST = 8;
@@ -202,7 +202,12 @@ export class EventList {
   /** render lists the events fetch found, the current one last. */
   render(evs) {
     this.last = evs.length ? evs[evs.length - 1].text : "";
-    const items = evs.map((e, i) => h(i === evs.length - 1 ? "li.now" : "li", { text: e.text, "aria-current": i === evs.length - 1 ? "step" : null }));
+    // in Chinese, warren's words of the line are said in Chinese and the
+    // English line (as a broker's trace would compare) is the title
+    const items = evs.map((e, i) => {
+      const said = eventLine(e.text, this.tr.lang);
+      return h(i === evs.length - 1 ? "li.now" : "li", { text: said.text, title: said.title || null, "aria-current": i === evs.length - 1 ? "step" : null });
+    });
     if (!items.length) {
       items.push(h("li.none", { text: this.tr("events.none") }));
     }

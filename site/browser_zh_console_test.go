@@ -1,0 +1,178 @@
+package site_test
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"warren/engine/script"
+)
+
+// consoleShown is JavaScript that reads what a widget's console and
+// events list show: each output line (its text, its title, whether it is
+// an error or an explanation), the hint under the prompt, and each line
+// of the events list with its title.
+const consoleShown = `(() => {
+	const r = document.querySelector("warren-scenario").shadowRoot;
+	return {
+		out: [...r.querySelectorAll(".log .out")].map((e) => ({text: e.textContent, title: e.title, err: e.classList.contains("err"), explain: e.classList.contains("explain")})),
+		hint: r.querySelector(".console .hint").textContent,
+		events: [...r.querySelectorAll(".events li")].map((e) => ({text: e.textContent, title: e.title})),
+	};
+})()`
+
+type shownLine struct {
+	Text    string `json:"text"`
+	Title   string `json:"title"`
+	Err     bool   `json:"err"`
+	Explain bool   `json:"explain"`
+}
+
+type shownConsole struct {
+	Out    []shownLine `json:"out"`
+	Hint   string      `json:"hint"`
+	Events []shownLine `json:"events"`
+}
+
+// quoted and cjk are what englishWords leaves out of a line: quoted
+// texts (RabbitMQ's replies, the reader's own values) and Chinese.
+var (
+	quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'[^']*'`)
+	cjk    = regexp.MustCompile(`[\x{3000}-\x{303f}\x{3400}-\x{9fff}\x{ff00}-\x{ffef}]+`)
+	hasCJK = regexp.MustCompile(`[\x{3400}-\x{9fff}]`)
+)
+
+// englishWords finds three English words in a row in text that are not
+// the command language's (command names, argument keys and values), or "".
+func englishWords(text string) string {
+	code := map[string]bool{}
+	for _, name := range script.Names() {
+		spec, _ := script.Lookup(name)
+		code[name] = true
+		for _, p := range spec.Params {
+			code[p.Key] = true
+			for _, v := range p.Values {
+				code[v] = true
+			}
+		}
+		for _, w := range spec.WordSet {
+			code[w] = true
+		}
+	}
+	bare := cjk.ReplaceAllString(quoted.ReplaceAllString(text, " \x00 "), " \x00 ")
+	var run []string
+	word := regexp.MustCompile(`^[A-Za-z]+$`)
+	for _, tok := range strings.FieldsFunc(bare, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '\n' || r == '\t' }) {
+		if word.MatchString(tok) && !code[tok] && strings.ToUpper(tok) != tok {
+			run = append(run, tok)
+			if len(run) >= 3 {
+				return strings.Join(run, " ")
+			}
+		} else {
+			run = run[:0]
+		}
+	}
+	return ""
+}
+
+// TestChineseConsoleSpeaksChinese types the typical mistakes of a reader
+// new to the console into the Chinese playground (an unknown command, an
+// unknown argument, bad values, a missing argument, an unknown delivery
+// tag, a queue that is not there, a closed channel used again, refused
+// engine commands) and checks what the console and the events list show:
+// warren's own words in Chinese with the English line in the title,
+// RabbitMQ's replies as RabbitMQ wrote them with a Chinese explanation
+// under each, and the events list's lines in Chinese with the English in
+// the title. It saves screenshots at desktop and phone size.
+func TestChineseConsoleSpeaksChinese(t *testing.T) {
+	if englishWords("错误：unknown command foo") == "" || englishWords(`kind 必须是 clean, crash, power-loss 之一 text="PRECONDITION_FAILED - unknown delivery tag"`) != "" {
+		t.Fatal("englishWords does not tell prose from the command language")
+	}
+	b := newBrowser(t)
+	b.open("/zh/playground/")
+	w := "warren-scenario"
+	typeLine := func(line string) {
+		t.Helper()
+		evalJS[bool](b, in(w, "input.cmd")+".focus(), true")
+		if err := chromedp.Do(b.ctx, chromedp.KeyEvent(line+"\r")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := len(evalJS[shownConsole](b, consoleShown).Out)
+	for _, line := range typicalMistakes {
+		typeLine(line)
+	}
+	got := evalJS[shownConsole](b, consoleShown)
+	out := got.Out[before:]
+	var errs, replies, explained int
+	for i, l := range out {
+		if run := englishWords(l.Text); run != "" {
+			t.Errorf("the console shows English %q in %q", run, l.Text)
+		}
+		if l.Err {
+			errs++
+			if !hasCJK.MatchString(l.Text) || !strings.HasPrefix(l.Text, "错误：") {
+				t.Errorf("an error not in Chinese: %q", l.Text)
+			}
+			if !strings.HasPrefix(l.Title, "error: ") {
+				t.Errorf("the error %q has no English original in its title (title %q)", l.Text, l.Title)
+			}
+		}
+		if strings.Contains(l.Text, " closed code=") {
+			replies++
+			if !regexp.MustCompile(`text="[A-Z_]+ - `).MatchString(l.Text) {
+				t.Errorf("RabbitMQ's reply is not as RabbitMQ wrote it: %q", l.Text)
+			}
+			if i+1 < len(out) && out[i+1].Explain && hasCJK.MatchString(out[i+1].Text) {
+				explained++
+			} else {
+				t.Errorf("no Chinese explanation under %q", l.Text)
+			}
+		}
+	}
+	if errs < 15 || replies < 6 || explained != replies {
+		t.Errorf("the mistakes showed %d errors and %d replies, %d explained: want at least 15 and 6, each explained", errs, replies, explained)
+	}
+	for _, want := range []string{"错误：第 1 列：未知命令 \"frobnicate\"", "basic.qos：prefetch 必须是整数", "queue.bind：缺少 exchange=", "目标未达成：", "（用法：queue.declare queue=Q"} {
+		if !slices.ContainsFunc(out, func(l shownLine) bool { return strings.Contains(l.Text, want) }) {
+			t.Errorf("no console line says %q", want)
+		}
+	}
+
+	if len(got.Events) < 5 {
+		t.Fatalf("the events list shows %d lines", len(got.Events))
+	}
+	for _, e := range got.Events {
+		if !hasCJK.MatchString(e.Text) || strings.Contains(e.Text, "sched=") || englishWords(e.Text) != "" {
+			t.Errorf("an event line not in Chinese: %q", e.Text)
+		}
+		if !strings.HasPrefix(e.Title, "#") || !strings.Contains(e.Title, " sched=") {
+			t.Errorf("the event %q has no English line in its title (%q)", e.Text, e.Title)
+		}
+	}
+
+	// the hint under the prompt: a value's kind and the usage
+	evalJS[bool](b, in(w, "input.cmd")+`.value = "basic.qos prefetch=", true`)
+	evalJS[bool](b, in(w, "input.cmd")+".focus(), true")
+	if err := chromedp.Do(b.ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+		t.Fatal(err)
+	}
+	if hint := evalJS[shownConsole](b, consoleShown).Hint; !strings.HasPrefix(hint, "prefetch：整数。用法：basic.qos prefetch=N") || englishWords(hint) != "" {
+		t.Errorf("the hint for prefetch= says %q", hint)
+	}
+	evalJS[bool](b, in(w, "input.cmd")+`.value = "", true`)
+
+	b.shotElement(w, "zh-console-desktop")
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
+		t.Fatal(err)
+	}
+	evalJS[bool](b, in(w, ".console")+".scrollIntoView(), true")
+	b.shotViewport("zh-console-phone")
+	evalJS[bool](b, in(w, ".events")+".scrollIntoView(), true")
+	b.shotViewport("zh-events-phone")
+	b.noErrors()
+}

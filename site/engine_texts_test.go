@@ -1,0 +1,287 @@
+package site_test
+
+import (
+	"encoding/json"
+	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"warren/engine"
+	"warren/engine/script"
+)
+
+// updateEngineTexts rewrites widgettest/testdata/engine-texts.json from
+// the engine's source: go test ./site -run TestEngineTextsAreListed -update-engine-texts
+var updateEngineTexts = flag.Bool("update-engine-texts", false, "rewrite widgettest/testdata/engine-texts.json")
+
+// engineTextDirs are the packages whose words reach the console: the
+// engine's commands and budget, the command language (parse errors, usage,
+// hints), the node's refusals, and the wasm bridge's own errors. The
+// store's and the file formats' errors (engine/store/...) are checks of the
+// engine's own consistency that no command a reader types reaches.
+var engineTextDirs = []string{"../engine", "../engine/script", "../engine/node", "../wasm"}
+
+// amqpReply is how a RabbitMQ reply text starts (NOT_FOUND - ...): those
+// stay as RabbitMQ prints them, and amqp.Errorf's texts are not collected.
+var amqpReply = regexp.MustCompile(`^[A-Z_]+ - `)
+
+// engineTexts lists every text of warren's own that the console can show:
+// each file's error formats (fmt.Errorf, errors.New, script's errf, fail
+// and bad, the Msg and Hint of a script.Error), the hints assigned, the
+// texts the parse checks return, the budget's stops and the goal's verdict.
+// A format is the Go format of the message, with %s where a part is
+// computed (a name, a list, a wrapped error).
+func engineTexts(t *testing.T) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	add := func(file, format string) {
+		if format == "" || format == "%s" || amqpReply.MatchString(format) || seen[format] {
+			return
+		}
+		seen[format] = true
+		out = append(out, [2]string{file, format})
+	}
+	fset := token.NewFileSet()
+	for _, dir := range engineTextDirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel := strings.TrimPrefix(filepath.ToSlash(path), "../")
+			inScript := strings.HasSuffix(filepath.ToSlash(dir), "engine/script")
+			collectTexts(f, inScript, func(format string) { add(rel, format) })
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+	return out
+}
+
+// checkFuncs are the script package's functions whose string results are
+// messages of a refused argument.
+var checkFuncs = map[string]bool{"checkParam": true, "clientHint": true, "unknownHint": true, "NoQueue": true}
+
+// collectTexts calls add with the format of every message site in f.
+func collectTexts(f *ast.File, inScript bool, add func(string)) {
+	var fn string
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			fn = n.Name.Name
+		case *ast.CallExpr:
+			name := callName(n.Fun)
+			switch {
+			case name == "fmt.Errorf" || name == "errors.New" || name == "errf":
+				add(format(n.Args[0], true))
+			case name == "fmt.Sprintf" && inScript:
+				add(format(n.Args[0], true))
+			case name == "fail" && len(n.Args) >= 3:
+				add(format(n.Args[1], false))
+				add(format(n.Args[2], true))
+			case name == "bad" && len(n.Args) == 2:
+				add(format(n.Args[1], false))
+			}
+		case *ast.CompositeLit:
+			if callName(n.Type) == "Error" || callName(n.Type) == "script.Error" {
+				for _, el := range n.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if k := callName(kv.Key); k == "Msg" || k == "Hint" {
+							add(format(kv.Value, false))
+						}
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if i >= len(n.Rhs) {
+					break
+				}
+				switch l := callName(lhs); {
+				case l == "hint" || strings.HasSuffix(l, ".Hint") || strings.HasSuffix(l, ".stop"):
+					add(format(n.Rhs[i], false))
+				}
+			}
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				s := format(r, false)
+				if (inScript && checkFuncs[fn]) || strings.HasPrefix(s, "stopped after ") || strings.HasPrefix(s, "goal ") {
+					add(s)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// callName is the dotted name of an identifier or selector ("" else).
+func callName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		if x := callName(e.X); x != "" {
+			return x + "." + e.Sel.Name
+		}
+	case *ast.StarExpr:
+		return callName(e.X)
+	case *ast.UnaryExpr:
+		return callName(e.X)
+	}
+	return ""
+}
+
+// format is the message an expression builds, as a Go format: literals
+// as they are (a % of a plain literal doubled), Sprintf's format, and %s
+// for what is computed. An expression with no literal at all is "".
+func format(e ast.Expr, isFormat bool) string {
+	s, lit := formatOf(e, isFormat)
+	if !lit {
+		return ""
+	}
+	return s
+}
+
+func formatOf(e ast.Expr, isFormat bool) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind != token.STRING {
+			return "%s", false
+		}
+		s, err := strconv.Unquote(e.Value)
+		if err != nil {
+			return "%s", false
+		}
+		if !isFormat {
+			s = strings.ReplaceAll(s, "%", "%%")
+		}
+		return s, true
+	case *ast.BinaryExpr:
+		if e.Op == token.ADD {
+			a, la := formatOf(e.X, false)
+			b, lb := formatOf(e.Y, false)
+			return a + b, la || lb
+		}
+	case *ast.ParenExpr:
+		return formatOf(e.X, isFormat)
+	case *ast.CallExpr:
+		if callName(e.Fun) == "fmt.Sprintf" && len(e.Args) > 0 {
+			return formatOf(e.Args[0], true)
+		}
+	}
+	return "%s", false
+}
+
+// typicalMistakes are what a reader new to the console types wrong: an
+// unknown command, an unknown argument, a bad value, a missing required
+// argument, an unknown delivery tag, a queue that does not exist, a
+// channel closed by RabbitMQ and used again, a refused engine command.
+var typicalMistakes = []string{
+	"queue.declare queue=q durable",
+	"basic.publish key=q body=hello count=3",
+	"basic.consume queue=q",
+	"frobnicate",
+	"seek 3",
+	"queue.declare queue=q colour=red",
+	"queue.declare queue=q durable=yes",
+	"basic.qos prefetch=lots",
+	"basic.qos prefetch=-1",
+	"queue.bind queue=q",
+	"basic.ack tag=99",
+	"basic.publish key=q on=c1.1",
+	"basic.get queue=nope on=c1.2",
+	"queue.declare queue=q on=c1.3",
+	"queue.declare queue=q exclusive on=c2.1",
+	"queue.declare queue=amq.mine on=c2.2",
+	"exchange.declare exchange=x type=topicz on=c3.1",
+	"basic.consume queue=q tag=t on=c4.1",
+	"basic.consume queue=q tag=t on=c4.1",
+	"basic.ack c1.1 tag=1",
+	"queue.declare queue=\"q",
+	"expect queue=q messages=5",
+	"expect on=c1.1 saw=get-ok",
+	"restart kind=soft",
+	"crash queue=nope",
+	"cluster nodes=3",
+	"set_policy name=p pattern=(q definition=x",
+	"run ms=-1",
+	"fault",
+	"wait",
+}
+
+// runMistakes runs typicalMistakes on a recording engine: each line with
+// the console lines it printed, and the events list's line of every event.
+func runMistakes() ([][]string, []string) {
+	s := engine.New(engine.Options{Record: true})
+	var out [][]string
+	for _, line := range typicalMistakes {
+		out = append(out, append([]string{line}, s.ExecLine(line)...))
+	}
+	var events []string
+	for n := int64(1); n <= s.EventCount(); n++ {
+		e := s.Event(n)
+		events = append(events, s.Describe(&e))
+	}
+	return out, events
+}
+
+// TestEngineTextsAreListed keeps widgettest/testdata/engine-texts.json the
+// list of warren's own texts the console can show, which the widget's
+// Chinese is tested against (widgettest/console-zh.test.mjs).
+func TestEngineTextsAreListed(t *testing.T) {
+	texts := engineTexts(t)
+	if len(texts) < 100 {
+		t.Fatalf("found only %d texts in the engine's source", len(texts))
+	}
+	var usage [][2]string
+	for _, name := range script.Names() {
+		spec, _ := script.Lookup(name)
+		usage = append(usage, [2]string{name, spec.Usage})
+	}
+	var words []string
+	for _, name := range script.Names() {
+		spec, _ := script.Lookup(name)
+		words = append(words, strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == '_' })...)
+		for _, p := range spec.Params {
+			words = append(words, p.Key)
+			words = append(words, p.Values...)
+		}
+		words = append(words, spec.WordSet...)
+	}
+	slices.Sort(words)
+	mistakes, events := runMistakes()
+	want := map[string]any{"texts": texts, "usage": usage, "names": slices.Compact(words), "mistakes": mistakes, "events": events}
+	b, err := json.MarshalIndent(want, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, '\n')
+	path := filepath.Join("widgettest", "testdata", "engine-texts.json")
+	if *updateEngineTexts {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != string(b) {
+		t.Fatalf("%s is not the engine's texts of now (%v): rewrite it with go test ./site -run TestEngineTextsAreListed -update-engine-texts, then give every new text its Chinese in widget/i18n.js and the catalogs", path, err)
+	}
+}

@@ -1,0 +1,216 @@
+// Tests that a Chinese widget says warren's own words of the console and
+// the events list in Chinese: every error, hint and usage format of the
+// engine's source (testdata/engine-texts.json, which site's
+// TestEngineTextsAreListed keeps equal to the source), the console lines
+// of a run of typical mistakes, the explanation of RabbitMQ's reply codes,
+// and the events list's line of every kind of event (engine/node/node.go
+// kindNames). RabbitMQ's own texts stay as RabbitMQ prints them.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+
+import { CATALOGS, consoleLine, errorText, eventKey, eventLine } from "../static/widget/i18n.js";
+
+const data = JSON.parse(readFileSync(new URL("testdata/engine-texts.json", import.meta.url), "utf8"));
+
+// CODE are the words that are the command language's, not English prose:
+// command names, argument keys and values, columns, views.
+const CODE = new Set(data.names);
+
+/** englishRun finds a run of three or more English words in text that are
+ * not the command language's own (a name, a key, a value), or null. A
+ * quoted text (RabbitMQ's reply in text="...", a value the reader typed in
+ * "...") is left out. */
+export function englishRun(text) {
+  const bare = text
+    .replace(/"(?:[^"\\]|\\.)*"/g, " \u0000 ")
+    .replace(/'[^']*'/g, " \u0000 ")
+    .replace(/[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+/g, " \u0000 ");
+  let run = [];
+  for (const tok of bare.split(/[\s,;]+/)) {
+    if (/^[A-Za-z]+$/.test(tok) && !CODE.has(tok) && !/^[A-Z]+$/.test(tok)) {
+      run.push(tok);
+      if (run.length >= 3) {
+        return run.join(" ");
+      }
+    } else {
+      run = [];
+    }
+  }
+  return null;
+}
+
+/** sample fills a Go format with values like the engine's: a name for %s,
+ * a quoted name for %q, a number for %d, and for %w a wrapped error that is
+ * itself one of the engine's messages. */
+function sample(format) {
+  return format.replace(/%(?:%|[-+# 0]*\d*[sqdvwcTx])/g, (v) => {
+    switch (v.slice(-1)) {
+      case "%":
+        return "%";
+      case "q":
+        return '"q1"';
+      case "d":
+        return "3";
+      case "w":
+        return "not a valid regular expression";
+      case "c":
+        return "x";
+      case "T":
+        return "int";
+      case "x":
+        return "0a";
+      default:
+        return "q1";
+    }
+  });
+}
+
+/** shown is the console's line for a message of the engine: goals and
+ * stops as they are, anything else as the error it is. */
+const shown = (s) => (/^(goal |stopped after )/.test(s) ? s : `error: ${s}`);
+
+test("the english-run check finds prose and lets the command language be", () => {
+  assert.equal(englishRun("错误：unknown command foo"), "unknown command foo");
+  assert.equal(englishRun("kind 必须是 clean, crash, power-loss 之一"), null);
+  assert.equal(englishRun('c1.1 closed code=406 text="PRECONDITION_FAILED - unknown delivery tag 99"'), null);
+  assert.equal(englishRun("用法：queue.declare queue=Q [durable] [exclusive] [auto-delete] [passive]"), null);
+});
+
+test("every error, hint and usage text of the engine's source is said in Chinese", () => {
+  assert.ok(data.texts.length > 100, `only ${data.texts.length} texts`);
+  const untranslated = [];
+  for (const [file, format] of data.texts) {
+    const english = shown(sample(format));
+    const { text, en } = consoleLine(english, "zh");
+    const run = englishRun(text);
+    if (en === null || text === english || run !== null) {
+      untranslated.push(`${file}: ${format}\n    → ${text}${run ? `\n    English left: "${run}"` : ""}`);
+    }
+    assert.equal(consoleLine(english, "en").text, english, "English stays as the engine wrote it");
+  }
+  assert.deepEqual(untranslated, [], `${untranslated.length} texts still in English in Chinese:\n${untranslated.join("\n")}`);
+});
+
+test("a command's usage reads as usage in Chinese and keeps its syntax", () => {
+  for (const [name, usage] of data.usage) {
+    const zh = errorText(`usage: ${usage}`, "zh");
+    assert.equal(zh, `用法：${usage}`, name);
+  }
+  // a refused argument: where, the command, the message and the usage
+  const line = 'error: line 3, column 11: basic.qos: prefetch must be an integer, got "lots" (usage: basic.qos prefetch=N [global])';
+  assert.equal(consoleLine(line, "zh").text, '错误：第 3 行第 11 列：basic.qos：prefetch 必须是整数，收到的是 "lots"（用法：basic.qos prefetch=N [global]）');
+  assert.equal(consoleLine(line, "zh").en, line, "the English original is kept for the title");
+});
+
+test("the console lines of typical mistakes are Chinese, and RabbitMQ's replies are explained", () => {
+  let errors = 0;
+  let replies = 0;
+  for (const [cmd, ...lines] of data.mistakes) {
+    for (const line of lines) {
+      const out = consoleLine(line, "zh");
+      assert.equal(englishRun(out.text), null, `${cmd}: ${line}\n  → ${out.text}`);
+      if (/^(error|goal)/.test(line)) {
+        errors++;
+        assert.match(out.text, /[\u3400-\u9fff]/, `${cmd}: ${line} → ${out.text}`);
+      }
+      const reply = /closed code=(\d+) text="([A-Z_]+) - /.exec(line);
+      if (reply) {
+        replies++;
+        assert.ok(out.text.includes(`text="${reply[2]} - `), "RabbitMQ's reply stays as it is");
+        assert.ok(out.explain && out.explain.includes(`${reply[1]} ${reply[2]}`), `${line}: no explanation`);
+        assert.match(out.explain, /[\u3400-\u9fff]/);
+        assert.equal(englishRun(out.explain), null, out.explain);
+      } else {
+        assert.equal(out.explain, null, line);
+      }
+    }
+  }
+  assert.ok(errors >= 15 && replies >= 6, `the mistakes gave ${errors} errors and ${replies} replies`);
+});
+
+test("the common AMQP reply codes each have a Chinese explanation", () => {
+  const replies = {
+    404: "NOT_FOUND - no queue 'x' in vhost '/'",
+    406: "PRECONDITION_FAILED - unknown delivery tag 9",
+    405: "RESOURCE_LOCKED - cannot obtain exclusive access to locked queue 'q' in vhost '/'",
+    403: "ACCESS_REFUSED - queue name 'amq.x' contains reserved prefix 'amq.*'",
+    530: "NOT_ALLOWED - attempt to reuse consumer tag 't'",
+    504: "CHANNEL_ERROR - unexpected command while processing 'tx.commit'",
+    320: "CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'",
+    541: "INTERNAL_ERROR - an internal error",
+  };
+  const seen = new Set();
+  for (const [code, text] of Object.entries(replies)) {
+    for (const who of ["c1.1", "c1"]) {
+      const line = `${who} closed code=${code} text="${text}"`;
+      const out = consoleLine(line, "zh");
+      assert.equal(out.text, line, "the line itself is RabbitMQ's and the trace's");
+      assert.ok(out.explain, `${code}: no explanation`);
+      assert.ok(out.explain.includes(who.includes(".") ? `通道 ${who}` : `连接 ${who}`), out.explain);
+      seen.add(out.explain);
+      assert.equal(consoleLine(line, "en").explain, null, "English explains nothing the reply does not say");
+    }
+  }
+  assert.equal(seen.size, 16, "each code and target its own explanation");
+});
+
+/** kinds are the names of engine/node/node.go's kindNames. */
+function kinds() {
+  const src = readFileSync(new URL("../../engine/node/node.go", import.meta.url), "utf8");
+  const table = /var kindNames = \[kindCount\]string\{([\s\S]*?)\n\}/.exec(src);
+  assert.ok(table, "kindNames not found in engine/node/node.go");
+  return [...new Set([...table[1].matchAll(/:\s*"([^"]+)"/g)].map((m) => m[1]))];
+}
+
+test("every kind of event reads in Chinese in the events list, with RabbitMQ's names kept", () => {
+  const names = kinds();
+  assert.ok(names.length >= 30, `only ${names.length} kinds`);
+  for (const kind of [...names, "?"]) {
+    const key = eventKey(kind);
+    assert.ok(key in CATALOGS.zh && key in CATALOGS.en, `no catalog text for the event kind ${kind} (${key})`);
+    for (const line of [`#12 t=1.234ms sched=2 queue q1: ${kind} from channel c1.1 (3µs)`, `#7 t=0.010ms sched=1 vm_memory_monitor: ${kind} (0µs)`]) {
+      const { text, title } = eventLine(line, "zh");
+      assert.match(text, /[\u3400-\u9fff]/, `${line} → ${text}`);
+      assert.equal(englishRun(text), null, text);
+      assert.ok(text.includes(`：${kind}`), `the message name ${kind} is kept: ${text}`);
+      assert.ok(title.startsWith(`${line}\n`), "the English line is in the title");
+      assert.ok(title.includes(CATALOGS.zh[key]), "the title says what the message means");
+      assert.ok(!/\bsched=|\bfrom\b/.test(text), `warren's words are said in Chinese: ${text}`);
+    }
+  }
+  const input = eventLine("#1 t=0.000ms sched=1 reader c1: frame from client (12µs)", "zh");
+  assert.equal(input.text, "#1 t=0.000ms 调度器 1 · reader c1：来自客户端的帧（12µs）");
+  const deliver = eventLine("#13 t=1.240ms sched=2 queue q1: deliver from channel c1.1 (3µs)", "zh");
+  assert.equal(deliver.text, "#13 t=1.240ms 调度器 2 · queue q1：deliver，来自 channel c1.1（3µs）");
+  assert.deepEqual(eventLine("#1 t=0.000ms sched=1 reader c1: frame from client (12µs)", "en"), { text: "#1 t=0.000ms sched=1 reader c1: frame from client (12µs)", title: "" });
+});
+
+test("the events of a real run read in Chinese", () => {
+  assert.ok(data.events.length > 20, `only ${data.events.length} events`);
+  for (const line of data.events) {
+    const { text, title } = eventLine(line, "zh");
+    assert.notEqual(text, line, `not said in Chinese: ${line}`);
+    assert.match(text, /[\u3400-\u9fff]/, line);
+    assert.equal(englishRun(text), null, text);
+    assert.ok(title.startsWith(line));
+  }
+});
+
+test("the widget's own console words are said in Chinese", () => {
+  assert.equal(consoleLine("error: #@cut takes a number of events, not x", "zh").text, "错误：#@cut 需要一个事件数，而不是 x");
+  assert.equal(consoleLine("error: line 4, crash: no queue 'q' in vhost '/'", "zh").text, "错误：第 4 行，crash：no queue 'q' in vhost '/'（rabbitmqctl 的原话：vhost '/' 中没有队列 'q'）");
+  assert.equal(consoleLine("stopped after 250,000 events (the time budget of one command here, 10.2s); run continues, reset starts again", "zh").text, "运行了 250,000 个事件后停下（这里单条命令的时间预算, 10.2s）；run 继续运行，reset 从头开始");
+});
+
+test("the hint names every kind of argument the bridge knows in the catalogs", () => {
+  const src = readFileSync(new URL("../../wasm/bridge.go", import.meta.url), "utf8");
+  const table = /var kindNames = map\[script\.Kind\]string\{([\s\S]*?)\}/.exec(src);
+  assert.ok(table, "kindNames not found in wasm/bridge.go");
+  const names = [...table[1].matchAll(/:\s*"([^"]+)"/g)].map((m) => m[1]);
+  assert.ok(names.length >= 7, names.join(","));
+  for (const k of names) {
+    assert.ok(`console.kind.${k}` in CATALOGS.en && `console.kind.${k}` in CATALOGS.zh, `no console.kind.${k}`);
+  }
+});
