@@ -221,10 +221,26 @@ var typicalMistakes = []string{
 	"run ms=-1",
 	"fault",
 	"wait",
+	"set_policy name=p pattern=^q$ max-length=many",
+	"clear_policy name=nope",
 }
 
-// runMistakes runs typicalMistakes on a recording engine: each line with
-// the console lines it printed, and the events list's line of every event.
+// views are show's views after some work, whose lines hold a few words
+// of warren's own among their name=value fields.
+var views = []string{
+	"queue.declare queue=q durable",
+	"basic.publish key=q body=hello count=20 persistent",
+	"basic.consume queue=q",
+	"run ms=100",
+	"show gc", "show throughput", "show rates", "show schedulers", "show cpu", "show processes", "show cluster",
+	"show queues", "show consumers", "show credit", "show memory", "show clock", "show exchanges", "show files",
+	"run ms=10",
+	"show cpu",
+}
+
+// runMistakes runs typicalMistakes on a recording engine, and views on
+// another: each line with the console lines it printed, and the events
+// list's line of every event of the mistakes.
 func runMistakes() ([][]string, []string) {
 	s := engine.New(engine.Options{Record: true})
 	var out [][]string
@@ -235,6 +251,10 @@ func runMistakes() ([][]string, []string) {
 	for n := int64(1); n <= s.EventCount(); n++ {
 		e := s.Event(n)
 		events = append(events, s.Describe(&e))
+	}
+	v := engine.New(engine.Options{Record: true})
+	for _, line := range views {
+		out = append(out, append([]string{line}, v.ExecLine(line)...))
 	}
 	return out, events
 }

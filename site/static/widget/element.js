@@ -42,7 +42,7 @@ import { markDone, showLessonProgress } from "./progress.js";
 import { loadSheets } from "./sheet.js";
 import { FilesView } from "./files.js";
 import { Goals } from "./goals.js";
-import { engineText, langOf, translator } from "./i18n.js";
+import { engineText, errorText, langOf, translator } from "./i18n.js";
 import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
 import { Terms } from "./terms.js";
@@ -946,7 +946,7 @@ class WarrenScenario extends HTMLElement {
   showProblem(title, detail) {
     this.el.problem.hidden = false;
     setText(this.el.problem.firstChild, title + ": ");
-    setText(this.el.problem.lastChild, detail);
+    setText(this.el.problem.lastChild, errorText(detail, this.lang)); // the engine's words too
   }
 
   hideProblem() {

@@ -740,5 +740,14 @@ export default {
   "console.kind.flag": "a flag without a value",
   "console.kind.enum": "one of its values",
   "console.kind.bool": "a flag, or =true / =false",
-  "console.kind.on": "a connection or channel, like c1 or c1.2"
+  "console.kind.on": "a connection or channel, like c1 or c1.2",
+  "con.engineStopped": "the engine is not running ({a}); reload the page",
+  "con.ctl.validation": "rabbitmqctl refused the policy: one of its definitions is not valid.",
+  "con.ctl.noParameter": "rabbitmqctl: no policy has that name.",
+  "con.show.noProcess": "no process ran during the last command",
+  "con.show.throughput": "throughput over {a}:{b}",
+  "con.show.nodeCpu": "{a} of {b} schedulers over {c}",
+  "con.show.rates": "rates over {a} to {b}, one column per {c}ms",
+  "con.show.gcCombine": "{a} ({b} dead): merges two neighbouring files once the files hold more than {c} bytes and more than half of them are dead",
+  "con.show.gcCompact": "{a} ({b} dead): compacts a file in place when less than half of it is live, 15 s after an ack"
 };

@@ -721,5 +721,14 @@ export default {
   "console.kind.flag": "不带值的开关",
   "console.kind.enum": "取给定值之一",
   "console.kind.bool": "开关，或 =true / =false",
-  "console.kind.on": "连接或通道，例如 c1 或 c1.2"
+  "console.kind.on": "连接或通道，例如 c1 或 c1.2",
+  "con.engineStopped": "引擎没有在运行（{a}）；请重新加载页面",
+  "con.ctl.validation": "↳ rabbitmqctl 拒绝了这条策略：它的某个定义无效。",
+  "con.ctl.noParameter": "↳ rabbitmqctl：没有这个名字的策略。",
+  "con.show.noProcess": "上一条命令期间没有进程运行",
+  "con.show.throughput": "吞吐量（{a} 内）：{b}",
+  "con.show.nodeCpu": "{a}（{b} 个调度器，{c} 内）",
+  "con.show.rates": "速率：{a} 到 {b}，每列 {c}ms",
+  "con.show.gcCombine": "{a}（{b} 已失效）：当这些文件合计超过 {c} 字节且一半以上已失效时，合并相邻的两个文件",
+  "con.show.gcCompact": "{a}（{b} 已失效）：当一个文件的存活部分不到一半时，在一次确认 15 秒后就地压缩它"
 };

@@ -325,6 +325,8 @@ const CONSOLE_TEXTS = [
   ["missing argument %d (%s)", "con.argMissing"],
   ["%s at offset %d", "con.atOffset"],
   ["#@cut takes a number of events, not %s", "con.cutNumber"],
+  // widget/bridge-loader.js: the engine's worker has stopped
+  ["the engine is not running (%s); reload the page", "con.engineStopped"],
 ];
 
 /** formatRegExp matches what a Go format prints: %q a quoted string, %d
@@ -436,6 +438,15 @@ export function consoleLine(line, lang) {
     out.text = t(m[1] ? "con.goalNotMet" : "con.goalMet", { a: found }, l);
   } else if (/^stopped after /.test(line)) {
     out.text = errorText(line, l);
+  } else {
+    for (const [re, key] of SHOW_LINES) {
+      if ((m = re.exec(line))) {
+        const params = {};
+        m.slice(1).forEach((g, i) => (params[String.fromCharCode(97 + i)] = g));
+        out.text = t(key, params, l);
+        break;
+      }
+    }
   }
   if ((m = /^(c\d+(?:\.\d+)?) closed code=(\d+) text="(.*)"$/s.exec(line)) || (m = /\b()code=(\d+) text="([A-Z_]+ - .*)"/s.exec(line))) {
     const code = AMQP_CODES[m[2]];
@@ -444,11 +455,30 @@ export function consoleLine(line, lang) {
       out.explain = t("con.amqp.explain", { code: m[2], name: /^([A-Z_]+)/.exec(m[3]) ? /^([A-Z_]+)/.exec(m[3])[1] : "", what, why: t(`con.amqp.${code}`, null, l) }, l);
     }
   }
+  // rabbitmqctl's refusals of a policy, which stay as rabbitmqctl says them
+  if ((m = /^error: (?:(?:set|clear)_policy: )?(Validation failed|Parameter does not exist)\b/.exec(line))) {
+    out.explain = t(m[1] === "Validation failed" ? "con.ctl.validation" : "con.ctl.noParameter", null, l);
+  }
   if (out.text !== line) {
     out.en = line;
   }
   return out;
 }
+
+// SHOW_LINES are the lines of show's views that hold words of warren's
+// own (the rest are name=value fields), each with the catalog key that
+// says it with the groups as {a}, {b}, ...
+const SHOW_LINES = [
+  [/^no process ran during the last command$/, "con.show.noProcess"],
+  [/^throughput over (\S+): ?(.*)$/, "con.show.throughput"],
+  [/^(node \S+ cpu=\S+) of (\d+) schedulers over (\S+)$/, "con.show.nodeCpu"],
+  [/^rates over (\S+) to (\S+), one column per (\d+)ms$/, "con.show.rates"],
+  [/^(gc store \S+ files=\d+ size=\d+ live=\d+ dead=\d+) \(([\d.]+%) dead\): merges two neighbouring files once the files hold more than (\d+) bytes and more than half of them are dead$/, "con.show.gcCombine"],
+  [/^(gc store \S+ files=\d+ size=\d+ live=\d+ dead=\d+) \(([\d.]+%) dead\): compacts a file in place when less than half of it is live, 15 s after an ack$/, "con.show.gcCompact"],
+];
+
+/** SHOW_KEYS are the catalog keys of SHOW_LINES, for the tests. */
+export const SHOW_KEYS = SHOW_LINES.map(([, key]) => key);
 
 // -------------------------------------------------------------------
 // The events list: engine/sim.go Describe prints an event as
