@@ -486,7 +486,7 @@ class WarrenScenario extends HTMLElement {
         if (e.lost) {
           throw e;
         }
-        this.showProblem(this.tx("problem.mistake"), this.tx("problem.mistakeDetail", { error: e.message.replace(/^parse: /, "") }));
+        this.showProblem(this.tx("problem.mistake"), this.tx("problem.mistakeDetail", { error: errorText(e.message.replace(/^parse: /, ""), this.lang) }));
       }
       await this.runLines(text);
       if (this.id_) {
