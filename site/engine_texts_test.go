@@ -68,9 +68,42 @@ func engineTexts(t *testing.T) [][2]string {
 			collectTexts(f, inScript, func(format string) { add(rel, format) })
 		}
 	}
+	// the widget's own errors that reach the console or the problem box
+	widget, err := filepath.Glob(filepath.Join("static", "widget", "*.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range widget {
+		if strings.HasPrefix(filepath.Base(path), "i18n") {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := "site/" + filepath.ToSlash(path)
+		for _, m := range jsError.FindAllStringSubmatch(string(src), -1) {
+			lit := m[1]
+			if lit == "" {
+				lit = m[2]
+			}
+			if lit == "" {
+				lit = m[3]
+			}
+			add(rel, jsPart.ReplaceAllString(strings.ReplaceAll(lit, "%", "%%"), "%s"))
+		}
+	}
 	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
 	return out
 }
+
+// jsError finds the widget's own error texts: what it throws (new Error,
+// LinkError, EngineError with a literal) and the fallbacks it says when
+// the worker gives no reason (why || "...").
+var jsError = regexp.MustCompile("new (?:Link|Engine)?Error\\((?:`([^`]*)`|\"([^\"]*)\")|(?:why|dead) = [^\n]*?\\|\\| \"([^\"]*)\"")
+
+// jsPart is a computed part of a template literal.
+var jsPart = regexp.MustCompile(`\$\{[^}]*\}`)
 
 // checkFuncs are the script package's functions whose string results are
 // messages of a refused argument.

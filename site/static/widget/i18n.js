@@ -325,8 +325,29 @@ const CONSOLE_TEXTS = [
   ["missing argument %d (%s)", "con.argMissing"],
   ["%s at offset %d", "con.atOffset"],
   ["#@cut takes a number of events, not %s", "con.cutNumber"],
-  // widget/bridge-loader.js: the engine's worker has stopped
+  // the widget's own errors (widget/*.js), shown in the console or the
+  // problem box
   ["the engine is not running (%s); reload the page", "con.engineStopped"],
+  ["cannot start the engine's worker: %s", "con.w.workerStart"],
+  ["the engine moved this simulation to another worker", "con.w.moved"],
+  ["the engine restarted before this could run", "con.w.restarted"],
+  ["the engine's worker could not run (is engine-worker.js served to this page?)", "con.w.workerCannotRun"],
+  ["cannot load %s: HTTP %s", "con.w.cannotLoad"],
+  ["the engine stopped", "con.w.stopped"],
+  ["warren.wasm started but did not install its functions", "con.w.noFunctions"],
+  ["\"done\" must be an object of exercise: time", "con.w.doneObject"],
+  ["not JSON (%s)", "con.w.notJSON"],
+  ["not a warren progress file (want \"format\": \"%s\")", "con.w.notProgress"],
+  ["the entry %s is not an exercise of a lesson", "con.w.notExercise"],
+  ["e=%s is not an event number", "con.w.eventNumber"],
+  ["it has characters a link's data never has", "con.w.badChars"],
+  ["share-to=\"%s\" is not an address", "con.w.shareTo"],
+  ["share-to=\"%s\" is not an http or https address", "con.w.shareToHttp"],
+  ["the scenario data in the link cannot be read (%s); the link may have been cut short when it was copied", "con.w.linkUnreadable"],
+  ["the scenario in the link unpacks to more than %s bytes, the most a link may carry; it was not run", "con.w.linkTooBig"],
+  ["the scenario is %s bytes, more than a link carries (%s)", "con.w.scenarioTooBig"],
+  ["v=%s is not a view (%s)", "con.w.notView"],
+  ["cannot fetch %s: %s", "con.w.cannotFetch"],
 ];
 
 /** formatRegExp matches what a Go format prints: %q a quoted string, %d

@@ -5,7 +5,7 @@
 // a room's files, a reader moves to another browser).
 
 import { h, setText } from "./dom.js";
-import { langOf, translator } from "./i18n.js";
+import { errorText, langOf, translator } from "./i18n.js";
 
 const KEY = "warren-progress";
 const FORMAT = "warren-progress/1";
@@ -119,7 +119,7 @@ export function showLessonProgress(doc) {
       setText(status, tr("progress.imported", { file: f.name, n }));
       render();
     } catch (e) {
-      setText(status, tr("progress.notImported", { file: f.name, error: e.message }));
+      setText(status, tr("progress.notImported", { file: f.name, error: errorText(e.message, tr.lang) }));
     }
     file.value = "";
   });

@@ -3,7 +3,7 @@
 // widget's share button with the box that shows the link.
 
 import { h, setText } from "./dom.js";
-import { translator } from "./i18n.js";
+import { errorText, translator } from "./i18n.js";
 
 /** VIEWS are the views a link (v=) or the view attribute can name. */
 export const VIEWS = ["diagram", "rates", "files", "table"];
@@ -170,7 +170,7 @@ export class ShareBox {
     try {
       url = await this.link();
     } catch (e) {
-      setText(this.note, this.tr("share.cannot", { error: e.message }));
+      setText(this.note, this.tr("share.cannot", { error: errorText(e.message, this.tr.lang) }));
       return;
     }
     this.box.hidden = false;
