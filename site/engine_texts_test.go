@@ -97,6 +97,47 @@ func engineTexts(t *testing.T) [][2]string {
 	return out
 }
 
+// showTexts lists the words of warren's own inside show's views that are
+// not name=value fields: what each step of the message store's garbage
+// collection did (a GCReport's Detail, engine/store) and a supervisor's
+// note (engine/node/supervision.go), as Go formats.
+func showTexts(t *testing.T) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, path := range []string{"../engine/store/msg_store_gc.go", "../engine/store/msg_store_compact.go", "../engine/node/supervision.go"} {
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(path, "../")
+		add := func(e ast.Expr) {
+			if s := format(e, false); s != "" && s != "%s" && !seen[s] {
+				seen[s] = true
+				out = append(out, [2]string{rel, s})
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.KeyValueExpr:
+				if callName(n.Key) == "Detail" {
+					add(n.Value)
+				}
+			case *ast.AssignStmt:
+				if l := callName(n.Lhs[0]); l == "detail" || strings.HasSuffix(l, ".Note") {
+					add(n.Rhs[0])
+				}
+			case *ast.CallExpr:
+				if strings.HasSuffix(callName(n.Fun), "truncateStepFn") && len(n.Args) == 3 {
+					add(n.Args[2])
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
 // jsError finds the widget's own error texts: what it throws (new Error,
 // LinkError, EngineError with a literal) and the fallbacks it says when
 // the worker gives no reason (why || "...").
@@ -219,6 +260,24 @@ func formatOf(e ast.Expr, isFormat bool) (string, bool) {
 	return "%s", false
 }
 
+// codeWords are the words of the command language, which a Chinese line
+// keeps as they are: command names, argument keys, their values, columns
+// and views.
+func codeWords() []string {
+	var words []string
+	for _, name := range script.Names() {
+		spec, _ := script.Lookup(name)
+		words = append(words, strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == '_' })...)
+		for _, p := range spec.Params {
+			words = append(words, p.Key)
+			words = append(words, p.Values...)
+		}
+		words = append(words, spec.WordSet...)
+	}
+	slices.Sort(words)
+	return slices.Compact(words)
+}
+
 // typicalMistakes are what a reader new to the console types wrong: an
 // unknown command, an unknown argument, a bad value, a missing required
 // argument, an unknown delivery tag, a queue that does not exist, a
@@ -312,19 +371,8 @@ func TestEngineTextsAreListed(t *testing.T) {
 		spec, _ := script.Lookup(name)
 		usage = append(usage, [2]string{name, spec.Usage})
 	}
-	var words []string
-	for _, name := range script.Names() {
-		spec, _ := script.Lookup(name)
-		words = append(words, strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == '_' })...)
-		for _, p := range spec.Params {
-			words = append(words, p.Key)
-			words = append(words, p.Values...)
-		}
-		words = append(words, spec.WordSet...)
-	}
-	slices.Sort(words)
 	mistakes, events := runMistakes()
-	want := map[string]any{"texts": texts, "usage": usage, "names": slices.Compact(words), "mistakes": mistakes, "events": events}
+	want := map[string]any{"texts": texts, "shown": showTexts(t), "usage": usage, "names": codeWords(), "mistakes": mistakes, "events": events}
 	b, err := json.MarshalIndent(want, "", " ")
 	if err != nil {
 		t.Fatal(err)

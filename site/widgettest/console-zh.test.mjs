@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
 import { CATALOGS, consoleLine, errorText, eventKey, eventLine } from "../static/widget/i18n.js";
+import { englishRun as englishRunIn } from "./english.mjs";
 
 const data = JSON.parse(readFileSync(new URL("testdata/engine-texts.json", import.meta.url), "utf8"));
 
@@ -18,28 +19,8 @@ const data = JSON.parse(readFileSync(new URL("testdata/engine-texts.json", impor
 // command names, argument keys and values, columns, views.
 const CODE = new Set(data.names);
 
-/** englishRun finds a run of three or more English words in text that are
- * not the command language's own (a name, a key, a value), or null. A
- * quoted text (RabbitMQ's reply in text="...", a value the reader typed in
- * "...") is left out. */
-export function englishRun(text) {
-  const bare = text
-    .replace(/"(?:[^"\\]|\\.)*"/g, " \u0000 ")
-    .replace(/'[^']*'/g, " \u0000 ")
-    .replace(/[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+/g, " \u0000 ");
-  let run = [];
-  for (const tok of bare.split(/[\s,;]+/)) {
-    if (/^[A-Za-z]+$/.test(tok) && !CODE.has(tok) && !/^[A-Z]+$/.test(tok)) {
-      run.push(tok);
-      if (run.length >= 3) {
-        return run.join(" ");
-      }
-    } else {
-      run = [];
-    }
-  }
-  return null;
-}
+/** englishRun finds English prose of warren's own in text (english.mjs). */
+const englishRun = (text) => englishRunIn(text, CODE);
 
 /** sample fills a Go format with values like the engine's: a name for %s,
  * a quoted name for %q, a number for %d, and for %w a wrapped error that is
@@ -218,5 +199,34 @@ test("the hint names every kind of argument the bridge knows in the catalogs", (
   assert.ok(names.length >= 7, names.join(","));
   for (const k of names) {
     assert.ok(`console.kind.${k}` in CATALOGS.en && `console.kind.${k}` in CATALOGS.zh, `no console.kind.${k}`);
+  }
+});
+
+test("every detail of a garbage collection step and every supervisor's note reads in Chinese", () => {
+  assert.ok(data.shown.length >= 20, `only ${data.shown.length} texts`);
+  const formats = data.shown.map(([file, format]) => [file, format]);
+  for (let i = 0; i < formats.length; i++) {
+    const [file, format] = formats[i];
+    if (format.startsWith("; ")) {
+      continue; // said with the piece before it
+    }
+    let detail = sample(format).replace(/^q1$/, "");
+    if (i + 1 < formats.length && formats[i + 1][1].startsWith("; ")) {
+      detail += sample(formats[i + 1][1]);
+    }
+    const line = file.endsWith("supervision.go") ? `    rabbit_amqqueue_sup q ${detail}` : `gc combine 1 into 0: scan msg_store_persistent/0.rdq (${detail})`;
+    const { text } = consoleLine(line, "zh");
+    assert.notEqual(text, line, `${file}: ${format} is not said in Chinese`);
+    assert.equal(englishRun(text), null, `${file}: ${format}\n  → ${text}`);
+  }
+  const lines = [
+    ["gc combine 1 into 0: start t=12.000ms msg_store_persistent 0.rdq size=10 live=5 dead=5, 1.rdq size=8 live=4 dead=4", "gc 把 1 合并进 0：开始 t=12.000ms msg_store_persistent 0.rdq size=10 live=5 dead=5，1.rdq size=8 live=4 dead=4"],
+    ["gc compact 1: moved 0a1b from 1.rdq@0 to 1.rdq@10 (10 bytes)", "gc 压缩 1：把 0a1b 从 1.rdq@0 移到 1.rdq@10（10 字节）"],
+    ["gc delete 2: end t=1.000ms after 0.500ms, 0 moved; 2.rdq gone", "gc 删除 2：结束 t=1.000ms，用时 0.500ms，移动了 0 条；2.rdq 已删除"],
+    ["gc compact 1: sync msg_store_persistent/1.rdq (fsync; 1 messages moved; index updated; truncate to 5189 once no reader uses the file)", "gc 压缩 1：sync msg_store_persistent/1.rdq（fsync 落盘；移动了 1 条消息；索引已更新；等没有读者使用该文件时截断到 5189）"],
+  ];
+  for (const [line, want] of lines) {
+    assert.equal(consoleLine(line, "zh").text, want);
+    assert.equal(consoleLine(line, "en").text, line);
   }
 });

@@ -1,0 +1,24 @@
+// zh-lines.mjs FILE: reads {"names": [...], "lines": [...]} (console lines
+// the engine printed) and prints, as JSON, each line whose Chinese form
+// (widget/i18n.js consoleLine) still holds English prose of warren's own:
+// [[line, shown, run], ...]. site's TestChineseConsoleOfEveryLesson runs it
+// on the output of every Chinese lesson's blocks.
+
+import { readFileSync } from "node:fs";
+
+import { consoleLine } from "../static/widget/i18n.js";
+import { englishRun } from "./english.mjs";
+
+const data = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const code = new Set(data.names);
+const bad = [];
+for (const line of data.lines) {
+  const out = consoleLine(line, "zh");
+  // rabbitmqctl's refusals stay in its words, with a Chinese line under them
+  const text = out.explain && /^error: (Validation failed|Parameter does not exist)/.test(line) ? "" : out.text;
+  const run = englishRun(text, code) || (out.explain && englishRun(out.explain, code));
+  if (run) {
+    bad.push([line, out.text, run]);
+  }
+}
+process.stdout.write(JSON.stringify(bad));
