@@ -281,7 +281,8 @@ func codeWords() []string {
 // typicalMistakes are what a reader new to the console types wrong: an
 // unknown command, an unknown argument, a bad value, a missing required
 // argument, an unknown delivery tag, a queue that does not exist, a
-// channel closed by RabbitMQ and used again, a refused engine command.
+// channel closed by RabbitMQ and used again, a refused engine command, a
+// mandatory message that reaches no queue.
 var typicalMistakes = []string{
 	"queue.declare queue=q durable",
 	"basic.publish key=q body=hello count=3",
@@ -315,6 +316,7 @@ var typicalMistakes = []string{
 	"wait",
 	"set_policy name=p pattern=^q$ max-length=many",
 	"clear_policy name=nope",
+	"basic.publish exchange=amq.direct key=nowhere mandatory body=lost",
 }
 
 // views are show's views after some work, whose lines hold a few words

@@ -812,5 +812,8 @@ export default {
   "con.gc.stepBare": "{job}: {op} {file}",
   "con.show.idle": "idle: nothing left to run",
   "con.show.restarts": "{a}restarts={b} in the last 10s, gives up at {c}",
-  "con.show.gaveUp": "{a}gave-up: a sixth crash within 10s, the queue has no process"
+  "con.show.gaveUp": "{a}gave-up: a sixth crash within 10s, the queue has no process",
+  "con.amqp.returned": "RabbitMQ returned the message to its publisher with {code} {name}: {why}",
+  "con.amqp.noRoute": "the message was mandatory and reached no queue.",
+  "con.amqp.noConsumers": "the message was immediate and no consumer could take it at once."
 };

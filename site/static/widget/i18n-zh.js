@@ -793,5 +793,8 @@ export default {
   "con.gc.stepBare": "{job}：{op} {file}",
   "con.show.idle": "idle：没有可运行的了",
   "con.show.restarts": "{a}restarts={b}（最近 10 秒内），第 {c} 次时放弃",
-  "con.show.gaveUp": "{a}gave-up：10 秒内第六次崩溃，队列已没有进程"
+  "con.show.gaveUp": "{a}gave-up：10 秒内第六次崩溃，队列已没有进程",
+  "con.amqp.returned": "↳ RabbitMQ 以 {code} {name} 把消息退回给发布者：{why}",
+  "con.amqp.noRoute": "这条消息带有 mandatory，却没有路由到任何队列。",
+  "con.amqp.noConsumers": "这条消息带有 immediate，却没有消费者能立即接收。"
 };

@@ -480,6 +480,10 @@ export function consoleLine(line, lang) {
       out.explain = t("con.amqp.explain", { code: m[2], name: /^([A-Z_]+)/.exec(m[3]) ? /^([A-Z_]+)/.exec(m[3])[1] : "", what, why: t(`con.amqp.${code}`, null, l) }, l);
     }
   }
+  // a message RabbitMQ returned to its publisher (basic.return)
+  if ((m = /^(c\d+\.\d+) return code=(312|313) text=([A-Z_]+) /.exec(line))) {
+    out.explain = t("con.amqp.returned", { code: m[2], name: m[3], why: t(m[2] === "312" ? "con.amqp.noRoute" : "con.amqp.noConsumers", null, l) }, l);
+  }
   // rabbitmqctl's refusals of a policy, which stay as rabbitmqctl says them
   if ((m = /^error: (?:(?:set|clear)_policy: )?(Validation failed|Parameter does not exist)\b/.exec(line))) {
     out.explain = t(m[1] === "Validation failed" ? "con.ctl.validation" : "con.ctl.noParameter", null, l);
