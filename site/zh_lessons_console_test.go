@@ -6,10 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"warren/engine"
 	"warren/lessons"
+	"warren/tutorials"
 )
 
 // lessonCut bounds the events of one command here: the lines a command
@@ -18,7 +20,8 @@ import (
 const lessonCut = 30_000
 
 // TestChineseConsoleOfEveryLesson runs the blocks of every Chinese lesson
-// (an exercise's setup, goals, solution and goals again) and checks that
+// (an exercise's setup, goals, solution and goals again) and the
+// playground's tutorials, and checks that
 // every line the console prints for them reads in Chinese where the words
 // are warren's own (widget/i18n.js consoleLine, under Node): the show
 // views, the goals, the errors, the budget's stops.
@@ -79,6 +82,21 @@ func TestChineseConsoleOfEveryLesson(t *testing.T) {
 			}
 		}
 	}
+	// the tutorials the Chinese playground offers
+	for _, tu := range tutorials.All() {
+		sim := engine.New(engine.Options{Record: true})
+		for _, c := range strings.Split(tu.Script(), "\n") {
+			if c = strings.TrimSpace(c); c == "" || strings.HasPrefix(c, "#") {
+				continue
+			}
+			for _, line := range sim.ExecLineCut(c, lessonCut) {
+				if k := digits.ReplaceAllString(line, "0"); !seen[k] {
+					seen[k] = true
+					lines = append(lines, line)
+				}
+			}
+		}
+	}
 	if len(lines) < 200 {
 		t.Fatalf("the Chinese lessons printed only %d kinds of line", len(lines))
 	}
@@ -101,5 +119,5 @@ func TestChineseConsoleOfEveryLesson(t *testing.T) {
 	for _, b := range bad {
 		t.Errorf("a Chinese lesson's console shows English %q:\n\t%s\n\tshown as %s", b[2], b[0], b[1])
 	}
-	t.Logf("%d kinds of line from %d lessons, %d still in English", len(lines), len(all), len(bad))
+	t.Logf("%d kinds of line from %d lessons and the tutorials, %d still in English", len(lines), len(all), len(bad))
 }

@@ -15,7 +15,8 @@ const bad = [];
 for (const line of data.lines) {
   const out = consoleLine(line, "zh");
   // rabbitmqctl's refusals stay in its words, with a Chinese line under them
-  const text = out.explain && /^error: (Validation failed|Parameter does not exist)/.test(line) ? "" : out.text;
+  // and a message's body is the publisher's, the last field of its line
+  const text = out.explain && /^error: (Validation failed|Parameter does not exist)/.test(line) ? "" : out.text.replace(/ body=.*$/s, "");
   const run = englishRun(text, code) || (out.explain && englishRun(out.explain, code));
   if (run) {
     bad.push([line, out.text, run]);
