@@ -233,3 +233,18 @@ test("every detail of a garbage collection step and every supervisor's note read
     assert.equal(consoleLine(line, "en").text, line);
   }
 });
+
+test("a very long line is not searched: its words stay, and it takes no time", () => {
+  const name = "q".repeat(1_000_000);
+  const line = `error: column 21: queue.declare: queue is 1000000 bytes long; AMQP carries it as a short string of at most 255 bytes (usage: queue.declare queue=${name})`;
+  const start = process.hrtime.bigint();
+  const out = consoleLine(line, "zh");
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  assert.ok(out.text.startsWith("错误：column 21: queue.declare: queue is 1000000 bytes long"), out.text.slice(0, 80));
+  assert.ok(ms < 500, `${ms} ms`);
+  // a long line of many spaces and colons, for the patterns' lazy groups
+  const spaced = `error: ${"a: b is on c, which is stopped ".repeat(100)}`;
+  const t0 = process.hrtime.bigint();
+  consoleLine(spaced, "zh");
+  assert.ok(Number(process.hrtime.bigint() - t0) / 1e6 < 2000, "a line of 3,000 characters takes long");
+});

@@ -417,11 +417,16 @@ function messageText(s, l, lenient = false) {
   return null;
 }
 
+// LONG_LINE is the longest text said again: a longer one (a script may
+// name a queue with a megabyte) keeps its words, lest the patterns take
+// long over it.
+const LONG_LINE = 4000;
+
 /** errorText says the text after "error: " in lang: where (line, column),
  * the command, the message and its hint. */
 export function errorText(s, lang) {
   const l = normLang(lang);
-  if (l === "en") {
+  if (l === "en" || typeof s !== "string" || s.length > LONG_LINE) {
     return s;
   }
   let m = /^line (\d+), column (\d+): (.*)$/s.exec(s);
@@ -452,6 +457,13 @@ export function consoleLine(line, lang) {
     return out;
   }
   let m;
+  if (line.length > LONG_LINE) {
+    if (line.startsWith("error: ")) {
+      out.text = t("con.error", { text: line.slice(7) }, l);
+      out.en = line;
+    }
+    return out;
+  }
   if (line.startsWith("error: ")) {
     out.text = t("con.error", { text: errorText(line.slice(7), l) }, l);
   } else if ((m = /^goal (not )?met: (.*)$/s.exec(line))) {
