@@ -70,6 +70,10 @@ type budget struct {
 	start int64 // events when it started
 	held  int   // messages held at its last check (the budget before the first)
 	stop  string
+	// at is the event count at which the checks of budgetCheck last ran,
+	// next the first after it at which one can stop the command
+	// (nextCheck); in between, none runs
+	at, next int64
 	// deadline ends the command under a time budget (clock() units, 0:
 	// none); cut ends it after that many events instead, where the time
 	// budget stopped it once (ExecLineCut)
@@ -164,14 +168,23 @@ func (s *Sim) held() int {
 // overBudget says, before an event, that the command must stop there.
 func (s *Sim) overBudget() bool {
 	b := &s.budget
-	if !b.on {
-		return false
+	if n := s.rt.Events(); !b.on || (n > b.at && n < b.next) {
+		return false // no budget, or nothing can stop it before b.next
 	}
+	return s.budgetCheck()
+}
+
+// budgetCheck is overBudget's look at every budget, where one may stop the
+// command.
+func (s *Sim) budgetCheck() bool {
+	b := &s.budget
 	if b.stop != "" {
 		return true
 	}
 	ran := s.rt.Events() - b.start
 	lim := s.limits()
+	// the events at which this check ran and at which the next is due
+	b.at, b.next = b.start+ran, b.start+s.nextCheck(ran, lim)
 	switch {
 	case ran >= lim.events:
 		b.stop = "stopped after " + thousands(ran) + " events (the budget of one command); run continues, reset starts again"
@@ -192,8 +205,32 @@ func (s *Sim) overBudget() bool {
 		}
 		b.held = max(h, lim.held) // over it, a command may go on while it drains
 	}
+	if b.stop != "" {
+		b.next = 0 // stopped: every later look answers so at once
+	}
 	return b.stop != ""
 }
+
+// nextCheck is the first number of events after ran at which overBudget
+// has anything to check: the budget of events, the cut, the next clock
+// reading (a multiple of timeCheckEvery from TimeBudgetFloor on) or the
+// next measure of memory (a multiple of checkEvery). Until then every
+// event passes at the cost of one comparison.
+func (s *Sim) nextCheck(ran int64, lim limits) int64 {
+	next := max(lim.events, ran+1)
+	if b := &s.budget; b.cut > 0 && b.cut > ran {
+		next = min(next, b.cut)
+	} else if b.cut > 0 {
+		next = ran + 1
+	}
+	if s.budget.deadline != 0 {
+		next = min(next, max(roundUp(ran+1, timeCheckEvery), roundUp(TimeBudgetFloor, timeCheckEvery)))
+	}
+	return min(next, roundUp(ran+1, s.checkEvery()))
+}
+
+// roundUp is the least multiple of k at or above n (k > 0, n >= 0).
+func roundUp(n, k int64) int64 { return (n + k - 1) / k * k }
 
 // checkBudget refuses a command that would take more than the memory
 // budget before its first event: a publish of more messages than a

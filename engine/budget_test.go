@@ -111,6 +111,34 @@ func TestBudgetStopsGrowth(t *testing.T) {
 	}
 }
 
+// TestBudgetMeasuresAtEveryCheck: the memory budget stops a command at
+// the first of its checks (every checkEvery events) that finds the
+// simulation over it, not at a later one.
+func TestBudgetMeasuresAtEveryCheck(t *testing.T) {
+	s := New(Options{Record: true})
+	s.budgetLimits = &limits{events: CommandEvents, held: 1000, timeline: TimelineBytes}
+	mustExec(t, s, "exchange.declare exchange=f type=fanout")
+	for _, q := range []string{"a", "b", "c", "d", "e"} {
+		mustExec(t, s, "queue.declare queue="+q, "queue.bind queue="+q+" exchange=f")
+	}
+	start := s.rt.Events()
+	out := s.ExecLine("basic.publish exchange=f count=600")
+	ran := s.rt.Events() - start
+	every := s.checkEvery()
+	if want := "stopped after " + thousands(ran) + " events: the simulation holds "; !strings.HasPrefix(out[len(out)-1], want) {
+		t.Fatalf("got %q, want it to start %q", out[len(out)-1], want)
+	}
+	if ran%every != 0 {
+		t.Fatalf("stopped after %d events, not at a check (every %d)", ran, every)
+	}
+	if err := s.SeekEvent(start + ran - every); err != nil {
+		t.Fatal(err)
+	}
+	if h := s.held(); h > 1000 {
+		t.Fatalf("the check before the stop, %d events in, found %d messages: it should have stopped there", ran-every, h)
+	}
+}
+
 func TestThousands(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 2000000: "2,000,000", -12345: "-12,345"} {
 		if got := thousands(n); got != want {

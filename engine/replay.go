@@ -68,7 +68,7 @@ func (s *Sim) run(o op) (out []string, err error, done bool) {
 			}
 		}
 	case opRunUntil:
-		for s.step(o.t) {
+		for s.steps(o.t, true, max64) > 0 {
 		}
 		if s.hitLimit {
 			return nil, nil, false
@@ -79,10 +79,12 @@ func (s *Sim) run(o op) (out []string, err error, done bool) {
 		s.rt.AdvanceTo(o.t)
 		s.sample()
 	case opSteps:
-		for i := int64(0); i < o.n; i++ {
-			if !s.step(-1) {
+		for i := int64(0); i < o.n; {
+			k := s.steps(-1, true, o.n-i)
+			if k == 0 {
 				return nil, nil, !s.hitLimit
 			}
+			i += k
 		}
 	}
 	return out, err, true

@@ -150,33 +150,76 @@ func (s *Sim) markStart() {
 	}
 }
 
-// step runs one event, bounded by virtual time limit, if the replay limit
-// allows it.
-func (s *Sim) step(limit int64) bool { return s.stepMode(limit, true) }
+// stepQuiet runs events for settling: work runs however late, limit
+// bounds only the timers. It reports whether one ran.
+func (s *Sim) stepQuiet(limit int64) bool { return s.steps(limit, false, max64) > 0 }
 
-// stepQuiet runs one event for settling: work runs however late, limit
-// bounds only the timers.
-func (s *Sim) stepQuiet(limit int64) bool { return s.stepMode(limit, false) }
+const max64 = 1<<63 - 1
 
-func (s *Sim) stepMode(limit int64, bounded bool) bool {
+// steps runs at least one event and at most most, as stepping one at a
+// time does (bounded: limit bounds the work too, see sim.Runtime.Step),
+// and returns how many ran (0: none could, or a budget or the replay
+// limit refused the next). After the first, it runs the others in one go
+// (sim.Runtime.Steps) as far as nothing between two events needs a look:
+// no budget check, sample, checkpoint, seek copy or recorded event's
+// markers is due before the last of them.
+func (s *Sim) steps(limit int64, bounded bool, most int64) int64 {
 	if s.overBudget() {
-		return false
+		return 0
 	}
 	if s.limiting && s.rt.Events() >= s.stopAt {
 		if s.rt.HasWork(limit) {
 			s.hitLimit = true
 		}
-		return false
+		return 0
 	}
-	ran := false
+	ran1 := false
 	if bounded {
-		ran = s.rt.Step(limit)
+		ran1 = s.rt.Step(limit)
 	} else {
-		ran = s.rt.StepQuiet(limit)
+		ran1 = s.rt.StepQuiet(limit)
 	}
-	if !ran {
-		return false
+	if !ran1 {
+		return 0
 	}
+	s.afterEach()
+	ran := int64(1)
+	if room := s.stepRoom(most - 1); room > 0 {
+		if k := s.rt.Steps(limit, bounded, room, s.metrics.next); k > 0 {
+			ran += k
+			s.afterEach()
+		}
+	}
+	return ran
+}
+
+// stepRoom is how many more events may run before the simulation must
+// look between two events, at most most: before the event at which the
+// budget checks again, the replay limit, the event after which a seek
+// keeps its copy; none while recording (each recorded event has its
+// markers looked for; checkpoints too).
+func (s *Sim) stepRoom(most int64) int64 {
+	if s.cps.recording || most <= 0 {
+		return 0
+	}
+	n := s.rt.Events()
+	room := most
+	if b := &s.budget; b.on {
+		room = min(room, b.next-n)
+	}
+	if s.limiting {
+		room = min(room, s.stopAt-n)
+	}
+	if s.nearAt > n {
+		room = min(room, s.nearAt-n)
+	}
+	return room
+}
+
+// afterEach is what the simulation does after an event: sample the
+// metrics when an interval is over, take a checkpoint or a seek's copy
+// when one is due, and look for the markers of a recorded event.
+func (s *Sim) afterEach() {
 	if s.rt.Now() >= s.metrics.next {
 		s.sample()
 	}
@@ -186,10 +229,13 @@ func (s *Sim) stepMode(limit int64, bounded bool) bool {
 		s.takeNear(s.partial + s.rt.Events() - s.nearBefore)
 	}
 	if s.cps.recording {
-		e := s.log.At(s.rt.Events())
-		s.markEvent(&e)
+		e := s.log.Last() // the event just recorded, not decoded again
+		if e.N != s.rt.Events() {
+			at := s.log.At(s.rt.Events())
+			e = &at
+		}
+		s.markEvent(e)
 	}
-	return true
 }
 
 // Describe prints one event for the console and the widget's event list.

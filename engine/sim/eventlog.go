@@ -13,6 +13,7 @@ type EventLog struct {
 	chunks []*eventChunk
 	n      int64
 	wide   map[int64]Event // events that do not fit the columns, by index
+	last   Event           // the event added last, as At would return it
 }
 
 const (
@@ -61,6 +62,7 @@ func (l *EventLog) Len() int64 { return l.n }
 
 // Add appends e, which must be event number Len()+1.
 func (l *EventLog) Add(e *Event) {
+	l.last = *e
 	i := l.n
 	c, k := i>>chunkBits, int(i&(chunkSize-1))
 	if int(c) == len(l.chunks) {
@@ -90,6 +92,10 @@ func (l *EventLog) Add(e *Event) {
 	}
 	ch.start[k], ch.dur[k] = uint32(d), uint16(dur)
 }
+
+// Last is the event Add was given last: At(Len()) while nothing was
+// truncated since, without decoding it from the columns.
+func (l *EventLog) Last() *Event { return &l.last }
 
 // At returns event number n (1-based, at most Len()).
 func (l *EventLog) At(n int64) Event {

@@ -18,9 +18,13 @@ type Msg struct {
 	Kind uint16
 	From PID
 	Ref  uint32 // non-zero on replies to a call (see Ctx.Await)
-	N    int64
-	P    any
-	At   int64 // virtual µs at which the message arrived
+	// w is the message's weight while it waits in a mailbox (see
+	// SetWeigher), kept so that the Weigher is asked once; wideWeight: it
+	// does not fit, ask again. It fills what would be padding.
+	w  uint32
+	N  int64
+	P  any
+	At int64 // virtual µs at which the message arrived
 }
 
 // mailbox is a FIFO ring of messages; its size is a power of two so that
@@ -81,7 +85,15 @@ func putRing(buf []Msg) {
 func (m *mailbox) peek(i int) *Msg { return &m.buf[(m.head+i)&(len(m.buf)-1)] }
 
 func (m *mailbox) pop() Msg {
-	msg := m.buf[m.head]
+	var msg Msg
+	m.popTo(&msg)
+	return msg
+}
+
+// popTo moves the oldest message to *dst (one copy, where pop's result
+// would be copied again).
+func (m *mailbox) popTo(dst *Msg) {
+	*dst = m.buf[m.head]
 	m.buf[m.head] = Msg{}
 	m.head = (m.head + 1) & (len(m.buf) - 1)
 	m.size--
@@ -91,7 +103,6 @@ func (m *mailbox) pop() Msg {
 		putRing(m.buf)
 		m.buf, m.head = nil, 0
 	}
-	return msg
 }
 
 // keepRing is the largest ring an empty mailbox keeps.

@@ -97,19 +97,17 @@ func (p *Process) push(m *Msg) {
 	p.used |= 1 << pr
 }
 
-// take removes the message next() chose.
-func (p *Process) take(ring, idx int) Msg {
+// take moves the message next() chose to *dst.
+func (p *Process) take(ring, idx int, dst *Msg) {
 	mb := &p.mbox[ring]
-	var m Msg
 	if idx == 0 {
-		m = mb.pop()
+		mb.popTo(dst)
 	} else {
-		m = mb.removeAt(idx)
+		*dst = mb.removeAt(idx)
 	}
-	if mb.len() == 0 {
+	if mb.size == 0 {
 		p.used &^= 1 << ring
 	}
-	return m
 }
 
 func (p *Process) clear() {

@@ -183,10 +183,10 @@ func (rt *Runtime) deliverRef(to PID, m *Msg, input bool) {
 	if input {
 		p.input.push(m)
 	} else {
-		p.push(m)
 		if rt.weigh != nil {
-			rt.hold(p, m, 1)
+			rt.hold(p, m)
 		}
+		p.push(m)
 	}
 	if p.state == Waiting {
 		rt.wake(p, m.At)
@@ -262,16 +262,42 @@ func (rt *Runtime) nextWork() (si int, t int64, ok bool) {
 // Step runs the next event: fires due timers, then lets the earliest
 // scheduler handle one message. It reports false when nothing can happen
 // before limit (limit < 0: no limit).
-func (rt *Runtime) Step(limit int64) bool { return rt.step(limit, true) }
+func (rt *Runtime) Step(limit int64) bool { return rt.step(limit, true, false) }
 
 // StepQuiet is Step for running until quiet: work always runs, however
 // late; limit only bounds the timers that may fire once nothing else can
 // run.
-func (rt *Runtime) StepQuiet(limit int64) bool { return rt.step(limit, false) }
+func (rt *Runtime) StepQuiet(limit int64) bool { return rt.step(limit, false, false) }
 
-func (rt *Runtime) step(limit int64, bounded bool) bool {
+// Steps runs up to most events one after another, each as Step (bounded)
+// or StepQuiet would, and returns how many ran. It stops early after an
+// event that started at or after until (virtual µs), where Step would
+// report false, and, for StepQuiet, where no process has work left
+// (before any timer fires): which timers may fire then depends on a limit
+// the caller works out from what the events did, so the caller goes on
+// with StepQuiet. A caller that needs to look at the simulation between
+// some events bounds most and until so that it can: the events run the
+// same as one Step at a time.
+func (rt *Runtime) Steps(limit int64, bounded bool, most, until int64) int64 {
+	n := int64(0)
+	for n < most && rt.step(limit, bounded, !bounded) {
+		n++
+		if rt.now >= until {
+			break
+		}
+	}
+	return n
+}
+
+// step runs one event as Step (bounded) or StepQuiet does; idleStop
+// makes it report false instead of firing a timer when no process has
+// work.
+func (rt *Runtime) step(limit int64, bounded, idleStop bool) bool {
 	for {
 		si, t, ok := rt.nextWork()
+		if !ok && idleStop {
+			return false
+		}
 		if tt, has := rt.NextTimer(); has && ((ok && tt <= t) || (!ok && (limit < 0 || tt <= limit))) {
 			if bounded && limit >= 0 && tt > limit {
 				return false
@@ -310,11 +336,11 @@ func (rt *Runtime) step(limit int64, bounded bool) bool {
 func (rt *Runtime) run(si int, p *Process, ring, idx int, fromInput bool, t int64) {
 	var m Msg
 	if fromInput {
-		m = p.input.pop()
+		p.input.popTo(&m)
 	} else {
-		m = p.take(ring, idx)
+		p.take(ring, idx, &m)
 		if rt.weigh != nil {
-			rt.hold(p, &m, -1)
+			rt.unhold(p, &m)
 		}
 	}
 	if m.Ref != 0 && m.Ref == p.await {
@@ -347,7 +373,7 @@ func (rt *Runtime) run(si int, p *Process, ring, idx int, fromInput bool, t int6
 			o.msg.At = end
 			rt.deliverRef(o.to, &o.msg, o.input)
 		}
-		*o = send{}
+		o.msg.P = nil // the rest holds no pointer; the slot is written whole before it is read again
 	}
 	rt.out = rt.out[:0]
 	if rt.Log != nil || rt.Observe != nil {

@@ -25,13 +25,32 @@ func (rt *Runtime) MailboxBytes(g int) int64 {
 	return rt.held[g]
 }
 
-func (rt *Runtime) hold(p *Process, m *Msg, sign int64) {
-	w := sign * rt.weigh(m.P)
+// wideWeight in Msg.w: the weight does not fit 32 bits.
+const wideWeight = 1<<32 - 1
+
+// hold adds m, arriving in p's mailbox, to the weights, and keeps its
+// weight in it for unhold.
+func (rt *Runtime) hold(p *Process, m *Msg) {
+	w := rt.weigh(m.P)
+	m.w = wideWeight
+	if w >= 0 && w < wideWeight {
+		m.w = uint32(w)
+	}
 	p.held += w
 	for len(rt.held) <= p.Group {
 		rt.held = append(rt.held, 0)
 	}
 	rt.held[p.Group] += w
+}
+
+// unhold takes m, leaving p's mailbox, out of the weights.
+func (rt *Runtime) unhold(p *Process, m *Msg) {
+	w := int64(m.w)
+	if m.w == wideWeight {
+		w = rt.weigh(m.P)
+	}
+	p.held -= w
+	rt.held[p.Group] -= w
 }
 
 // drop empties a process's mailbox and socket input.
