@@ -81,8 +81,10 @@ const confirmQuiet = 1000 // µs
 type markerLog struct {
 	list   []Marker
 	out    map[[2]sim.PID]bool     // credit links at or below zero
-	shut   map[sim.PID]bool        // readers not reading their socket
 	spells map[[2]sim.PID]*episode // credit links' and readers' (to 0) spells
+	// procs is what markEvent keeps of each process, by PID: the same as
+	// the maps hold, where every event would look it up
+	procs  []procMarks
 	alarms int
 	gc     map[sim.PID]string // GC processes with a job running: the job
 	files  map[sim.PID]uint64 // message stores: the current file
@@ -99,11 +101,56 @@ type markerLog struct {
 	ready     bool
 }
 
+// procMarks is what the markers keep of one process.
+type procMarks struct {
+	what markWhat // what markEvent looks at after its events (0: not known yet)
+	shut bool     // a reader not reading its socket
+	out  int32    // its credit links in out (at or below zero)
+}
+
+// markWhat is the part of markEvent a process's events need, from its
+// kind.
+type markWhat uint8
+
+const (
+	markUnknown markWhat = iota
+	markNothing
+	markReader
+	markChannel
+	markQueue
+	markStore
+	markStoreGC
+)
+
+func markWhatOf(kind string) markWhat {
+	switch kind {
+	case "reader":
+		return markReader
+	case "channel":
+		return markChannel
+	case "queue":
+		return markQueue
+	case "msg_store":
+		return markStore
+	case "msg_store_gc":
+		return markStoreGC
+	}
+	return markNothing
+}
+
+// proc is the marks of process pid (grown as processes are spawned).
+func (m *markerLog) proc(pid sim.PID) *procMarks {
+	if int(pid) >= len(m.procs) {
+		m.procs = append(m.procs, make([]procMarks, int(pid)+1-len(m.procs))...)
+	}
+	return &m.procs[pid]
+}
+
 func (m *markerLog) init() {
 	if m.ready {
 		return
 	}
-	m.out, m.shut, m.gc = map[[2]sim.PID]bool{}, map[sim.PID]bool{}, map[sim.PID]string{}
+	m.out, m.gc = map[[2]sim.PID]bool{}, map[sim.PID]string{}
 	m.files, m.lives, m.seen = map[sim.PID]uint64{}, map[string]node.QueueLife{}, map[string]node.QueueLife{}
 	m.confirmed = map[sim.PID]int64{}
 	m.spells = map[[2]sim.PID]*episode{}
@@ -136,14 +183,18 @@ func (s *Sim) markEvent(e *sim.Event) {
 		s.markAlarms()
 		return
 	}
-	switch p.Kind {
-	case "reader", "channel", "queue", "msg_store":
-		s.markCredit(p)
+	pm := m.proc(pid)
+	if pm.what == markUnknown {
+		pm.what = markWhatOf(p.Kind)
 	}
-	switch p.Kind {
-	case "reader":
-		if shut := !p.InputOpen; shut != m.shut[pid] {
-			m.shut[pid] = shut
+	switch pm.what {
+	case markReader, markChannel, markQueue, markStore:
+		s.markCredit(p, pm)
+	}
+	switch pm.what {
+	case markReader:
+		if shut := !p.InputOpen; shut != pm.shut {
+			pm.shut = shut
 			ep := m.spell([2]sim.PID{pid, 0})
 			if shut && ep.start(e.End) {
 				s.addMarker("blocked", p.Name+" stops reading its socket: the publishers on that connection wait")
@@ -151,14 +202,14 @@ func (s *Sim) markEvent(e *sim.Event) {
 				s.addMarker("unblocked", p.Name+" reads its socket again")
 			}
 		}
-	case "channel":
+	case markChannel:
 		if e.Kind == kindConfirm {
 			if last, ok := m.confirmed[pid]; !ok || e.Start-last > confirmQuiet {
 				s.addMarker("confirm", p.Name+" confirms publishes to its client")
 			}
 			m.confirmed[pid] = e.End
 		}
-	case "msg_store":
+	case markStore:
 		if file, _, ok := c.StoreFile(pid); ok {
 			if was, had := m.files[pid]; !had {
 				m.files[pid] = file
@@ -167,7 +218,7 @@ func (s *Sim) markEvent(e *sim.Event) {
 				s.addMarker("file-rolled", fmt.Sprintf("%s rolls over to a new file: %d.rdq is full, writes go to %d.rdq", p.Name, was, file))
 			}
 		}
-	case "msg_store_gc":
+	case markStoreGC:
 		if running, job, ok := c.GCState(pid); ok {
 			was, had := m.gc[pid]
 			switch {
@@ -187,14 +238,25 @@ func (s *Sim) markEvent(e *sim.Event) {
 }
 
 // markCredit looks for credit of process p running out or granted back.
-func (s *Sim) markCredit(p *sim.Process) {
+func (s *Sim) markCredit(p *sim.Process, pm *procMarks) {
 	m := &s.marks
 	m.links = s.cluster.CreditOf(p.PID, m.links)
+	if pm.out == 0 {
+		// none was out: only a link out now can be news
+		short := false
+		for i := range m.links {
+			short = short || m.links[i].Credit <= 0
+		}
+		if !short {
+			return
+		}
+	}
 	for _, l := range m.links {
 		key := [2]sim.PID{p.PID, l.To}
 		switch was := m.out[key]; {
 		case l.Credit <= 0 && !was:
 			m.out[key] = true
+			pm.out++
 			if !m.spell(key).start(s.rt.Now()) {
 				continue
 			}
@@ -209,6 +271,7 @@ func (s *Sim) markCredit(p *sim.Process) {
 			s.addMarker("credit-out", fmt.Sprintf("%s has used its credit towards %s (%d/%d): it keeps sending, and holds back the credit its senders wait for until %s grants more", p.Name, to, l.Credit, l.Initial, to))
 		case l.Credit > 0 && was:
 			delete(m.out, key)
+			pm.out--
 			if !m.spell(key).back(s.rt.Now()) {
 				continue
 			}
@@ -322,20 +385,22 @@ func (s *Sim) resetMarkers() {
 	}
 	m.list = m.list[:i]
 	clear(m.out)
-	clear(m.shut)
+	clear(m.procs)
 	clear(m.gc)
 	clear(m.files)
 	clear(m.confirmed)
 	clear(m.spells)
 	c := s.cluster
 	for _, p := range s.rt.Processes() {
+		pm := m.proc(p.PID)
 		for _, l := range c.CreditOf(p.PID, m.links) {
-			if l.Credit <= 0 {
-				m.out[[2]sim.PID{p.PID, l.To}] = true
+			if k := [2]sim.PID{p.PID, l.To}; l.Credit <= 0 && !m.out[k] {
+				m.out[k] = true
+				pm.out++
 			}
 		}
 		if p.Kind == "reader" && !p.InputOpen {
-			m.shut[p.PID] = true
+			pm.shut = true
 		}
 		if running, job, ok := c.GCState(p.PID); ok && running {
 			m.gc[p.PID] = job
