@@ -248,3 +248,17 @@ test("a very long line is not searched: its words stay, and it takes no time", (
   consoleLine(spaced, "zh");
   assert.ok(Number(process.hrtime.bigint() - t0) / 1e6 < 2000, "a line of 3,000 characters takes long");
 });
+
+test("show's charts and the cluster's locator say their few words in Chinese", () => {
+  const lines = [
+    ["depth    ▁████ max 3 msgs now 3 msgs", "depth    ▁████ 最高 3 条，当前 3 条"],
+    ["publish  ▁█▁▁▁ max 30/s now 0/s", "publish  ▁█▁▁▁ 最高 30/秒，当前 0/秒"],
+    ["sched1   ▁▁▁▁▁ now 0%", "sched1   ▁▁▁▁▁ 当前 0%"],
+    ["queue_master_locator=client-local (none set) link-delay=0µs", "queue_master_locator=client-local（未设置） link-delay=0µs"],
+    ["idle: nothing left to run", "idle：没有可运行的了"],
+  ];
+  for (const [line, want] of lines) {
+    assert.equal(consoleLine(line, "zh").text, want);
+    assert.equal(consoleLine(line, "en").text, line);
+  }
+});

@@ -815,5 +815,11 @@ export default {
   "con.show.gaveUp": "{a}gave-up: a sixth crash within 10s, the queue has no process",
   "con.amqp.returned": "RabbitMQ returned the message to its publisher with {code} {name}: {why}",
   "con.amqp.noRoute": "the message was mandatory and reached no queue.",
-  "con.amqp.noConsumers": "the message was immediate and no consumer could take it at once."
+  "con.amqp.noConsumers": "the message was immediate and no consumer could take it at once.",
+  "con.show.rateRow": "{a} max {b}{c} now {d}{c}",
+  "con.show.schedRow": "{a} now {b}",
+  "con.show.noneSet": "{a} (none set){b}",
+  "con.show.unit.perSecond": "/s",
+  "con.show.unit.msgs": " msgs",
+  "con.show.unit.bytes": " bytes"
 };

@@ -796,5 +796,11 @@ export default {
   "con.show.gaveUp": "{a}gave-up：10 秒内第六次崩溃，队列已没有进程",
   "con.amqp.returned": "↳ RabbitMQ 以 {code} {name} 把消息退回给发布者：{why}",
   "con.amqp.noRoute": "这条消息带有 mandatory，却没有路由到任何队列。",
-  "con.amqp.noConsumers": "这条消息带有 immediate，却没有消费者能立即接收。"
+  "con.amqp.noConsumers": "这条消息带有 immediate，却没有消费者能立即接收。",
+  "con.show.rateRow": "{a} 最高 {b}{c}，当前 {d}{c}",
+  "con.show.schedRow": "{a} 当前 {b}",
+  "con.show.noneSet": "{a}（未设置）{b}",
+  "con.show.unit.perSecond": "/秒",
+  "con.show.unit.msgs": " 条",
+  "con.show.unit.bytes": " 字节"
 };

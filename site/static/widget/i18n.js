@@ -480,6 +480,9 @@ export function consoleLine(line, lang) {
       if ((m = re.exec(line))) {
         const params = {};
         m.slice(1).forEach((g, i) => (params[String.fromCharCode(97 + i)] = g));
+        if (key === "con.show.rateRow") {
+          params.c = t(`con.show.unit.${params.c === "/s" ? "perSecond" : params.c.trim()}`, null, l);
+        }
         out.text = t(key, params, l);
         break;
       }
@@ -517,6 +520,9 @@ const SHOW_LINES = [
   [/^throughput over (\S+): ?(.*)$/, "con.show.throughput"],
   [/^(node \S+ cpu=\S+) of (\d+) schedulers over (\S+)$/, "con.show.nodeCpu"],
   [/^rates over (\S+) to (\S+), one column per (\d+)ms$/, "con.show.rates"],
+  [/^(\S+ +\S+) max (\d+)( msgs| bytes|\/s) now (\d+)(?: msgs| bytes|\/s)$/, "con.show.rateRow"],
+  [/^(sched\d+ +\S+) now (\d+%)$/, "con.show.schedRow"],
+  [/^(queue_master_locator=client-local) \(none set\)(.*)$/, "con.show.noneSet"],
   [/^(gc store \S+ files=\d+ size=\d+ live=\d+ dead=\d+) \(([\d.]+%) dead\): merges two neighbouring files once the files hold more than (\d+) bytes and more than half of them are dead$/, "con.show.gcCombine"],
   [/^(gc store \S+ files=\d+ size=\d+ live=\d+ dead=\d+) \(([\d.]+%) dead\): compacts a file in place when less than half of it is live, 15 s after an ack$/, "con.show.gcCompact"],
 ];
