@@ -234,9 +234,9 @@ func (s *Sim) copyState(limit int64) (*Sim, int64, error) {
 	tmp.log, tmp.ops, tmp.cps, tmp.marks = nil, nil, checkpoints{}, markerLog{}
 	tmp.nearAt, tmp.nearBefore = 0, 0
 	cl, rt := s.client, s.rt
-	lines, events, log, observe := cl.lines, cl.events, rt.Log, rt.Observe
-	cl.lines, cl.events, rt.Log, rt.Observe = nil, nil, nil, nil
-	defer func() { cl.lines, cl.events, rt.Log, rt.Observe = lines, events, log, observe }()
+	lines, events, spare, log, observe := cl.lines, cl.events, cl.spare, rt.Log, rt.Observe
+	cl.lines, cl.events, cl.spare, rt.Log, rt.Observe = nil, nil, nil, nil, nil
+	defer func() { cl.lines, cl.events, cl.spare, rt.Log, rt.Observe = lines, events, spare, log, observe }()
 	return clone.CopyUpTo(&tmp, limit)
 }
 

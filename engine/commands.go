@@ -169,10 +169,35 @@ func (s *Sim) lines() []string {
 	}
 	defer s.client.recycle(ev)
 	if s.summary {
-		return trace.Summary(ev)
+		return trace.Summary(joined(ev))
+	}
+	if len(ev) > 1 && inOutputOrder(ev) {
+		return s.printing.ordered(ev)
 	}
 	if s.printing.on {
-		return s.printing.lines(ev)
+		return s.printing.lines(joined(ev))
 	}
-	return trace.Lines(ev)
+	return trace.Lines(joined(ev))
+}
+
+// ordered prints events already in output order (inOutputOrder) from
+// their blocks: all of them, or with w on, the first w.left, as w.lines
+// would.
+func (w *showing) ordered(ev [][]trace.Event) []string {
+	n := eventCount(ev)
+	if w.on {
+		n = min(n, w.left)
+		w.left -= n
+		w.unprinted += eventCount(ev) - n
+	}
+	out := make([]string, 0, n)
+	for _, b := range ev {
+		for i := range b {
+			if len(out) == n {
+				return out
+			}
+			out = append(out, b[i].String())
+		}
+	}
+	return out
 }
