@@ -7,6 +7,7 @@ import (
 )
 
 func main() {
+	tuneGC()
 	if err := install(newBridge()); err != nil {
 		// Nothing else can report it: say so on the page's console.
 		if console, cerr := safejs.Global().Get("console"); cerr == nil {
