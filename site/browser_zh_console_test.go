@@ -199,3 +199,40 @@ func TestChineseConsoleSpeaksChinese(t *testing.T) {
 	b.shotViewport("zh-events-phone")
 	b.noErrors()
 }
+
+// TestChineseLessonConsoleSpeaksChinese opens the Chinese lesson on dead
+// bytes and compaction, whose blocks print show gc's steps, and checks
+// every widget's console and events list: no English of warren's own.
+func TestChineseLessonConsoleSpeaksChinese(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/zh/lessons/dead-bytes-and-compaction/")
+	got := evalJS[[]shownConsole](b, `[...document.querySelectorAll("warren-scenario")].map((w) => {
+		const r = w.shadowRoot;
+		return {
+			out: [...r.querySelectorAll(".log .out")].map((e) => ({text: e.textContent, title: e.title})),
+			events: [...r.querySelectorAll(".events li")].map((e) => ({text: e.textContent, title: e.title})),
+		};
+	})`)
+	var lines, gc, events int
+	for _, w := range got {
+		for _, l := range w.Out {
+			lines++
+			if strings.HasPrefix(l.Title, "gc ") {
+				gc++
+			}
+			if run := englishWords(regexp.MustCompile(` body=.*$`).ReplaceAllString(l.Text, "")); run != "" {
+				t.Errorf("the lesson's console shows English %q in %q", run, l.Text)
+			}
+		}
+		for _, e := range w.Events {
+			events++
+			if !hasCJK.MatchString(e.Text) || englishWords(e.Text) != "" || !strings.HasPrefix(e.Title, "#") {
+				t.Errorf("an event line not in Chinese: %q (title %q)", e.Text, e.Title)
+			}
+		}
+	}
+	if len(got) < 3 || lines < 20 || gc < 3 || events < 10 {
+		t.Errorf("the lesson's %d widgets showed %d console lines (%d of show gc said again) and %d events", len(got), lines, gc, events)
+	}
+	b.noErrors()
+}
