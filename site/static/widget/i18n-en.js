@@ -821,5 +821,7 @@ export default {
   "con.show.noneSet": "{a} (none set){b}",
   "con.show.unit.perSecond": "/s",
   "con.show.unit.msgs": " msgs",
-  "con.show.unit.bytes": " bytes"
+  "con.show.unit.bytes": " bytes",
+  "con.named": "{name}: {text}",
+  "con.hinted": "{text} ({hint})"
 };

@@ -802,5 +802,7 @@ export default {
   "con.show.noneSet": "{a}（未设置）{b}",
   "con.show.unit.perSecond": "/秒",
   "con.show.unit.msgs": " 条",
-  "con.show.unit.bytes": " 字节"
+  "con.show.unit.bytes": " 字节",
+  "con.named": "{name}：{text}",
+  "con.hinted": "{text}（{hint}）"
 };

@@ -388,7 +388,7 @@ function messageText(s, l, lenient = false) {
   if (named) {
     const msg = messageText(named[2], l);
     if (msg !== null) {
-      return `${named[1]}：${msg}`;
+      return t("con.named", { name: named[1], text: msg }, l);
     }
   }
   for (const p of CONSOLE_PATTERNS) {
@@ -409,7 +409,7 @@ function messageText(s, l, lenient = false) {
       if (hint !== null) {
         const msg = messageText(s.slice(0, i), l);
         if (msg !== null || lenient) {
-          return `${msg === null ? s.slice(0, i) : msg}（${hint}）`;
+          return t("con.hinted", { text: msg === null ? s.slice(0, i) : msg, hint }, l);
         }
       }
     }
