@@ -133,6 +133,10 @@ test("normLang and langOf pick the language", () => {
 });
 
 import { ENGINE_KEYS, engineText } from "../static/widget/i18n.js";
+import { englishRun } from "./english.mjs";
+
+// CODE are the command language's words (testdata/engine-texts.json).
+const CODE = new Set(JSON.parse(readFileSync(new URL("testdata/engine-texts.json", import.meta.url), "utf8")).names);
 
 /** goSentences are the sentences of a Go file's fmt.Sprintf formats and
  * of its literals joined to a name ("name + \" ...\""), with a sample for
@@ -156,6 +160,7 @@ test("every sentence the engine narrates or marks is said in Chinese", () => {
     const zh = engineText(s, "zh");
     assert.notEqual(zh, s, `no Chinese for the engine's "${s}"`);
     assert.match(zh, /[\u3400-\u9fff]/, `"${s}" became "${zh}"`);
+    assert.equal(englishRun(zh, CODE), null, `"${s}" became "${zh}", English left`);
     assert.equal(engineText(s, "en"), s);
   }
   for (const key of ENGINE_KEYS) {

@@ -823,5 +823,6 @@ export default {
   "con.show.unit.msgs": " msgs",
   "con.show.unit.bytes": " bytes",
   "con.named": "{name}: {text}",
-  "con.hinted": "{text} ({hint})"
+  "con.hinted": "{text} ({hint})",
+  "engine.m.creditOutHolds": "{a} has used its credit towards {b} ({c}/{d}): it keeps sending, and holds back the credit its senders wait for until {e} grants more"
 };

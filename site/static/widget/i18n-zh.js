@@ -804,5 +804,6 @@ export default {
   "con.show.unit.msgs": " 条",
   "con.show.unit.bytes": " 字节",
   "con.named": "{name}：{text}",
-  "con.hinted": "{text}（{hint}）"
+  "con.hinted": "{text}（{hint}）",
+  "engine.m.creditOutHolds": "{a} 用完了对 {b} 的信用（{c}/{d}）：它仍在发送，但在 {e} 补发信用之前，扣住它的发送方在等的信用"
 };

@@ -157,8 +157,6 @@ const ENGINE_TEXTS = [
   [/^(.+) never had a publish dropped$/, "engine.g.neverDropped"],
   [/^file (.+) is gone \(it is there, (\d+) bytes\)$/, "engine.g.notGone"],
   [/^file (.+) is gone$/, "engine.g.gone"],
-  [/^(.+?) saw (.+)$/, "engine.g.saw"],
-  [/^(queue .+?|process .+?|credit .+?|file .+?) has (.+)$/, "engine.g.has"],
   // markers.go
   [new RegExp(`^${N} stops reading its socket: the publishers on that connection wait$`), "engine.m.blocked"],
   [new RegExp(`^${N} reads its socket again$`), "engine.m.unblocked"],
@@ -167,6 +165,7 @@ const ENGINE_TEXTS = [
   [new RegExp(`^${N} finished (.+)$`), "engine.m.gcEnd"],
   [new RegExp(`^${N} starts (.+)$`), "engine.m.gcStart"],
   [new RegExp(`^${N} has used its credit towards ${N} \\((-?\\d+)/(\\d+)\\): it sends nothing more until ${N} grants more$`), "engine.m.creditOut"],
+  [new RegExp(`^${N} has used its credit towards ${N} \\((-?\\d+)/(\\d+)\\): it keeps sending, and holds back the credit its senders wait for until ${N} grants more$`), "engine.m.creditOutHolds"],
   [new RegExp(`^${N} grants ${N} more credit \\((-?\\d+)/(\\d+)\\): it may send again$`), "engine.m.creditBack"],
   [/^the (\S+) alarm is raised: every connection that publishes is blocked$/, "engine.m.alarmRaised"],
   [/^the (\S+) alarm is cleared: publishers may go on$/, "engine.m.alarmCleared"],
@@ -174,6 +173,9 @@ const ENGINE_TEXTS = [
   [/^queue (.+?) crashes$/, "engine.m.crashed"],
   [/^its supervisor restarts queue (.+?) \(restart (\d+) within 10 s\)$/, "engine.m.restarted"],
   [/^queue (.+?) runs again, in a new process$/, "engine.m.runsAgain"],
+  // cmd_expect.go: the goals' catch-alls, last
+  [/^(.+?) saw (.+)$/, "engine.g.saw"],
+  [/^(queue .+?|process .+?|credit .+?|file .+?) has (.+)$/, "engine.g.has"],
 ];
 
 /** engineText says a sentence of the engine's (narration, a marker) in
