@@ -95,14 +95,18 @@ func directive(d *datadriven.TestData, line int) string {
 }
 
 // TestTutorials runs RabbitMQ's six tutorials, written in the language and
-// recorded from the broker like the conformance corpus.
+// recorded from the broker like the conformance corpus, and their Chinese
+// twins (the same commands, commented in Chinese), which must print the
+// same.
 func TestTutorials(t *testing.T) {
 	files, _ := filepath.Glob("../tutorials/*.txt")
-	if len(files) != 6 {
-		t.Fatalf("%d tutorial files, want 6", len(files))
+	twins, _ := filepath.Glob("../tutorials/zh/*.txt")
+	if len(files) != 6 || len(twins) != 6 {
+		t.Fatalf("%d tutorial files and %d Chinese twins, want 6 of each", len(files), len(twins))
 	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
+	for _, f := range append(files, twins...) {
+		name, _ := filepath.Rel("../tutorials", f)
+		t.Run(filepath.ToSlash(name), func(t *testing.T) {
 			s := New(Options{})
 			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {
 				return runCase(s, d)

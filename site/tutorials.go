@@ -15,12 +15,13 @@ type tutorialLink struct {
 }
 
 // tutorialLinks are the six tutorials as links that open the playground
-// of lang with the tutorial's scenario, in the share-link form the widget
+// of lang with the tutorial's scenario (its twin in lang, commented in
+// that language, where there is one), in the share-link form the widget
 // reads (share.js: #w= the script, deflate-raw then base64url). A title
 // the catalog of lang has (site.tutorial.SLUG) is shown in its words.
 func tutorialLinks(lang string) []tutorialLink {
 	var out []tutorialLink
-	for _, t := range tutorials.All() {
+	for _, t := range tutorials.In(lang) {
 		title := t.Title
 		if key := "site.tutorial." + t.Slug; tr(lang, key) != key {
 			title = tr(lang, key)

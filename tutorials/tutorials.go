@@ -3,18 +3,25 @@
 // command language, each step commented with the client code it stands
 // for. Each file is also a conformance file: its expected output was
 // recorded from RabbitMQ 3.10.8, and the engine must print the same. The
-// playground offers them as scenarios to open.
+// playground offers them as scenarios to open. zh/ holds their Chinese
+// twins: the same commands and recorded output line for line, with the
+// comments in Chinese, for the Chinese playground.
 package tutorials
 
 import (
 	"embed"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 )
 
-//go:embed *.txt
+//go:embed *.txt zh/*.txt
 var files embed.FS
+
+// langs are the languages that have twins of the tutorials, each in the
+// folder of its name.
+var langs = map[string]bool{"zh": true}
 
 // Tutorial is one tutorial: its title and its scenario file.
 type Tutorial struct {
@@ -34,12 +41,22 @@ var titles = map[string]string{
 
 // All returns the tutorials in order.
 func All() []Tutorial {
-	names, _ := fs.Glob(files, "*.txt")
+	return In("en")
+}
+
+// In returns the tutorials in order, with their comments in lang where
+// the tutorials have twins in it, else in English.
+func In(lang string) []Tutorial {
+	dir := "."
+	if langs[lang] {
+		dir = lang
+	}
+	names, _ := fs.Glob(files, path.Join(dir, "*.txt"))
 	sort.Strings(names)
 	var out []Tutorial
 	for _, n := range names {
 		b, _ := files.ReadFile(n)
-		slug := strings.TrimSuffix(n, ".txt")
+		slug := strings.TrimSuffix(path.Base(n), ".txt")
 		out = append(out, Tutorial{Slug: slug, Title: titles[slug], File: string(b)})
 	}
 	return out

@@ -1,6 +1,7 @@
 package tutorials
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -21,5 +22,67 @@ func TestAll(t *testing.T) {
 		if !strings.Contains(s, "queue.declare") {
 			t.Errorf("%s: the script lost its commands", tu.Slug)
 		}
+	}
+}
+
+// TestChineseTwins: each tutorial has a Chinese twin with the same
+// commands and recorded output line for line (so it prints the same
+// trace), and every comment of the twin is Chinese but the client code it
+// quotes, which is the English one's.
+func TestChineseTwins(t *testing.T) {
+	en, zh := In("en"), In("zh")
+	if len(zh) != len(en) {
+		t.Fatalf("%d Chinese twins of %d tutorials", len(zh), len(en))
+	}
+	han := regexp.MustCompile(`\p{Han}`)
+	for i, e := range en {
+		z := zh[i]
+		if z.Slug != e.Slug || z.Title != e.Title {
+			t.Errorf("twin %d is %s %q, want %s %q", i, z.Slug, z.Title, e.Slug, e.Title)
+			continue
+		}
+		split := func(file string) (lines, comments []string) {
+			for _, l := range strings.Split(file, "\n") {
+				if strings.HasPrefix(l, "#") {
+					comments = append(comments, l)
+				} else {
+					lines = append(lines, l)
+				}
+			}
+			return lines, comments
+		}
+		el, ec := split(e.File)
+		zl, zc := split(z.File)
+		if strings.Join(el, "\n") != strings.Join(zl, "\n") {
+			t.Errorf("%s: the twin's commands and output are not the English ones:\n%s\nwant\n%s", z.Slug, strings.Join(zl, "\n"), strings.Join(el, "\n"))
+		}
+		code := map[string]bool{}
+		for _, c := range ec {
+			if strings.HasPrefix(c, "#   ") {
+				code[c] = true
+			}
+		}
+		quoted := 0
+		for _, c := range zc {
+			switch {
+			case c == "#":
+			case strings.HasPrefix(c, "#   "):
+				if !code[c] {
+					t.Errorf("%s: the twin quotes client code the English one does not: %q", z.Slug, c)
+				}
+				quoted++
+			case !han.MatchString(c):
+				t.Errorf("%s: a comment of the twin is not Chinese: %q", z.Slug, c)
+			}
+		}
+		if quoted != len(code) {
+			t.Errorf("%s: the twin quotes %d lines of client code, the English one %d", z.Slug, quoted, len(code))
+		}
+		if s := z.Script(); !han.MatchString(s) || strings.Contains(s, "----") {
+			t.Errorf("%s: the twin's script is not its commented commands:\n%s", z.Slug, s)
+		}
+	}
+	if got := In("fr"); len(got) != len(en) || got[0].File != en[0].File {
+		t.Errorf("a language without twins gets %d tutorials, not the English ones", len(got))
 	}
 }
