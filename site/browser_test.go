@@ -213,6 +213,12 @@ type browser struct {
 // (CI=true) and is skipped elsewhere.
 func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
+	return newBrowserFor(t, 6*time.Minute, flags...)
+}
+
+// newBrowserFor is newBrowser for a test that may take up to d.
+func newBrowserFor(t *testing.T, d time.Duration, flags ...chromedp.ExecAllocatorOption) *browser {
+	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is missing: CI must run the browser tests (apt-get install chromium)", chromiumPath)
@@ -238,7 +244,7 @@ func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 	}, flags...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 6*time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(ctx, d)
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancelCtx()
