@@ -40,6 +40,7 @@
     "files.js",
     "files-hex.js",
     "files-annotate.js",
+    "files-words.js",
     "goals.js",
     "goalwords.js",
     "i18n.js",

@@ -864,7 +864,7 @@ class WarrenScenario extends HTMLElement {
   build() {
     const el = (this.el = {});
     const uid = Math.random().toString(36).slice(2, 8);
-    el.title = h("h2.title", { id: `t-${uid}`, text: this.titleText || "Scenario" });
+    el.title = h("h2.title", { id: `t-${uid}`, text: this.label });
     el.problem = h("div.problem", { role: "alert", hidden: true }, h("strong"), h("span"));
     el.status = h("p.status", { role: "status" });
 

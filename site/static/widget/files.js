@@ -12,6 +12,7 @@ import { h } from "./dom.js";
 import { formatBytes } from "./format.js";
 import { ascii, bytesOf, hex2, hexRows, offsetText, unsynced } from "./files-hex.js";
 import { annotate } from "./files-annotate.js";
+import { entryLabel, fieldName, fieldValue, stopWords } from "./files-words.js";
 import { t } from "./i18n.js";
 
 const KIND_KEYS = { qi: "files.kind.qi", qs: "files.kind.qs", rdq: "files.kind.rdq", idx: "files.kind.idx", jif: "files.kind.jif", other: "files.kind.file" };
@@ -96,13 +97,13 @@ class BytesView {
     const states = Object.entries(counts).map(([s, n]) => `${n} ${tr(STATE_KEYS[s] || s)}`);
     let text = tr("files.bytesSummary", { path: fb.path, size: formatBytes(fb.size), n: fb.total });
     if (states.length) {
-      text += ` (${states.join(", ")})`;
+      text += ` (${states.join(tr("list.comma"))})`;
     }
     if (fb.total > fb.entries.length) {
       text += ` ${tr("files.firstEntries", { shown: fb.entries.length, n: fb.total })}`;
     }
     if (fb.stop) {
-      text += ` ${tr("files.stopped", { why: fb.stop })}`;
+      text += ` ${tr("files.stopped", { why: stopWords(fb.stop, tr) })}`;
     }
     if (fb.read < fb.size) {
       text += ` ${tr("files.firstBytes", { n: fb.read })}`;
@@ -124,7 +125,7 @@ class BytesView {
       ...rows.map((r) => {
         if (r.gap !== undefined) {
           const f = fb.fields[r.field];
-          return h("div.row.gap", { text: this.tr("files.gap", { n: r.gap, name: f.name }) });
+          return h("div.row.gap", { text: this.tr("files.gap", { n: r.gap, name: fieldName(f.name, this.tr) }) });
         }
         const hexCells = [];
         const chars = [];
@@ -168,16 +169,16 @@ class BytesView {
       if (f.entry !== entry) {
         entry = f.entry;
         const e = entry >= 0 ? fb.entries[entry] : null;
-        const label = e ? `${e.label}: ${tr(STATE_KEYS[e.state] || e.state)}${unsynced(e, fb.synced) ? `, ${tr("files.state.unsynced")}` : ""}` : f.name === "unreadable" ? tr("files.unreadable") : tr("files.header");
+        const label = e ? `${entryLabel(e.label, tr)}: ${tr(STATE_KEYS[e.state] || e.state)}${unsynced(e, fb.synced) ? `, ${tr("files.state.unsynced")}` : ""}` : f.name === "unreadable" ? tr("files.unreadable") : tr("files.header");
         body.push(h(`tr.entry${e ? `.state-${e.state}` : ""}`, null, h("th", { colspan: "4", scope: "colgroup", text: label })));
       }
       const row = h(
         `tr.field.role-${f.role}`,
-        { tabindex: "-1", "data-f": i, "aria-label": tr("files.fieldLabel", { name: f.name, value: f.value, off: f.off, n: f.len }) },
+        { tabindex: "-1", "data-f": i, "aria-label": tr("files.fieldLabel", { name: fieldName(f.name, tr), value: fieldValue(f.value, tr), off: f.off, n: f.len }) },
         h("td.num", { text: `${f.off} (0x${f.off.toString(16)})` }),
         h("td.num", { text: String(f.len) }),
-        h("td", { text: f.name }),
-        h("td", { text: f.value }),
+        h("td", { text: fieldName(f.name, tr) }),
+        h("td", { text: fieldValue(f.value, tr) }),
       );
       this.rows.push(row);
       body.push(row);
