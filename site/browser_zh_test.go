@@ -85,18 +85,26 @@ func chinesePagesWithWidgets(t *testing.T) []string {
 }
 
 // TestChineseLessonScreenshots takes the screenshots of a Chinese lesson
-// on a desktop (1280x800) and a phone (390x844) that show whether any
-// glyph is missing, and checks that the page's fonts have CJK glyphs.
+// and of the Chinese playground on a desktop (1280x800) and a phone
+// (390x844) that show whether any glyph is missing, and checks that the
+// page's fonts have CJK glyphs.
 func TestChineseLessonScreenshots(t *testing.T) {
 	paths := chinesePagesWithWidgets(t)
-	path := paths[len(paths)-1]
+	for i, path := range []string{paths[len(paths)-1], "/zh/playground/"} {
+		chinesePageScreenshots(t, path, []string{"zh", "zh-playground"}[i])
+	}
+}
+
+// chinesePageScreenshots shoots the top of the page at path and its first
+// widget on a desktop and on a phone, as name-desktop-top.png and so on.
+func chinesePageScreenshots(t *testing.T, path, name string) {
 	for _, size := range []struct {
 		name string
 		w, h int64
 		opts []chromedp.EmulateViewportOption
 	}{
-		{"zh-desktop", 1280, 800, nil},
-		{"zh-phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateScale(2)}},
+		{name + "-desktop", 1280, 800, nil},
+		{name + "-phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateScale(2)}},
 	} {
 		b := newBrowser(t)
 		if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(size.w, size.h, size.opts...)); err != nil {

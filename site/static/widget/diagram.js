@@ -235,7 +235,7 @@ export class Diagram {
       const chips = mine.map(({ body, props }) => ({
         cls: `msg${props.persistent ? " persistent" : props.transient ? " transient" : ""}${props.others.length ? " props" : ""}`,
         text: `${body.length > 10 ? body.slice(0, 9) + "…" : body}${props.priority !== null ? ` p${props.priority}` : ""}${props.others.length ? " +" : ""}`,
-        title: [body, ...propWords(props, this.tr)].join(", "),
+        title: [body, ...propWords(props, this.tr)].join(this.tr("list.comma")),
       }));
       if (n > mine.length) {
         chips.push({ cls: "msg more", text: `+${n - mine.length}` });
@@ -252,7 +252,7 @@ export class Diagram {
     }
     parts.push(h("div.lanes", { "aria-label": this.tr("diagram.lanes") }, lanes));
     if (next && (q.headProps || []).length) {
-      parts.push(h("p.head-props", { "data-role": "next-message" }, h("span.k", { text: this.tr("chip.next") }), " ", h("code", { text: next.body }), ` — ${propWords(next.props, this.tr).join(", ")}`));
+      parts.push(h("p.head-props", { "data-role": "next-message" }, h("span.k", { text: this.tr("chip.next") }), " ", h("code", { text: next.body }), ` — ${propWords(next.props, this.tr).join(this.tr("list.comma"))}`));
     }
     if (q.consumers && q.consumers.length) {
       parts.push(h("div.consumers", null, q.consumers.map((c) => this.consumer(q, c))));
