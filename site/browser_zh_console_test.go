@@ -177,6 +177,13 @@ func TestChineseConsoleSpeaksChinese(t *testing.T) {
 	// the log scrolled to a reply's explanation, as a reader sees it
 	evalJS[bool](b, `(() => { const r = document.querySelector("warren-scenario").shadowRoot; const x = [...r.querySelectorAll(".log .out.explain")].find((e) => e.textContent.includes("NOT_ALLOWED")); x.scrollIntoView({block: "center"}); return true; })()`)
 	b.shotElement(w, "zh-console-desktop")
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
+		t.Fatal(err)
+	}
+	evalJS[bool](b, `(() => { const r = document.querySelector("warren-scenario").shadowRoot; [...r.querySelectorAll(".log .out.explain")].find((e) => e.textContent.includes("NOT_ALLOWED")).scrollIntoView({block: "center"}); return true; })()`)
+	b.shotViewport("zh-console-phone")
+	evalJS[bool](b, in(w, ".events")+".scrollIntoView(), true")
+	b.shotViewport("zh-events-phone")
 
 	// a mistake in the scenario editor: the problem box says it in Chinese
 	evalJS[bool](b, in(w, "textarea.script")+`.value = "queue.declare queue=q\nbasic.qos prefetch=lots\n", true`)
@@ -189,14 +196,8 @@ func TestChineseConsoleSpeaksChinese(t *testing.T) {
 	if !strings.Contains(problem, `第 2 行第 11 列：basic.qos：prefetch 必须是整数，收到的是 "lots"（用法：basic.qos prefetch=N [global]）`) || englishWords(problem) != "" {
 		t.Errorf("the problem box says %q", problem)
 	}
-	b.shotElement(w, "zh-problem-desktop")
-	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
-		t.Fatal(err)
-	}
-	evalJS[bool](b, in(w, ".console")+".scrollIntoView(), true")
-	b.shotViewport("zh-console-phone")
-	evalJS[bool](b, in(w, ".events")+".scrollIntoView(), true")
-	b.shotViewport("zh-events-phone")
+	evalJS[bool](b, in(w, ".problem")+".scrollIntoView(), true")
+	b.shotViewport("zh-problem-phone")
 	b.noErrors()
 }
 
