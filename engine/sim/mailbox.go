@@ -93,16 +93,22 @@ func (m *mailbox) pop() Msg {
 // popTo moves the oldest message to *dst (one copy, where pop's result
 // would be copied again).
 func (m *mailbox) popTo(dst *Msg) {
-	*dst = m.buf[m.head]
-	m.buf[m.head] = Msg{}
-	m.head = (m.head + 1) & (len(m.buf) - 1)
+	h := m.head
+	*dst = m.buf[h]
+	m.buf[h] = Msg{}
+	m.head = (h + 1) & (len(m.buf) - 1)
 	m.size--
 	if m.size == 0 && len(m.buf) > keepRing {
-		// a burst is over: hold no more than a small ring (a checkpoint
-		// copies the whole ring); pop left every message of it zero
-		putRing(m.buf)
-		m.buf, m.head = nil, 0
+		m.shrink()
 	}
+}
+
+// shrink drops the ring of an empty mailbox: a burst is over, and it holds
+// no more than a small ring (a checkpoint copies the whole ring); pop left
+// every message of it zero.
+func (m *mailbox) shrink() {
+	putRing(m.buf)
+	m.buf, m.head = nil, 0
 }
 
 // keepRing is the largest ring an empty mailbox keeps.

@@ -88,28 +88,6 @@ func (p *Process) Mailbox(f func(*Msg)) {
 // Awaiting reports whether the process is blocked in a call.
 func (p *Process) Awaiting() bool { return p.await != 0 }
 
-func (p *Process) push(m *Msg) {
-	pr := 0
-	if p.Prio != nil {
-		pr = min(max(p.Prio(m.Kind, m.P), 0), Priorities-1)
-	}
-	p.mbox[pr].push(m)
-	p.used |= 1 << pr
-}
-
-// take moves the message next() chose to *dst.
-func (p *Process) take(ring, idx int, dst *Msg) {
-	mb := &p.mbox[ring]
-	if idx == 0 {
-		mb.popTo(dst)
-	} else {
-		*dst = mb.removeAt(idx)
-	}
-	if mb.size == 0 {
-		p.used &^= 1 << ring
-	}
-}
-
 func (p *Process) clear() {
 	p.mbox = [Priorities]mailbox{}
 	p.used = 0

@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // SliceReductions is the number of reductions a process may use before
 // its scheduler preempts it (CONTEXT_REDS on OTP 25).
 const SliceReductions = 4000
@@ -186,7 +188,13 @@ func (rt *Runtime) deliverRef(to PID, m *Msg, input bool) {
 		if rt.weigh != nil {
 			rt.hold(p, m)
 		}
-		p.push(m)
+		// push to the mailbox of its priority
+		pr := 0
+		if p.Prio != nil {
+			pr = min(max(p.Prio(m.Kind, m.P), 0), Priorities-1)
+		}
+		p.mbox[pr].push(m)
+		p.used |= 1 << pr
 	}
 	if p.state == Waiting {
 		rt.wake(p, m.At)
@@ -231,6 +239,15 @@ func (rt *Runtime) Idle() bool {
 
 // NextTimer returns the time of the earliest pending timer.
 func (rt *Runtime) NextTimer() (int64, bool) {
+	if len(rt.timers) > 0 && !rt.timers[0].cancelled {
+		return rt.timers[0].at, true
+	}
+	return rt.nextTimerSlow()
+}
+
+// nextTimerSlow is NextTimer when the earliest timer was cancelled or
+// there is none.
+func (rt *Runtime) nextTimerSlow() (int64, bool) {
 	rt.dropCancelled()
 	if len(rt.timers) == 0 {
 		return 0, false
@@ -298,7 +315,16 @@ func (rt *Runtime) step(limit int64, bounded, idleStop bool) bool {
 		if !ok && idleStop {
 			return false
 		}
-		if tt, has := rt.NextTimer(); has && ((ok && tt <= t) || (!ok && (limit < 0 || tt <= limit))) {
+		tt, timer := int64(0), false // rt.NextTimer(), without the call
+		if len(rt.timers) > 0 {
+			if rt.timers[0].cancelled {
+				rt.dropCancelled()
+			}
+			if len(rt.timers) > 0 {
+				tt, timer = rt.timers[0].at, true
+			}
+		}
+		if timer && ((ok && tt <= t) || (!ok && (limit < 0 || tt <= limit))) {
 			if bounded && limit >= 0 && tt > limit {
 				return false
 			}
@@ -321,7 +347,17 @@ func (rt *Runtime) step(limit int64, bounded, idleStop bool) bool {
 			s.cur = p
 			s.left = SliceReductions
 		}
-		ring, idx, fromInput, at, has := p.next(t)
+		var ring, idx int
+		var fromInput, has bool
+		var at int64
+		if u := p.used; p.await == 0 && u != 0 && p.mbox[15-bits.LeadingZeros16(u)].buf[p.mbox[15-bits.LeadingZeros16(u)].head].At <= t {
+			// p.next's usual answer, without the call: the head of its
+			// highest priority has arrived
+			ring = 15 - bits.LeadingZeros16(u)
+			at, has = p.mbox[ring].buf[p.mbox[ring].head].At, true
+		} else {
+			ring, idx, fromInput, at, has = p.next(t)
+		}
 		if !has || at > t {
 			// Nothing it can take yet: off the scheduler until it has.
 			s.cur = nil
@@ -338,9 +374,23 @@ func (rt *Runtime) run(si int, p *Process, ring, idx int, fromInput bool, t int6
 	if fromInput {
 		p.input.popTo(&m)
 	} else {
-		p.take(ring, idx, &m)
+		// take it out of its mailbox and its weight out of the sums
+		mb := &p.mbox[ring]
+		if idx == 0 {
+			mb.popTo(&m)
+		} else {
+			m = mb.removeAt(idx)
+		}
+		if mb.size == 0 {
+			p.used &^= 1 << ring
+		}
 		if rt.weigh != nil {
-			rt.unhold(p, &m)
+			w := int64(m.w)
+			if m.w == wideWeight {
+				w = rt.weigh(m.P)
+			}
+			p.held -= w
+			rt.held[p.Group] -= w
 		}
 	}
 	if m.Ref != 0 && m.Ref == p.await {

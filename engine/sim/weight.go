@@ -43,16 +43,6 @@ func (rt *Runtime) hold(p *Process, m *Msg) {
 	rt.held[p.Group] += w
 }
 
-// unhold takes m, leaving p's mailbox, out of the weights.
-func (rt *Runtime) unhold(p *Process, m *Msg) {
-	w := int64(m.w)
-	if m.w == wideWeight {
-		w = rt.weigh(m.P)
-	}
-	p.held -= w
-	rt.held[p.Group] -= w
-}
-
 // drop empties a process's mailbox and socket input.
 func (rt *Runtime) drop(p *Process) {
 	if p.held != 0 {
