@@ -13,6 +13,9 @@ type pendingAcks struct {
 func (p *pendingAcks) len() int { return p.count }
 
 func (p *pendingAcks) search(seq uint64) int {
+	if p.head < len(p.buf) && p.buf[p.head].seq >= seq {
+		return p.head // the oldest, as most acks are
+	}
 	lo, hi := p.head, len(p.buf)
 	for lo < hi {
 		mid := (lo + hi) / 2
