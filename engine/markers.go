@@ -239,18 +239,11 @@ func (s *Sim) markEvent(e *sim.Event) {
 
 // markCredit looks for credit of process p running out or granted back.
 func (s *Sim) markCredit(p *sim.Process, pm *procMarks) {
+	if pm.out == 0 && !s.cluster.CreditShort(p.PID) {
+		return // none was out and none is: nothing is news
+	}
 	m := &s.marks
 	m.links = s.cluster.CreditOf(p.PID, m.links)
-	if pm.out == 0 {
-		// none was out: only a link out now can be news
-		short := false
-		for i := range m.links {
-			short = short || m.links[i].Credit <= 0
-		}
-		if !short {
-			return
-		}
-	}
 	for _, l := range m.links {
 		key := [2]sim.PID{p.PID, l.To}
 		switch was := m.out[key]; {

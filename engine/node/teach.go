@@ -39,6 +39,35 @@ func (c *Cluster) CreditOf(pid sim.PID, buf []CreditLink) []CreditLink {
 	return buf
 }
 
+// CreditShort reports whether process pid has used up its credit (at or
+// below zero) toward any peer: whether CreditOf would list a link with
+// Credit <= 0, without listing them.
+func (c *Cluster) CreditShort(pid sim.PID) bool {
+	p := c.RT.Process(pid)
+	if p == nil {
+		return false
+	}
+	var cf *creditFlow
+	switch h := p.Handler.(type) {
+	case *reader:
+		cf = &h.credit
+	case *channel:
+		cf = &h.credit
+	case *queue:
+		cf = &h.credit
+	case *msgStoreProc:
+		cf = &h.credit
+	default:
+		return false
+	}
+	for i := range cf.toPeer {
+		if cf.toPeer[i].n <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // AlarmBits says which resource alarms are in force: bit 0 memory, bit 1
 // disk.
 func (c *Cluster) AlarmBits() int {
