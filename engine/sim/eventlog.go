@@ -16,6 +16,10 @@ type EventLog struct {
 	last   Event           // the event added last, as At would return it
 }
 
+// scanTuples is how many tuples a chunk may have for intern to look
+// through them instead of its index.
+const scanTuples = 16
+
 const (
 	chunkBits = 12
 	chunkSize = 1 << chunkBits
@@ -44,7 +48,19 @@ func (ch *eventChunk) intern(t tuple) uint8 {
 	if int(ch.last) < len(ch.tuples) && ch.tuples[ch.last] == t {
 		return ch.last
 	}
-	i, ok := ch.index[t]
+	var i uint8
+	ok := false
+	if len(ch.tuples) <= scanTuples {
+		// a few tuples: a look at each is cheaper than hashing
+		for j := range ch.tuples {
+			if ch.tuples[j] == t {
+				i, ok = uint8(j), true
+				break
+			}
+		}
+	} else {
+		i, ok = ch.index[t]
+	}
 	if !ok {
 		if len(ch.tuples) >= wideTuple {
 			return wideTuple
@@ -80,7 +96,10 @@ func (l *EventLog) Add(e *Event) {
 		if e.Input {
 			sched = -1 - sched
 		}
-		tu = int(ch.intern(tuple{e.PID, e.From, e.Kind, sched}))
+		t := tuple{e.PID, e.From, e.Kind, sched}
+		if tu = int(ch.last); tu >= len(ch.tuples) || ch.tuples[tu] != t {
+			tu = int(ch.intern(t)) // not the tuple added last
+		}
 	}
 	ch.tuple[k] = uint8(tu)
 	if tu == wideTuple {
