@@ -182,12 +182,16 @@ func (s *Sim) steps(limit int64, bounded bool, most int64) int64 {
 	if !ran1 {
 		return 0
 	}
-	s.afterEach()
+	s.afterEach(true)
 	ran := int64(1)
 	if room := s.stepRoom(most - 1); room > 0 {
-		if k := s.rt.Steps(limit, bounded, room, s.metrics.next); k > 0 {
+		var each func()
+		if s.cps.recording {
+			each = s.markLast // the markers of every recorded event
+		}
+		if k := s.rt.Steps(limit, bounded, room, s.metrics.next, each); k > 0 {
 			ran += k
-			s.afterEach()
+			s.afterEach(false)
 		}
 	}
 	return ran
@@ -196,14 +200,16 @@ func (s *Sim) steps(limit int64, bounded bool, most int64) int64 {
 // stepRoom is how many more events may run before the simulation must
 // look between two events, at most most: before the event at which the
 // budget checks again, the replay limit, the event after which a seek
-// keeps its copy; none while recording (each recorded event has its
-// markers looked for; checkpoints too).
+// keeps its copy or a checkpoint is taken.
 func (s *Sim) stepRoom(most int64) int64 {
-	if s.cps.recording || most <= 0 {
+	if most <= 0 {
 		return 0
 	}
 	n := s.rt.Events()
 	room := most
+	if c := &s.cps; c.recording {
+		room = min(room, c.next-n)
+	}
 	if b := &s.budget; b.on {
 		room = min(room, b.next-n)
 	}
@@ -218,8 +224,10 @@ func (s *Sim) stepRoom(most int64) int64 {
 
 // afterEach is what the simulation does after an event: sample the
 // metrics when an interval is over, take a checkpoint or a seek's copy
-// when one is due, and look for the markers of a recorded event.
-func (s *Sim) afterEach() {
+// when one is due, and (mark) look for the markers of a recorded event.
+// (Markers are no part of a checkpoint: which of the two comes first
+// makes no difference.)
+func (s *Sim) afterEach(mark bool) {
 	if s.rt.Now() >= s.metrics.next {
 		s.sample()
 	}
@@ -228,14 +236,19 @@ func (s *Sim) afterEach() {
 		s.nearAt = 0
 		s.takeNear(s.partial + s.rt.Events() - s.nearBefore)
 	}
-	if s.cps.recording {
-		e := s.log.Last() // the event just recorded, not decoded again
-		if e.N != s.rt.Events() {
-			at := s.log.At(s.rt.Events())
-			e = &at
-		}
-		s.markEvent(e)
+	if mark && s.cps.recording {
+		s.markLast()
 	}
+}
+
+// markLast looks for the markers of the event just recorded.
+func (s *Sim) markLast() {
+	e := s.log.Last() // not decoded again from the log
+	if e.N != s.rt.Events() {
+		at := s.log.At(s.rt.Events())
+		e = &at
+	}
+	s.markEvent(e)
 }
 
 // Describe prints one event for the console and the widget's event list.

@@ -294,11 +294,15 @@ func (rt *Runtime) StepQuiet(limit int64) bool { return rt.step(limit, false, fa
 // the caller works out from what the events did, so the caller goes on
 // with StepQuiet. A caller that needs to look at the simulation between
 // some events bounds most and until so that it can: the events run the
-// same as one Step at a time.
-func (rt *Runtime) Steps(limit int64, bounded bool, most, until int64) int64 {
+// same as one Step at a time. each, when set, is called after every
+// event.
+func (rt *Runtime) Steps(limit int64, bounded bool, most, until int64, each func()) int64 {
 	n := int64(0)
 	for n < most && rt.step(limit, bounded, !bounded) {
 		n++
+		if each != nil {
+			each()
+		}
 		if rt.now >= until {
 			break
 		}
