@@ -297,27 +297,40 @@ func (rt *Runtime) StepQuiet(limit int64) bool { return rt.step(limit, false, fa
 // same as one Step at a time. each, when set, is called after every
 // event.
 func (rt *Runtime) Steps(limit int64, bounded bool, most, until int64, each func()) int64 {
-	n := int64(0)
-	for n < most && rt.step(limit, bounded, !bounded) {
-		n++
-		if each != nil {
-			each()
-		}
-		if rt.now >= until {
-			break
-		}
+	if most <= 0 {
+		return 0
 	}
-	return n
+	return rt.steps(limit, bounded, !bounded, most, until, each)
 }
 
 // step runs one event as Step (bounded) or StepQuiet does; idleStop
 // makes it report false instead of firing a timer when no process has
 // work.
 func (rt *Runtime) step(limit int64, bounded, idleStop bool) bool {
+	return rt.steps(limit, bounded, idleStop, 1, 0, nil) > 0
+}
+
+// steps is step again and again, as Steps: it runs at least one event
+// (when one can run) and at most most.
+func (rt *Runtime) steps(limit int64, bounded, idleStop bool, most, until int64, each func()) int64 {
+	n := int64(0)
 	for {
-		si, t, ok := rt.nextWork()
+		var si int
+		var t int64
+		var ok bool
+		if len(rt.scheds) == 1 {
+			// rt.nextWork() for one scheduler, without the call
+			s := &rt.scheds[0]
+			if s.cur != nil {
+				t, ok = s.FreeAt, true
+			} else if q := rt.runqs[s.Group]; len(q) > 0 {
+				t, ok = max(s.FreeAt, q[0].at), true
+			}
+		} else {
+			si, t, ok = rt.nextWork()
+		}
 		if !ok && idleStop {
-			return false
+			return n
 		}
 		tt, timer := int64(0), false // rt.NextTimer(), without the call
 		if len(rt.timers) > 0 {
@@ -330,13 +343,13 @@ func (rt *Runtime) step(limit int64, bounded, idleStop bool) bool {
 		}
 		if timer && ((ok && tt <= t) || (!ok && (limit < 0 || tt <= limit))) {
 			if bounded && limit >= 0 && tt > limit {
-				return false
+				return n
 			}
 			rt.fire()
 			continue
 		}
 		if !ok || (bounded && limit >= 0 && t > limit) {
-			return false
+			return n
 		}
 		s := &rt.scheds[si]
 		p := s.cur
@@ -369,7 +382,13 @@ func (rt *Runtime) step(limit int64, bounded, idleStop bool) bool {
 			continue
 		}
 		rt.run(si, p, ring, idx, fromInput, t)
-		return true
+		n++
+		if each != nil {
+			each()
+		}
+		if n >= most || rt.now >= until {
+			return n
+		}
 	}
 }
 
