@@ -3,6 +3,7 @@ package sim
 import (
 	"math/bits"
 	"sync"
+	"unsafe"
 )
 
 // PID names a process. PIDs are never reused within a runtime.
@@ -69,9 +70,35 @@ const poolFrom = 64
 // rings holds free rings by size, rings[i] those of 1<<i messages.
 var rings [32]sync.Pool
 
+// kept holds one free ring of each size, as long as those it holds take
+// at most keptSlots messages in all. Unlike the pool, which a garbage
+// collection empties, it keeps them: else every command's burst, after a
+// collection, allocates its rings anew (a megabyte and a half for
+// 10,000 frames), which brings the next collection sooner. Rings it has
+// no room for go to the pool.
+var kept struct {
+	sync.Mutex
+	by    [32][]Msg
+	slots int
+}
+
+// keptSlots bounds kept: 4 MB of rings.
+const keptSlots = 4 << 20 / int(unsafe.Sizeof(Msg{}))
+
 func getRing(n int) []Msg {
 	if n >= poolFrom {
-		if r, ok := rings[bits.TrailingZeros(uint(n))].Get().(*[]Msg); ok {
+		i := bits.TrailingZeros(uint(n))
+		kept.Lock()
+		r := kept.by[i]
+		if r != nil {
+			kept.by[i] = nil
+			kept.slots -= len(r)
+		}
+		kept.Unlock()
+		if r != nil {
+			return r
+		}
+		if r, ok := rings[i].Get().(*[]Msg); ok {
 			return *r
 		}
 	}
@@ -79,7 +106,17 @@ func getRing(n int) []Msg {
 }
 
 func putRing(buf []Msg) {
-	rings[bits.TrailingZeros(uint(len(buf)))].Put(&buf)
+	i := bits.TrailingZeros(uint(len(buf)))
+	kept.Lock()
+	keep := kept.by[i] == nil && kept.slots+len(buf) <= keptSlots
+	if keep {
+		kept.by[i] = buf
+		kept.slots += len(buf)
+	}
+	kept.Unlock()
+	if !keep {
+		rings[i].Put(&buf)
+	}
 }
 
 func (m *mailbox) peek(i int) *Msg { return &m.buf[(m.head+i)&(len(m.buf)-1)] }
