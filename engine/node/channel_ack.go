@@ -33,7 +33,10 @@ func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *am
 		ch.settleOrHold(ctx, picked, kind)
 		return nil
 	}
-	i := sort.Search(len(list), func(i int) bool { return list[i].tag >= tag })
+	i := 0 // the oldest, as most acks are
+	if len(list) > 0 && list[0].tag < tag {
+		i = sort.Search(len(list), func(i int) bool { return list[i].tag >= tag })
+	}
 	if i == len(list) || list[i].tag != tag {
 		return amqp.Errorf(amqp.PreconditionFailed, "unknown delivery tag "+strconv.FormatUint(tag, 10))
 	}
