@@ -43,6 +43,11 @@ func (n *Node) Connect(conn int) sim.PID {
 	if m := n.homeOf(conn); m != n {
 		return m.Connect(conn)
 	}
+	return n.connectHere(conn)
+}
+
+// connectHere is Connect on the node conn lives on.
+func (n *Node) connectHere(conn int) sim.PID {
 	if r, ok := n.conns[conn]; ok && !r.closed {
 		return r.proc.PID
 	}
@@ -70,14 +75,14 @@ func (c *Cluster) Open(conn int) bool {
 // Send puts a client frame on connection conn's socket, opening the
 // connection first if needed.
 func (c *Cluster) Send(conn, ch int, method any) {
-	pid := c.homeOf(conn).Connect(conn)
+	pid := c.homeOf(conn).connectHere(conn)
 	c.RT.SendInput(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method})
 }
 
 // SendAt puts a client frame on the socket at virtual time at: a client
 // reacting to something it received at that time.
 func (c *Cluster) SendAt(conn, ch int, method any, at int64) {
-	pid := c.homeOf(conn).Connect(conn)
+	pid := c.homeOf(conn).connectHere(conn)
 	c.RT.SendInputAt(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method}, at)
 }
 
