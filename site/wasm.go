@@ -17,7 +17,9 @@ const modulePath = "warren"
 
 // wasmBuildFlags are the go build flags of warren.wasm, the one place they
 // are written (wasm/size_test.go measures the site's own build): no file
-// paths and no symbol table, and no inlining but in the scheduler's loop.
+// paths and no symbol table, and no inlining but in the scheduler's loop
+// (engine/sim), the engine's own package (warren/engine) and the
+// runtime's maps.
 //
 // NB: inlining is a measured choice. The recorded publish-deliver-ack
 // workload of the widget (40,000 messages in commands of 2,000, then 10
@@ -27,22 +29,27 @@ const modulePath = "warren"
 // at 029e63c:
 //
 //	inlining                        CPU     gzip        brotli
-//	off but in engine/sim           2.22 s  1,226,272     940,767   (chosen)
+//	off but in engine/sim           2.22 s  1,226,272     940,767
 //	also in runtime                 1.86 s  1,260,308     975,481
 //	also in internal/runtime/...    1.81 s  1,271,409     985,870
 //	also in the standard library    1.70 s  1,294,139   1,007,382
 //	everywhere (Go's default)       1.73 s  1,424,404   1,099,004
 //
-// Inlining the runtime (write barriers, append, allocation) buys most of
-// what inlining everywhere does, 16% less CPU against 22%, for 35 kB of
-// brotli. It was chosen at 029e63c, and the engine grew 9 kB of brotli in
-// the next half hour, to 984,424 of the 1,000,000 the smallest encoding
-// may take (wasm/size_test.go): too little room to keep. Without it the
-// engine has 50 kB of room (947,810 and 1,240,352 at 3c66568). Inline the
-// runtime again when the engine has shed code to make room for it.
+// Inlining the runtime (write barriers, append, allocation) bought most
+// of what inlining everywhere does then, when the collector ran through
+// most of a long command; it costs 35 kB of brotli. Since the browser
+// build collects between calls (wasm/gc.go), what counts is the engine's
+// own calls. The browser bench's 20,000-message recorded command in
+// Chromium, the best of 6 runs, two interleaved rounds at load 5 to 6, at
+// 054320e: 195 and 228 ms with inlining off but in engine/sim; 122 and
+// 131 ms also in warren/engine and internal/runtime/maps (the second run,
+// which the bench counts: 277 and 316 against 224 and 296 ms). Shipped
+// sizes 1,265,272 gzip and 969,843 brotli against 1,280,628 and 985,368
+// (inlining internal/runtime/maps costs no more than warren/engine alone;
+// engine/node would cost 25 kB more, the runtime 20 kB more).
 var wasmBuildFlags = []string{
 	"-trimpath", "-ldflags=-s",
-	"-gcflags=all=-l", "-gcflags=warren/engine/sim=",
+	"-gcflags=all=-l", "-gcflags=warren/engine/sim=", "-gcflags=warren/engine=", "-gcflags=internal/runtime/maps=",
 }
 
 // buildWasm compiles ./wasm to out/warren.wasm, joins its data segments

@@ -84,6 +84,7 @@ func (b *bridge) breakSim(id int, why string) {
 func (b *bridge) destroy(id int) bool {
 	_, ok := b.sims[id]
 	delete(b.sims, id)
+	freed = freed || ok
 	return ok
 }
 

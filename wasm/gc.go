@@ -8,35 +8,32 @@ import (
 	"runtime/metrics"
 )
 
-var liveHeap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-
-// gcPercent and gcFloor set how often the garbage collector runs in the
-// browser build: it lets the heap grow to five times what the last
-// collection found live (GOGC=400) while the program's memory stays under
-// gcFloor, and to twice the live heap (Go's default, GOGC=100) past that,
-// so that it never collects more often than by default.
+// How the browser build collects garbage: not by Go's pace (GOGC off),
+// but when the program's memory nears a limit, gcFloor or twice what the
+// last collection found live if that is more; and, between calls, when
+// the worker has nothing to do (idle).
 //
 // NB: a measured choice. Natively the collector marks on the second core
 // while the engine runs; under wasm it marks on the program's one thread,
-// and while it marks, every pointer the engine writes goes through a write
-// barrier. With Go's default it collected three or four times in the
-// browser bench's 20,000-message recorded command and marked during most
-// of it. Under Node, CPU of that command, median of 9, three interleaved
-// rounds: 316-372 ms with Go's default, 230-290 ms with this (floor 48
-// MiB: 274-279 ms, 56 MiB: 228-270 ms). The floor bounds the memory: the
+// concurrently with the engine, and while it marks every pointer the
+// engine writes takes the write barrier's slow path. Under Node, the
+// browser bench's 20,000-message recorded command took about 250 ms
+// without a collection and 420 ms with one; with Go's default pace it had
+// three or four. A collection between calls, with nothing else running,
+// took 5 to 40 ms. So a call runs with no collection unless it allocates
+// most of the room left under the limit, and the collections are done
+// when the worker is idle. The limit bounds the memory: the
 // 100,000-message recorded run of the browser bench ends at about 23 MB
-// live and the wasm memory, which never shrinks, must stay under 64 MB:
-// 47 MB with Go's default, 52-53 MB with this (48 MiB: 48-51, 56 MiB:
-// 56-59).
-const (
-	gcPercent = 400
-	gcFloor   = 52 << 20
-)
+// live, and the wasm memory, which never shrinks, must stay under 64 MB:
+// 47 MB with Go's default, 45 MB with this. Past gcFloor/2 live, the
+// limit follows the live heap as Go's default does (GOGC=100), so a page
+// holding much is never collected more often than by default.
+const gcFloor = 52 << 20
 
 // tuneGC sets the collector's pace and, after every collection, the memory
 // limit that follows the live heap.
 func tuneGC() {
-	debug.SetGCPercent(gcPercent)
+	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(gcFloor)
 	armGC()
 }
@@ -49,9 +46,35 @@ func armGC() {
 
 type gcSentinel struct{ _ *int } // holds a pointer: not a tiny allocation
 
+var liveHeap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+
 // followLiveHeap sets the memory limit to twice the heap the last
 // collection found live, or gcFloor if that is more.
 func followLiveHeap() {
-	metrics.Read(liveHeap[:])
+	metrics.Read(liveHeap)
 	debug.SetMemoryLimit(int64(max(gcFloor, 2*liveHeap[0].Value.Uint64())))
+}
+
+// heapNow is what idle reads: the live heap as the last collection found
+// it, the heap's objects now (live and dead), and the heap at which the
+// next collection starts.
+var heapNow = []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/goal:bytes"}}
+
+// freed says a simulation was destroyed since the last collection: its
+// memory, live then, is garbage now.
+var freed bool
+
+// idle collects garbage once more than half of the room before the next
+// collection is used, or a simulation was destroyed since the last one,
+// and says whether it did. The worker calls it when it has answered and
+// nothing has come since (engine-worker.js).
+func idle() bool {
+	metrics.Read(heapNow)
+	live, objects, goal := heapNow[0].Value.Uint64(), heapNow[1].Value.Uint64(), heapNow[2].Value.Uint64()
+	if !freed && (objects < live+1<<20 || goal > objects && objects-live < (goal-live)/2) {
+		return false
+	}
+	freed = false
+	runtime.GC()
+	return true
 }

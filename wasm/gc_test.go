@@ -14,7 +14,7 @@ import (
 // than with Go's default.
 func TestGCLimitFollowsTheLiveHeap(t *testing.T) {
 	tuneGC()
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetGCPercent(100)
 	runtime.GC()
 	runtime.GC() // the finalizer of the first runs before the second ends
 	runtime.Gosched()
@@ -38,5 +38,42 @@ func TestGCLimitFollowsTheLiveHeap(t *testing.T) {
 	runtime.Gosched()
 	if got := debug.SetMemoryLimit(-1); got != gcFloor {
 		t.Fatalf("memory limit %d once the heap is let go, want gcFloor %d", got, gcFloor)
+	}
+}
+
+// TestIdleCollectsWhatADestroyedSimulationHeld: the worker's idle call
+// collects after a simulation is destroyed (its memory is garbage), and not
+// again while little has been allocated since.
+func TestIdleCollectsWhatADestroyedSimulationHeld(t *testing.T) {
+	tuneGC()
+	defer debug.SetGCPercent(100)
+	b := newBridge()
+	id, err := b.create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{"queue.declare queue=q", "basic.publish key=q size=16 count=2000"} {
+		if _, err := b.exec(id, l, 10, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idle() // what other tests destroyed
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if idle() {
+		t.Fatal("idle collected with nothing allocated since the last collection")
+	}
+	b.destroy(id)
+	if !idle() {
+		t.Fatal("idle did not collect after a simulation was destroyed")
+	}
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if after.NumGC == before.NumGC || after.HeapAlloc >= before.HeapAlloc {
+		t.Fatalf("idle's collection freed nothing: %d GCs, heap %d bytes, before %d GCs, %d bytes", after.NumGC, after.HeapAlloc, before.NumGC, before.HeapAlloc)
+	}
+	if idle() {
+		t.Fatal("idle collected again with nothing allocated since")
 	}
 }

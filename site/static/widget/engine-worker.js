@@ -195,5 +195,23 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       return;
     }
     postMessage({ type: "answer", id: m.id, results });
+    collectWhenIdle();
+  };
+
+  // Once the answer is out and nothing else has come, the engine may
+  // collect its garbage (warren.idle, wasm/gc.go): then, not in the middle
+  // of the next call, where it costs that call far more.
+  let idleTimer = 0;
+  const collectWhenIdle = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (w && !isDead() && typeof w.idle === "function") {
+        try {
+          w.idle();
+        } catch {
+          // a dead engine says so at the next call
+        }
+      }
+    }, 0);
   };
 }
