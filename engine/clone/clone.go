@@ -70,6 +70,10 @@ type plan struct {
 	fields []field
 	// efaceLike: an interface without methods (any)
 	eface bool
+	// nilFields: a struct whose every deep field is a pointer, slice,
+	// map, interface, function, channel or unsafe.Pointer, which fix
+	// leaves alone when its first word is nil (see zeroFields)
+	nilFields bool
 }
 
 type field struct {
@@ -123,6 +127,14 @@ func build(t reflect.Type) *plan {
 			if fp.deep {
 				p.fields = append(p.fields, field{f.Offset, f.Name, fp})
 				p.deep = true
+			}
+		}
+		p.nilFields = true
+		for _, f := range p.fields {
+			switch f.p.kind {
+			case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+			default:
+				p.nilFields = false
 			}
 		}
 	case reflect.Interface:
@@ -241,7 +253,9 @@ func (c *copier) fix(dst, src unsafe.Pointer, pl *plan) {
 	case reflect.Array:
 		for i := 0; i < pl.n; i++ {
 			off := uintptr(i) * pl.elem.size
-			c.fix(unsafe.Add(dst, off), unsafe.Add(src, off), pl.elem)
+			if !zeroFields(unsafe.Add(src, off), pl.elem) {
+				c.fix(unsafe.Add(dst, off), unsafe.Add(src, off), pl.elem)
+			}
 		}
 	case reflect.Slice:
 		*(*sliceHeader)(dst) = c.slice(*(*sliceHeader)(src), pl)
@@ -267,6 +281,23 @@ func (c *copier) fix(dst, src unsafe.Pointer, pl *plan) {
 			c.refuse("holds an unsafe.Pointer")
 		}
 	}
+}
+
+// zeroFields reports whether the struct at src (of plan pl) holds nothing
+// for fix to copy: its deep fields are all of the kinds nilFields names,
+// each with a nil first word (a nil pointer, map, function or channel, a
+// slice without an array, an empty interface). A ring of messages is
+// mostly empty slots, which fix would visit one field at a time.
+func zeroFields(src unsafe.Pointer, pl *plan) bool {
+	if !pl.nilFields {
+		return false
+	}
+	for i := range pl.fields {
+		if *(*unsafe.Pointer)(unsafe.Add(src, pl.fields[i].off)) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // iface copies what an interface holds. Its second word is the value's
@@ -314,7 +345,9 @@ func (c *copier) slice(s sliceHeader, pl *plan) sliceHeader {
 	if el := pl.elem; el.deep {
 		for i := 0; i < s.len; i++ {
 			off := uintptr(i) * el.size
-			c.fix(unsafe.Add(h.data, off), unsafe.Add(s.data, off), el)
+			if !zeroFields(unsafe.Add(s.data, off), el) {
+				c.fix(unsafe.Add(h.data, off), unsafe.Add(s.data, off), el)
+			}
 		}
 	}
 	return h
