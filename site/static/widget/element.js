@@ -36,7 +36,7 @@ import { h, setText } from "./dom.js";
 import { formatTime } from "./format.js";
 import { Rates } from "./rates.js";
 import { SampleSeries } from "./samples.js";
-import { LinkError, ShareBox, ShareState, shareTarget, VIEWS } from "./share.js";
+import { LinkError, said, ShareBox, ShareState, shareTarget, VIEWS } from "./share.js";
 import { Markers } from "./markers.js";
 import { markDone, showLessonProgress } from "./progress.js";
 import { loadSheets } from "./sheet.js";
@@ -257,7 +257,7 @@ class WarrenScenario extends HTMLElement {
       ({ share, source } = await readSource(this, base));
     } catch (e) {
       this.engine = await engine.catch(() => null);
-      this.showProblem(this.tx(e instanceof LinkError ? "problem.linkDamaged" : "problem.cannotLoad"), e.message || String(e));
+      this.showProblem(this.tx(e instanceof LinkError ? "problem.linkDamaged" : "problem.cannotLoad"), said(e, this.tx.bind(this)));
       this.source = "";
       if (this.engine) {
         this.watchRestarts();
@@ -425,7 +425,7 @@ class WarrenScenario extends HTMLElement {
     try {
       share = await ShareState.decode(location.hash);
     } catch (e) {
-      this.showProblem(this.tx("problem.linkDamaged"), e.message);
+      this.showProblem(this.tx("problem.linkDamaged"), said(e, this.tx.bind(this)));
       return;
     }
     if (!share) {

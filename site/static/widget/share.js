@@ -19,13 +19,33 @@ export const MAX_SCRIPT_BYTES = 1 << 20;
 // more than about 264 kB before the bound is checked.
 const INFLATE_SLICE = 256;
 
-/** LinkError says a share link cannot be read. */
-export class LinkError extends Error {}
+/** LinkError says a share link cannot be read: message in English, and
+ * key and params, the catalog text that says it in the reader's language
+ * (said, in element.js and ShareBox); cause is what went wrong inside. */
+export class LinkError extends Error {
+  constructor(message, key, params = {}, cause = undefined) {
+    super(message, cause ? { cause } : undefined);
+    this.key = key;
+    this.params = params;
+  }
+}
+
+/** said is an error in the reader's words (tr, a translator): a keyed
+ * error by its catalog text, with what went wrong inside by its own key
+ * where it has one, else its message. */
+export function said(e, tr) {
+  if (!e || !e.key) {
+    return e && e.message ? e.message : String(e);
+  }
+  const inner = e.cause ? said(e.cause, tr) : "";
+  return tr(e.key, { ...e.params, error: inner || e.params.error || "" });
+}
 
 async function deflate(text) {
   const bytes = new TextEncoder().encode(text);
   if (bytes.length > MAX_SCRIPT_BYTES) {
-    throw new LinkError(`the scenario is ${bytes.length.toLocaleString("en")} bytes, more than a link carries (${MAX_SCRIPT_BYTES.toLocaleString("en")})`);
+    const [size, max] = [bytes.length.toLocaleString("en"), MAX_SCRIPT_BYTES.toLocaleString("en")];
+    throw new LinkError(`the scenario is ${size} bytes, more than a link carries (${max})`, "link.tooBig", { size, max });
   }
   const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   return base64url(new Uint8Array(await new Response(stream).arrayBuffer()));
@@ -56,7 +76,8 @@ async function inflate(data) {
     size += value.length;
     if (size > MAX_SCRIPT_BYTES) {
       await reader.cancel().catch(() => {});
-      throw new LinkError(`the scenario in the link unpacks to more than ${MAX_SCRIPT_BYTES.toLocaleString("en")} bytes, the most a link may carry; it was not run`);
+      const max = MAX_SCRIPT_BYTES.toLocaleString("en");
+      throw new LinkError(`the scenario in the link unpacks to more than ${max} bytes, the most a link may carry; it was not run`, "link.unpacksTooBig", { max });
     }
     chunks.push(value);
   }
@@ -80,7 +101,7 @@ function base64url(bytes) {
 
 function unbase64url(s) {
   if (!/^[A-Za-z0-9_-]*$/.test(s)) {
-    throw new Error("it has characters a link's data never has");
+    throw new LinkError("it has characters a link's data never has", "link.badCharacters");
   }
   const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
@@ -113,22 +134,22 @@ export class ShareState {
     try {
       script = await inflate(params.get("w"));
     } catch (e) {
-      if (e instanceof LinkError) {
+      if (e instanceof LinkError && e.key !== "link.badCharacters") {
         throw e;
       }
-      throw new LinkError(`the scenario data in the link cannot be read (${e.message || e}); the link may have been cut short when it was copied`);
+      throw new LinkError(`the scenario data in the link cannot be read (${e.message || e}); the link may have been cut short when it was copied`, "link.unreadable", { error: e.message || String(e) }, e.key ? e : undefined);
     }
     let event = null;
     if (params.has("e")) {
       const e = params.get("e");
       if (!/^\d{1,15}$/.test(e)) {
-        throw new LinkError(`e=${e} is not an event number`);
+        throw new LinkError(`e=${e} is not an event number`, "link.badEvent", { e });
       }
       event = Number(e);
     }
     const view = params.get("v");
     if (view !== null && !VIEWS.includes(view)) {
-      throw new LinkError(`v=${view} is not a view (${VIEWS.join(", ")})`);
+      throw new LinkError(`v=${view} is not a view (${VIEWS.join(", ")})`, "link.badView", { view, views: VIEWS.join(", ") });
     }
     return new ShareState(script, event, view);
   }
@@ -144,10 +165,10 @@ export function shareTarget(attr, base, lang = "en") {
   try {
     url = new URL(attr || (lang === "en" ? "playground/" : `${lang}/playground/`), base);
   } catch {
-    throw new LinkError(`share-to="${attr}" is not an address`);
+    throw new LinkError(`share-to="${attr}" is not an address`, "link.badShareTo", { attr });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new LinkError(`share-to="${attr}" is not an http or https address`);
+    throw new LinkError(`share-to="${attr}" is not an http or https address`, "link.shareToNotHTTP", { attr });
   }
   return url;
 }
@@ -170,7 +191,7 @@ export class ShareBox {
     try {
       url = await this.link();
     } catch (e) {
-      setText(this.note, this.tr("share.cannot", { error: errorText(e.message, this.tr.lang) }));
+      setText(this.note, this.tr("share.cannot", { error: e.key ? said(e, this.tr) : errorText(e.message, this.tr.lang) }));
       return;
     }
     this.box.hidden = false;

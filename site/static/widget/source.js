@@ -26,10 +26,10 @@ export async function readSource(w, base) {
     try {
       r = await fetch(url);
     } catch (e) {
-      throw new Error(`cannot fetch ${url}: ${e.message}`);
+      throw Object.assign(new Error(`cannot fetch ${url}: ${e.message}`), { key: "source.cannotFetch", params: { url: String(url), error: e.message } });
     }
     if (!r.ok) {
-      throw new Error(`cannot fetch ${url}: HTTP ${r.status}`);
+      throw Object.assign(new Error(`cannot fetch ${url}: HTTP ${r.status}`), { key: "source.httpStatus", params: { url: String(url), status: r.status } });
     }
     return { source: await r.text() };
   }
