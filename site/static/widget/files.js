@@ -13,7 +13,7 @@ import { formatBytes } from "./format.js";
 import { ascii, bytesOf, hex2, hexRows, offsetText, unsynced } from "./files-hex.js";
 import { annotate } from "./files-annotate.js";
 import { entryLabel, fieldName, fieldValue, stopWords } from "./files-words.js";
-import { t } from "./i18n.js";
+import { gcStepText, t } from "./i18n.js";
 
 const KIND_KEYS = { qi: "files.kind.qi", qs: "files.kind.qs", rdq: "files.kind.rdq", idx: "files.kind.idx", jif: "files.kind.jif", other: "files.kind.file" };
 
@@ -40,7 +40,7 @@ export function describeFile(f, tr = english) {
     parts.push(tr(f.kind === "qi" ? "files.slotsLive" : "files.entriesLive", { n: f.entries, live: f.live }));
   }
   if (f.gc) {
-    parts.push(tr("files.gcStep", { step: f.gc }));
+    parts.push(tr("files.gcStep", { step: gcStepText(f.gc, tr.lang || "en") }));
   }
   return parts.join(tr("list.comma"));
 }
@@ -351,7 +351,7 @@ export class FilesView {
               onclick: () => this.act(() => this.toggle(f.path)),
             })
           : null;
-        const gc = f.gc ? h("p.file-gc", { text: tr("files.gcStep", { step: f.gc }) }) : null;
+        const gc = f.gc ? h("p.file-gc", { text: tr("files.gcStep", { step: gcStepText(f.gc, tr.lang || "en") }) }) : null;
         const item = h("li.file", { "data-path": f.path, "data-kind": f.kind }, h("div.file-head", null, label, sizes, counts, btn), bar, marks ? strip : null, gc);
         item.setAttribute("aria-label", describeFile(f, tr));
         if (isOpen) {
