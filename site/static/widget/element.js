@@ -257,7 +257,7 @@ class WarrenScenario extends HTMLElement {
       ({ share, source } = await readSource(this, base));
     } catch (e) {
       this.engine = await engine.catch(() => null);
-      this.showProblem(this.tx(e instanceof LinkError ? "problem.linkDamaged" : "problem.cannotLoad"), said(e, this.tx.bind(this)));
+      this.showProblem(this.tx(e instanceof LinkError ? "problem.linkDamaged" : "problem.cannotLoad"), said(e, this.tr));
       this.source = "";
       if (this.engine) {
         this.watchRestarts();
@@ -425,7 +425,7 @@ class WarrenScenario extends HTMLElement {
     try {
       share = await ShareState.decode(location.hash);
     } catch (e) {
-      this.showProblem(this.tx("problem.linkDamaged"), said(e, this.tx.bind(this)));
+      this.showProblem(this.tx("problem.linkDamaged"), said(e, this.tr));
       return;
     }
     if (!share) {

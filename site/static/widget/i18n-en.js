@@ -650,6 +650,7 @@ export default {
   "link.shareToNotHTTP": "share-to=\"{attr}\" is not an http or https address",
   "source.cannotFetch": "cannot fetch {url}: {error}",
   "source.httpStatus": "cannot fetch {url}: HTTP {status}",
+  "link.badData": "the data is damaged and cannot be decompressed",
   "con.budgetPublish": "basic.publish: count={a} would make the simulation hold {b} messages, more than its memory budget of {c}; publish fewer in one command",
   "con.stopBudget": "stopped after {a} events (the budget of one command); run continues, reset starts again",
   "con.stopTime": "stopped after {a} events (the time budget of one command here{b}); run continues, reset starts again",

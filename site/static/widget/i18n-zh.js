@@ -631,6 +631,7 @@ export default {
   "link.shareToNotHTTP": "share-to=\"{attr}\" 不是 http 或 https 地址",
   "source.cannotFetch": "无法获取 {url}：{error}",
   "source.httpStatus": "无法获取 {url}：HTTP {status}",
+  "link.badData": "数据不完整或已损坏，无法解压",
   "con.budgetPublish": "basic.publish：count={a} 会让模拟中累积 {b} 条消息，超出它的内存预算 {c}；请一次少发布一些",
   "con.stopBudget": "运行了 {a} 个事件后停下（单条命令的事件预算）；run 继续运行，reset 从头开始",
   "con.stopTime": "运行了 {a} 个事件后停下（这里单条命令的时间预算{b}）；run 继续运行，reset 从头开始",

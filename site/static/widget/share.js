@@ -34,8 +34,8 @@ export class LinkError extends Error {
  * error by its catalog text, with what went wrong inside by its own key
  * where it has one, else its message. */
 export function said(e, tr) {
-  if (!e || !e.key) {
-    return e && e.message ? e.message : String(e);
+  if (!e || !e.key || !tr.lang || tr.lang === "en") {
+    return e && e.message ? e.message : String(e); // the message is the English
   }
   const inner = e.cause ? said(e.cause, tr) : "";
   return tr(e.key, { ...e.params, error: inner || e.params.error || "" });
@@ -137,7 +137,10 @@ export class ShareState {
       if (e instanceof LinkError && e.key !== "link.badCharacters") {
         throw e;
       }
-      throw new LinkError(`the scenario data in the link cannot be read (${e.message || e}); the link may have been cut short when it was copied`, "link.unreadable", { error: e.message || String(e) }, e.key ? e : undefined);
+      // the browser's own words for what failed (a truncated stream) are
+      // said as the data being damaged, in the reader's language
+      const cause = e.key ? e : new LinkError(e.message || String(e), "link.badData");
+      throw new LinkError(`the scenario data in the link cannot be read (${e.message || e}); the link may have been cut short when it was copied`, "link.unreadable", { error: e.message || String(e) }, cause);
     }
     let event = null;
     if (params.has("e")) {
