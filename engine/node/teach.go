@@ -12,25 +12,32 @@ import (
 // narration speaks. Models nothing of its own: the credit is credit_flow's
 // (rabbit_common), the rest rabbit_msg_store's and rabbit_amqqueue_sup's.
 
+// creditFlowOf is the credit state of process pid, or nil when it is not
+// a reader, a channel, a queue or a message store.
+func (c *Cluster) creditFlowOf(pid sim.PID) *creditFlow {
+	p := c.RT.Process(pid)
+	if p == nil {
+		return nil
+	}
+	switch h := p.Handler.(type) {
+	case *reader:
+		return &h.credit
+	case *channel:
+		return &h.credit
+	case *queue:
+		return &h.credit
+	case *msgStoreProc:
+		return &h.credit
+	}
+	return nil
+}
+
 // CreditOf appends to buf the credit process pid (a reader, a channel, a
 // queue or a message store) holds toward each of its peers.
 func (c *Cluster) CreditOf(pid sim.PID, buf []CreditLink) []CreditLink {
 	buf = buf[:0]
-	p := c.RT.Process(pid)
-	if p == nil {
-		return buf
-	}
-	var cf *creditFlow
-	switch h := p.Handler.(type) {
-	case *reader:
-		cf = &h.credit
-	case *channel:
-		cf = &h.credit
-	case *queue:
-		cf = &h.credit
-	case *msgStoreProc:
-		cf = &h.credit
-	default:
+	cf := c.creditFlowOf(pid)
+	if cf == nil {
 		return buf
 	}
 	for _, peer := range cf.toPeer {
@@ -43,21 +50,8 @@ func (c *Cluster) CreditOf(pid sim.PID, buf []CreditLink) []CreditLink {
 // below zero) toward any peer: whether CreditOf would list a link with
 // Credit <= 0, without listing them.
 func (c *Cluster) CreditShort(pid sim.PID) bool {
-	p := c.RT.Process(pid)
-	if p == nil {
-		return false
-	}
-	var cf *creditFlow
-	switch h := p.Handler.(type) {
-	case *reader:
-		cf = &h.credit
-	case *channel:
-		cf = &h.credit
-	case *queue:
-		cf = &h.credit
-	case *msgStoreProc:
-		cf = &h.credit
-	default:
+	cf := c.creditFlowOf(pid)
+	if cf == nil {
 		return false
 	}
 	for i := range cf.toPeer {
