@@ -37,16 +37,11 @@ type ackRec struct {
 	ctag string // "" for basic.get
 }
 
-// unacked counts the consumer's own deliveries not yet settled: its
-// credit (outstanding) also counts the acks of inherited ack tags.
+// unacked counts the consumer's own deliveries not yet settled. The ack
+// tags carrying its tag number inherited+outstanding (the invariants check
+// it); of those, earlier are the ones delivered before it registered.
 func (c *consumer) unacked() int {
-	n := 0
-	for _, a := range c.ch.acktags.items() {
-		if a.ctag == c.tag {
-			n++
-		}
-	}
-	return n - len(c.earlier)
+	return c.inherited + c.outstanding - len(c.earlier)
 }
 
 // chRecord is what the queue knows about one channel (#cr).
