@@ -31,14 +31,7 @@ func fileBytesOf(t *testing.T, s *Sim, suffix string) FileBytes {
 // no queue references is dead at once.
 func TestFileBytesV2(t *testing.T) {
 	s := New(Options{})
-	mustExec(t, s, slices.Concat(filesScript, []string{
-		"basic.get queue=files on=c1.2",
-		"basic.get queue=files on=c1.2",
-		"basic.get queue=files on=c1.2",
-		"basic.get queue=files on=c1.2",
-		"basic.ack tag=1 on=c1.2",
-		"basic.ack tag=4 on=c1.2",
-	})...)
+	mustExec(t, s, slices.Concat(filesScript, getsAndAcks)...)
 	want := map[string][]int64{".qi": nil, ".qs": nil, "persistent/0.rdq": {0}}
 	for suffix, w := range want {
 		if got := fileBytesOf(t, s, suffix).Dead; !slices.Equal(got, w) {

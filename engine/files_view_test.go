@@ -15,6 +15,17 @@ var filesScript = []string{
 	"basic.publish key=files size=10000 count=2 persistent",
 }
 
+// getsAndAcks then takes four of those messages and acks the first and
+// the fourth: one in the .qs, one in the message store.
+var getsAndAcks = []string{
+	"basic.get queue=files on=c1.2",
+	"basic.get queue=files on=c1.2",
+	"basic.get queue=files on=c1.2",
+	"basic.get queue=files on=c1.2",
+	"basic.ack tag=1 on=c1.2",
+	"basic.ack tag=4 on=c1.2",
+}
+
 // TestFileViewEntries checks what the widget's Files view says of each file
 // of a version 2 queue: its entries, how many are live, and their marks
 // (lower case until synced). Small messages go to the queue's .qs, large
@@ -47,14 +58,7 @@ func TestFileViewEntries(t *testing.T) {
 		"msg_store_persistent/0.rdq": "2 2 LL",
 		"msg_store_transient/0.rdq":  "0 0 ",
 	})
-	mustExec(t, s,
-		"basic.get queue=files on=c1.2",
-		"basic.get queue=files on=c1.2",
-		"basic.get queue=files on=c1.2",
-		"basic.get queue=files on=c1.2",
-		"basic.ack tag=1 on=c1.2",
-		"basic.ack tag=4 on=c1.2",
-	)
+	mustExec(t, s, getsAndAcks...)
 	check("acked, not flushed", map[string]string{
 		"0.qi": "5 5 lllll",
 		"0.qs": "3 3 lll",
