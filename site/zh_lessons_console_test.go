@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"warren/engine"
+	"warren/internal/nodetest"
 	"warren/lessons"
 	"warren/tutorials"
 )
@@ -26,13 +27,7 @@ const lessonCut = 30_000
 // are warren's own (widget/i18n.js consoleLine, under Node): the show
 // views, the goals, the errors, the budget's stops.
 func TestChineseConsoleOfEveryLesson(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is missing: CI must run the widget's unit tests (apt-get install nodejs)")
-		}
-		t.Skip("node is missing (apt-get install nodejs); under CI=true this fails")
-	}
+	node := nodetest.Path(t, "the Chinese console's tests")
 	all, err := lessons.In("zh")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"warren/internal/nodetest"
 )
 
 // The Files view of the widget names every byte of a file
@@ -65,13 +67,7 @@ process.stdout.write(JSON.stringify(out));
 // annotateAll runs files-annotate.js on files (name -> path on disk).
 func annotateAll(t *testing.T, names, paths []string, perSegment int) []Annotation {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is missing: CI must run the Files view's annotation tests (apt-get install nodejs)")
-		}
-		t.Skip("skipping: node is missing (apt-get install nodejs); under CI=true this fails")
-	}
+	node := nodetest.Path(t, "the Files view's annotation tests")
 	mod, err := filepath.Abs("../../../site/static/widget/files-annotate.js")
 	if err != nil {
 		t.Fatal(err)
