@@ -256,6 +256,8 @@ test("show's charts and the cluster's locator say their few words in Chinese", (
     ["sched1   ▁▁▁▁▁ now 0%", "sched1   ▁▁▁▁▁ 当前 0%"],
     ["queue_master_locator=client-local (none set) link-delay=0µs", "queue_master_locator=client-local（未设置） link-delay=0µs"],
     ["idle: nothing left to run", "idle：没有可运行的了"],
+    ["node cpu=100.0% of 1 schedulers over 0.150ms", "node cpu=100.0%（1 个调度器，0.150ms 内）"],
+    ["node rabbit@b cpu=50.0% of 2 schedulers over 1.000ms", "node rabbit@b cpu=50.0%（2 个调度器，1.000ms 内）"],
   ];
   for (const [line, want] of lines) {
     assert.equal(consoleLine(line, "zh").text, want);

@@ -520,7 +520,7 @@ const SHOW_LINES = [
   [/^(.*?)restarts=(\d+) in the last 10s, gives up at (\d+)$/, "con.show.restarts"],
   [/^(.*?)gave-up: a sixth crash within 10s, the queue has no process$/, "con.show.gaveUp"],
   [/^throughput over (\S+): ?(.*)$/, "con.show.throughput"],
-  [/^(node \S+ cpu=\S+) of (\d+) schedulers over (\S+)$/, "con.show.nodeCpu"],
+  [/^(node (?:\S+ )?cpu=\S+) of (\d+) schedulers over (\S+)$/, "con.show.nodeCpu"],
   [/^rates over (\S+) to (\S+), one column per (\d+)ms$/, "con.show.rates"],
   [/^(\S+ +\S+) max (\d+)( msgs| bytes|\/s) now (\d+)(?: msgs| bytes|\/s)$/, "con.show.rateRow"],
   [/^(sched\d+ +\S+) now (\d+%)$/, "con.show.schedRow"],
