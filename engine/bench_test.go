@@ -119,3 +119,34 @@ func BenchmarkRecordedCommand(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 }
+
+// BenchmarkBrowserCommand is one run of the browser bench's recorded
+// command as the widget's worker makes it: a fresh simulation under the
+// browser's time budget, the cycle's set-up lines, then one command of
+// 20,000 messages that prints at most the 1,000 lines the worker passes
+// on (ExecLineShowing). Natively and under wasm it measures the call
+// that the bench times in Chromium.
+func BenchmarkBrowserCommand(b *testing.B) {
+	for b.Loop() {
+		s := New(Options{Record: true})
+		s.SetTimeBudget(BrowserCommandTime)
+		mustExec(b, s, "queue.declare queue=bench", "basic.qos prefetch=200 on=c2.1", "basic.consume queue=bench tag=c on=c2.1 ack-every=1")
+		shown, omitted := s.ExecLineShowing("basic.publish key=bench size=16 count=20000", 1000)
+		if len(shown)+omitted < 20_000 {
+			b.Fatalf("%d lines for 20,000 messages", len(shown)+omitted)
+		}
+	}
+}
+
+// BenchmarkBrowserCommandAllLines is BenchmarkBrowserCommand printing
+// every line, as ExecLine does.
+func BenchmarkBrowserCommandAllLines(b *testing.B) {
+	for b.Loop() {
+		s := New(Options{Record: true})
+		s.SetTimeBudget(BrowserCommandTime)
+		mustExec(b, s, "queue.declare queue=bench", "basic.qos prefetch=200 on=c2.1", "basic.consume queue=bench tag=c on=c2.1 ack-every=1")
+		if out := s.ExecLine("basic.publish key=bench size=16 count=20000"); len(out) < 20_000 {
+			b.Fatalf("%d lines for 20,000 messages", len(out))
+		}
+	}
+}
