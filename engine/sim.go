@@ -241,12 +241,35 @@ func (s *Sim) afterEach(mark bool) {
 	}
 }
 
-// markLast looks for the markers of the event just recorded.
+// markLast looks for the markers of the event just recorded. Most events
+// change nothing a marker watches; for a process whose kind is known it
+// finds so with one call into the node (Cluster.MarkState), and
+// markEvent looks at the others.
 func (s *Sim) markLast() {
 	e := s.log.Last() // not decoded again from the log
 	if e.N != s.rt.Events() {
 		at := s.log.At(s.rt.Events())
 		e = &at
+	}
+	if m := &s.marks; m.ready && int(e.PID) < len(m.procs) {
+		if p := s.rt.Process(e.PID); p != nil {
+			pm := &m.procs[e.PID]
+			quiet := false
+			switch pm.what {
+			case markNothing, markQueue:
+				quiet = true
+			case markChannel:
+				quiet = e.Kind != kindConfirm
+			case markReader:
+				quiet = !p.InputOpen == pm.shut
+			}
+			if quiet {
+				short, alarms := s.cluster.MarkState(p)
+				if alarms == m.alarms && (pm.what == markNothing || pm.out == 0 && !short) {
+					return // markEvent would find nothing new
+				}
+			}
+		}
 	}
 	s.markEvent(e)
 }

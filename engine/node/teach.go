@@ -19,6 +19,12 @@ func (c *Cluster) creditFlowOf(pid sim.PID) *creditFlow {
 	if p == nil {
 		return nil
 	}
+	return creditFlowIn(p)
+}
+
+// creditFlowIn is the credit state of process p, or nil when it is not a
+// reader, a channel, a queue or a message store.
+func creditFlowIn(p *sim.Process) *creditFlow {
 	switch h := p.Handler.(type) {
 	case *reader:
 		return &h.credit
@@ -49,8 +55,11 @@ func (c *Cluster) CreditOf(pid sim.PID, buf []CreditLink) []CreditLink {
 // CreditShort reports whether process pid has used up its credit (at or
 // below zero) toward any peer: whether CreditOf would list a link with
 // Credit <= 0, without listing them.
-func (c *Cluster) CreditShort(pid sim.PID) bool {
-	cf := c.creditFlowOf(pid)
+func (c *Cluster) CreditShort(pid sim.PID) bool { return c.creditFlowOf(pid).short() }
+
+// short reports whether any of cf's links is at or below zero (false for
+// nil).
+func (cf *creditFlow) short() bool {
 	if cf == nil {
 		return false
 	}
@@ -60,6 +69,41 @@ func (c *Cluster) CreditShort(pid sim.PID) bool {
 		}
 	}
 	return false
+}
+
+// MarkState is what the timeline's markers read after each event of
+// process p, in one call: whether p has used up its credit toward a peer
+// (CreditShort) and which alarms are in force (AlarmBits). In the browser
+// build a call costs more than these reads, and the markers make one
+// after each of a recorded run's events.
+func (c *Cluster) MarkState(p *sim.Process) (creditShort bool, alarms int) {
+	if c.memAlarm {
+		alarms |= 1
+	}
+	if c.diskAlarm {
+		alarms |= 2
+	}
+	// creditFlowIn(p).short(), written out: in the browser build each
+	// call costs more than the switch and the loop
+	var cf *creditFlow
+	switch h := p.Handler.(type) {
+	case *reader:
+		cf = &h.credit
+	case *channel:
+		cf = &h.credit
+	case *queue:
+		cf = &h.credit
+	case *msgStoreProc:
+		cf = &h.credit
+	default:
+		return false, alarms
+	}
+	for i := range cf.toPeer {
+		if cf.toPeer[i].n <= 0 {
+			return true, alarms
+		}
+	}
+	return false, alarms
 }
 
 // AlarmBits says which resource alarms are in force: bit 0 memory, bit 1

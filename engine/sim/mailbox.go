@@ -87,7 +87,7 @@ const keptSlots = 4 << 20 / int(unsafe.Sizeof(Msg{}))
 
 func getRing(n int) []Msg {
 	if n >= poolFrom {
-		i := bits.TrailingZeros(uint(n))
+		i := bits.TrailingZeros64(uint64(n))
 		kept.Lock()
 		r := kept.by[i]
 		if r != nil {
@@ -106,7 +106,7 @@ func getRing(n int) []Msg {
 }
 
 func putRing(buf []Msg) {
-	i := bits.TrailingZeros(uint(len(buf)))
+	i := bits.TrailingZeros64(uint64(len(buf)))
 	kept.Lock()
 	keep := kept.by[i] == nil && kept.slots+len(buf) <= keptSlots
 	if keep {

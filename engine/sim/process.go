@@ -114,7 +114,7 @@ func (p *Process) next(now int64) (ring, idx int, fromInput bool, at int64, ok b
 	best := -1
 	var bestAt int64
 	for u := p.used; u != 0; {
-		r := 15 - bits.LeadingZeros16(u)
+		r := bits.Len16(u) - 1
 		u &^= 1 << r
 		a := p.mbox[r].peek(0).At
 		if a <= now {

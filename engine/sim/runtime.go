@@ -367,10 +367,10 @@ func (rt *Runtime) steps(limit int64, bounded, idleStop bool, most, until int64,
 		var ring, idx int
 		var fromInput, has bool
 		var at int64
-		if u := p.used; p.await == 0 && u != 0 && p.mbox[15-bits.LeadingZeros16(u)].buf[p.mbox[15-bits.LeadingZeros16(u)].head].At <= t {
+		if u := p.used; p.await == 0 && u != 0 && p.mbox[bits.Len16(u)-1].buf[p.mbox[bits.Len16(u)-1].head].At <= t {
 			// p.next's usual answer, without the call: the head of its
 			// highest priority has arrived
-			ring = 15 - bits.LeadingZeros16(u)
+			ring = bits.Len16(u) - 1
 			at, has = p.mbox[ring].buf[p.mbox[ring].head].At, true
 		} else {
 			ring, idx, fromInput, at, has = p.next(t)
