@@ -4,6 +4,10 @@ package node
 
 import "fmt"
 
+// checkingInvariants says whether queues check their bookkeeping after
+// every message: with -tags invariants, they do.
+const checkingInvariants = true
+
 // checkInvariants verifies a queue's bookkeeping after every message it
 // handles. It is built only with -tags invariants (CI runs it).
 func (q *queue) checkInvariants() {
