@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"warren/engine"
+	"warren/engine/jsonenc"
 )
 
 // answeredProbe runs before any script of a page: once the page's first
@@ -211,10 +212,10 @@ const benchWarmUps, benchRuns = 2, 5
 // 1,000 lines of its output and counts the others, as the worker's exec
 // does (engine-worker.js passes maxLinesSent to the bridge). In Chromium
 // the time is the call as the worker measured it (r.ms: the bridge's
-// exec, the JSON text of the lines shown and its parse); natively it is
-// ExecLineShowing in this process. Between runs each side collects its
-// garbage outside the time measured: the worker's idle call does in
-// Chromium, runtime.GC natively.
+// exec, the JSON text of its answer and the parse of that text);
+// natively it is ExecLineShowing and the same JSON text, in this
+// process. Between runs each side collects its garbage outside the time
+// measured: the worker's idle call does in Chromium, runtime.GC natively.
 //
 // The runs are interleaved, native then Chromium, so that both meet the
 // same load on a shared machine: benchWarmUps runs each first, not
@@ -257,7 +258,16 @@ func benchRecordedRatio(t *testing.T, b *browser, say func(string, ...any)) {
 		}
 		t0 := time.Now()
 		shown, omitted := s.ExecLineShowing(line, benchShown)
+		e := &jsonenc.Encoder{} // the answer's text, as the bridge's exec makes it
+		e.Open("", '{')
+		e.Strs("lines", shown)
+		e.Int("omitted", int64(omitted))
+		e.Close('}')
+		answer := e.String()
 		ms := time.Since(t0).Seconds() * 1000
+		if !strings.HasPrefix(answer, `{"lines":[`) {
+			t.Errorf("the command's answer natively: %.100s", answer)
+		}
 		if len(shown)+omitted < benchMessages || s.Cluster().ListQueues()[0].Messages != 0 {
 			t.Errorf("the command natively did not deliver everything: %d lines shown, %d omitted", len(shown), omitted)
 		}
