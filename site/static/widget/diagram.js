@@ -3,7 +3,7 @@
 // and consumers, and the credit it holds.
 
 import { mark, NONE } from "./changes.js";
-import { h, setText, syncChips, syncChildren } from "./dom.js";
+import { h, Keyed, setAttr, setClass, setStyle, setText, syncChips, syncChildren } from "./dom.js";
 import { Terms } from "./terms.js";
 import { alarmsOf, formatBytes, kindHue, nodesOf, pct, procName } from "./format.js";
 import { translator } from "./i18n.js";
@@ -12,8 +12,12 @@ import { translator } from "./i18n.js";
  * each one's title (diagram.col.KIND) and help (diagram.help.KIND). */
 const COLUMNS = ["reader", "channel", "queue", "writer"];
 
-/** Diagram is the drawing of the node; el is its element. A process keeps
- * its box from one render to the next, so that what changes can move. */
+/** Diagram is the drawing of the node; el is its element. Everything
+ * drawn keeps its element from one render to the next (a process its
+ * box, a queue its lanes and consumers, a link its credit gauge), and a
+ * render changes only the text, attributes and styles that differ: what
+ * changes can move, a focused term keeps the focus, and the browser lays
+ * out again only what changed. */
 export class Diagram {
   /** tr says the words; terms (terms.js) name flow control, the
    * prefetch limit and alarms. */
@@ -21,10 +25,14 @@ export class Diagram {
     this.tr = tr;
     this.terms = terms || new Terms("d", tr);
     this.boxes = new Map();
-    this.chipBoxes = new Map();
     this.snap = null;
-    this.sched = h("div.sched", { "data-role": "schedulers" });
-    this.memory = h("div.memory", { "data-role": "memory" });
+    this.schedTitle = h("h3");
+    this.sched = h("div.sched", { "data-role": "schedulers" }, this.schedTitle);
+    this.memTitle = h("h3", { text: tr("diagram.memory") });
+    this.memory = h("div.memory", { "data-role": "memory" }, this.memTitle);
+    this.rows = new Keyed(); // the scheduler and memory rows, by gauge
+    this.alarmBadge = this.terms.describe(h("p.badge.alarm"), "alarm");
+    this.okBadge = h("p.badge.ok", { text: tr("diagram.noAlarm") });
     this.columns = COLUMNS.map((kind) =>
       h(`section.col.col-${kind}`, { "aria-label": tr(`diagram.col.${kind}`) }, h("h3", { text: tr(`diagram.col.${kind}`), title: tr(`diagram.help.${kind}`) }), h("div.boxes", { "data-kind": kind })),
     );
@@ -45,53 +53,7 @@ export class Diagram {
     this.snap = s;
     this.changed = changed;
     this.gen = gen;
-    const tr = this.tr;
-    // The node: schedulers and memory.
-    this.sched.replaceChildren(
-      h("h3", { text: tr("diagram.schedulers", { n: s.schedulers.length }) }),
-      ...s.schedulers.map((sc, i) => {
-        const p = pct(sc.util, 1);
-        const running = sc.running ? procName(s, sc.running) : tr("diagram.idle");
-        const row = h(
-          "div.meter-row",
-          { "data-gauge": `sched:${i}` },
-          h("span.k", { text: sc.node ? `S${i + 1} ${sc.node.replace(/@.*/, "")}` : `S${i + 1}` }),
-          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": p.toFixed(0), "aria-label": sc.node ? tr("diagram.schedOf", { i: i + 1, node: sc.node }) : tr("diagram.sched", { i: i + 1 }) }, h("div.fill", { style: `width:${p}%` })),
-          h("span.v", { text: `${p.toFixed(1)}% · ${running}` }),
-        );
-        mark(row, changed.gauges.has(`sched:${i}`), gen);
-        return row;
-      }),
-    );
-    const nodes = nodesOf(s);
-    const alarms = alarmsOf(s);
-    const memBits = [h("h3", { text: tr("diagram.memory") })];
-    for (const n of nodes) {
-      const label = nodes.length > 1 ? n.name : tr("diagram.memoryLower");
-      const alarm = n.alarms && n.alarms.length;
-      if (n.watermark > 0) {
-        const p = pct(n.memory, n.watermark);
-        memBits.push(
-          h(
-            "div.meter-row",
-            { "data-gauge": `mem:${n.name}` },
-            nodes.length > 1 ? h("span.k.node", { text: n.name.replace(/@.*/, "") }) : null,
-            h("div.gauge" + (alarm ? ".alarm" : p > 80 ? ".high" : ""), { role: "meter", "aria-valuemin": 0, "aria-valuemax": n.watermark, "aria-valuenow": n.memory, "aria-label": tr("diagram.memGauge", { label }) }, h("div.fill", { style: `width:${p}%` })),
-            h("span.v", { text: tr("diagram.memOf", { used: formatBytes(n.memory), watermark: formatBytes(n.watermark) }) }),
-          ),
-        );
-      } else {
-        memBits.push(h("p.v", { text: `${nodes.length > 1 ? n.name + ": " : ""}${tr("diagram.memNoWatermark", { used: formatBytes(n.memory) })}` }));
-      }
-    }
-    for (const row of memBits) {
-      if (row.dataset && row.dataset.gauge) {
-        mark(row, changed.gauges.has(row.dataset.gauge), gen);
-      }
-    }
-    const everywhere = tr(nodes.length > 1 ? "diagram.blockedEverywhere" : "diagram.blocked");
-    memBits.push(alarms.length ? this.terms.describe(h("p.badge.alarm", { text: tr("diagram.alarm", { alarms: alarms.join(tr("list.comma")), everywhere }) }), "alarm") : h("p.badge.ok", { text: tr("diagram.noAlarm") }));
-    this.memory.replaceChildren(...memBits);
+    this.renderNode(s);
 
     // The processes, in columns.
     const queues = new Map(s.queues.map((q) => [q.pid, q]));
@@ -108,70 +70,128 @@ export class Diagram {
     for (const p of s.processes) {
       seen.add(p.pid);
       const box = this.box(p, queues.get(p.pid), creditFrom.get(p.pid) || []);
-      (byColumn.get(p.kind) || other).push(box);
+      (byColumn.get(p.kind) || other).push(box.el);
     }
     for (const [pid, box] of this.boxes) {
       if (!seen.has(pid)) {
-        box.remove();
+        box.el.remove();
         this.boxes.delete(pid);
-      }
-    }
-    for (const k of this.chipBoxes.keys()) {
-      if (!seen.has(Number(k.split("/")[0]))) {
-        this.chipBoxes.delete(k);
       }
     }
     this.columns.forEach((col, i) => {
       const list = byColumn.get(COLUMNS[i]);
-      syncChildren(col.querySelector(".boxes"), list);
+      syncChildren(col.lastElementChild, list);
       col.hidden = list.length === 0;
     });
-    syncChildren(this.other.querySelector(".boxes"), other);
+    syncChildren(this.other.lastElementChild, other);
     this.other.hidden = other.length === 0;
     this.empty.hidden = s.processes.length > 0;
   }
 
-  /** laneChips keeps one chip container per queue lane (or consumer)
-   * across renders. */
-  laneChips(pid, key) {
-    const k = `${pid}/${key}`;
-    let box = this.chipBoxes.get(k);
-    if (!box) {
-      box = h("div.msgs");
-      this.chipBoxes.set(k, box);
+  /** renderNode draws the node's schedulers and memory. */
+  renderNode(s) {
+    const tr = this.tr;
+    const changed = this.changed;
+    setText(this.schedTitle, tr("diagram.schedulers", { n: s.schedulers.length }));
+    const sched = s.schedulers.map((sc, i) => {
+      const p = pct(sc.util, 1);
+      const running = sc.running ? procName(s, sc.running) : tr("diagram.idle");
+      const r = this.meterRow(`sched:${i}`);
+      setText(r.k, sc.node ? `S${i + 1} ${sc.node.replace(/@.*/, "")}` : `S${i + 1}`);
+      this.gauge(r, "gauge", 100, p.toFixed(0), sc.node ? tr("diagram.schedOf", { i: i + 1, node: sc.node }) : tr("diagram.sched", { i: i + 1 }), p);
+      setText(r.v, `${p.toFixed(1)}% · ${running}`);
+      syncChildren(r.el, [r.k, r.gauge, r.v]);
+      mark(r.el, changed.gauges.has(`sched:${i}`), this.gen);
+      return r.el;
+    });
+    syncChildren(this.sched, [this.schedTitle, ...sched]);
+
+    const nodes = nodesOf(s);
+    const alarms = alarmsOf(s);
+    const mem = [this.memTitle];
+    for (const n of nodes) {
+      const label = nodes.length > 1 ? n.name : tr("diagram.memoryLower");
+      const alarm = n.alarms && n.alarms.length;
+      if (n.watermark > 0) {
+        const p = pct(n.memory, n.watermark);
+        const r = this.meterRow(`mem:${n.name}`);
+        setText(r.k, n.name.replace(/@.*/, ""));
+        setClass(r.k, "k node");
+        this.gauge(r, alarm ? "gauge alarm" : p > 80 ? "gauge high" : "gauge", n.watermark, n.memory, tr("diagram.memGauge", { label }), p);
+        setText(r.v, tr("diagram.memOf", { used: formatBytes(n.memory), watermark: formatBytes(n.watermark) }));
+        syncChildren(r.el, nodes.length > 1 ? [r.k, r.gauge, r.v] : [r.gauge, r.v]);
+        mark(r.el, changed.gauges.has(`mem:${n.name}`), this.gen);
+        mem.push(r.el);
+      } else {
+        const el = this.rows.get(`memtext:${n.name}`, () => h("p.v"));
+        setText(el, `${nodes.length > 1 ? n.name + ": " : ""}${tr("diagram.memNoWatermark", { used: formatBytes(n.memory) })}`);
+        mem.push(el);
+      }
     }
-    return box;
+    this.rows.prune();
+    if (alarms.length) {
+      const everywhere = tr(nodes.length > 1 ? "diagram.blockedEverywhere" : "diagram.blocked");
+      setText(this.alarmBadge, tr("diagram.alarm", { alarms: alarms.join(tr("list.comma")), everywhere }));
+      mem.push(this.alarmBadge);
+    } else {
+      mem.push(this.okBadge);
+    }
+    syncChildren(this.memory, mem);
+  }
+
+  /** meterRow is the row of a gauge (key as changes.js names it): a
+   * label, the meter and its value. */
+  meterRow(key) {
+    return this.rows.get(key, () => {
+      const r = { k: h("span.k"), fill: h("div.fill"), v: h("span.v") };
+      r.gauge = h("div.gauge", { role: "meter", "aria-valuemin": 0 }, r.fill);
+      r.el = h("div.meter-row", { "data-gauge": key }, r.k, r.gauge, r.v);
+      return r;
+    });
+  }
+
+  /** gauge sets a meter (r.gauge, r.fill): its classes, maximum, value,
+   * label and how full it is drawn, in percent. */
+  gauge(r, cls, max, now, label, p) {
+    setClass(r.gauge, cls);
+    setAttr(r.gauge, "aria-valuemax", max);
+    setAttr(r.gauge, "aria-valuenow", now);
+    setAttr(r.gauge, "aria-label", label);
+    setStyle(r.fill, "width", `${p}%`);
   }
 
   /** box updates (or makes) the drawing of one process. */
   box(p, q, credits) {
     let b = this.boxes.get(p.pid);
     if (!b) {
-      b = h(
-        `article.proc.kind-${p.kind}`,
-        { "data-pid": p.pid, "data-name": p.name },
-        h("header", null, h("h4.name"), h("span.state"), h("span.flag")),
-        h("div.mailbox", null, h("span.k", { text: this.tr("diagram.mailbox") }), h("span.len"), h("div.chips")),
-        h("div.socket", { hidden: true }),
-        h("div.queue-body"),
-        h("div.credits"),
-      );
+      b = {
+        name: h("h4.name"),
+        state: h("span.state"),
+        flag: h("span.flag"),
+        len: h("span.len"),
+        chips: h("div.chips"),
+        sock: h("div.socket", { hidden: true }),
+        qb: h("div.queue-body"),
+        cr: h("div.credits"),
+        queue: null, // the parts of a queue's body, once it has one
+        credits: new Keyed(),
+      };
+      b.mailbox = h("div.mailbox", null, h("span.k", { text: this.tr("diagram.mailbox") }), b.len, b.chips);
+      b.el = h(`article.proc.kind-${p.kind}`, { "data-pid": p.pid, "data-name": p.name }, h("header", null, b.name, b.state, b.flag), b.mailbox, b.sock, b.qb, b.cr);
       this.boxes.set(p.pid, b);
     }
-    if (b.dataset.name !== p.name) {
-      b.dataset.name = p.name; // a new simulation may give the pid to another process
+    const el = b.el;
+    setAttr(el, "data-name", p.name); // a new simulation may give the pid to another process
+    setClass(el, `proc kind-${p.kind} state-${p.state}${p.blocked ? " blocked" : ""}`);
+    mark(el, this.changed.procs.has(p.pid), this.gen);
+    setText(b.name, p.node ? `${p.name} @ ${p.node}` : p.name);
+    setText(b.state, p.state);
+    setAttr(b.state, "title", this.tr("diagram.stateTitle", { state: p.state }));
+    if (p.blocked !== (b.flag.childElementCount > 0)) {
+      b.flag.replaceChildren(...(p.blocked ? [this.terms.term("flow")] : []));
     }
-    b.className = `proc kind-${p.kind} state-${p.state}${p.blocked ? " blocked" : ""}`;
-    mark(b, this.changed.procs.has(p.pid), this.gen);
-    setText(b.querySelector(".name"), p.node ? `${p.name} @ ${p.node}` : p.name);
-    setText(b.querySelector(".state"), p.state);
-    b.querySelector(".state").title = this.tr("diagram.stateTitle", { state: p.state });
-    const flag = b.querySelector(".flag");
-    if (p.blocked !== (flag.childElementCount > 0)) {
-      flag.replaceChildren(...(p.blocked ? [this.terms.term("flow")] : []));
-    }
-    setText(b.querySelector(".len"), String(p.mailbox));
-    b.querySelector(".mailbox").setAttribute("data-len", p.mailbox);
+    setText(b.len, String(p.mailbox));
+    setAttr(b.mailbox, "data-len", p.mailbox);
     const chips = (p.head || []).map((k) => ({ cls: "chip", text: k, style: `--h:${kindHue(k)}` }));
     if (p.mailbox > chips.length) {
       chips.push({ cls: "chip more", text: `+${p.mailbox - chips.length}` });
@@ -179,49 +199,83 @@ export class Diagram {
     if (!chips.length) {
       chips.push({ cls: "empty-chips", text: this.tr("diagram.emptyMailbox") });
     }
-    syncChips(b.querySelector(".chips"), chips);
-    const sock = b.querySelector(".socket");
-    sock.hidden = !(p.kind === "reader");
+    syncChips(b.chips, chips);
+    b.sock.hidden = !(p.kind === "reader");
     if (p.kind === "reader") {
-      setText(sock, p.socket ? this.tr(p.blocked ? "diagram.socketFlow" : "diagram.socket", { n: p.socket }) : this.tr("diagram.socketEmpty"));
+      setText(b.sock, p.socket ? this.tr(p.blocked ? "diagram.socketFlow" : "diagram.socket", { n: p.socket }) : this.tr("diagram.socketEmpty"));
     }
-    const qb = b.querySelector(".queue-body");
-    qb.replaceChildren(...(q ? this.queueParts(q) : []));
-    qb.hidden = !q;
-    const cr = b.querySelector(".credits");
-    cr.replaceChildren(
-      ...credits.map((c) => {
-        const pc = pct(c.credit, c.initial);
-        const to = procName(this.snap, c.to);
-        const key = `credit:${c.from}>${c.to}`;
-        return h(
-          "div.credit" + (c.blocked ? ".blocked" : ""),
-          { "data-to": to, "data-gauge": key, "data-changed": this.changed.gauges.has(key) ? (this.gen % 2 ? "1" : "2") : null },
-          h("span.k", { text: this.tr("diagram.credit", { to }) }),
-          h("div.gauge", { role: "meter", "aria-valuemin": 0, "aria-valuemax": c.initial, "aria-valuenow": c.credit, "aria-label": this.tr("diagram.creditLabel", { to }) }, h("div.fill", { style: `width:${pc}%` })),
-          h("span.v", null, `${c.credit}/${c.initial}`, c.blocked ? [" ", this.terms.term("flow")] : null, c.credit < 0 ? [" ", this.terms.term("negative")] : null),
-        );
-      }),
-    );
-    cr.hidden = credits.length === 0;
+    if (q) {
+      this.queueBody(b, q);
+    } else if (b.queue) {
+      b.qb.replaceChildren();
+      b.queue = null;
+    }
+    b.qb.hidden = !q;
+    syncChildren(b.cr, credits.map((c) => this.credit(b, c)));
+    b.credits.prune();
+    b.cr.hidden = credits.length === 0;
     return b;
   }
 
-  /** queueParts draws a queue's priority lanes and consumers. */
-  queueParts(q) {
-    const parts = [];
-    parts.push(
-      h(
-        "p.counts",
-        null,
-        h("span.ready", { "data-count": q.ready, text: this.tr("diagram.ready", { n: q.ready }) }),
-        " · ",
-        h("span.unacked", { text: this.tr("diagram.unacked", { n: q.unacked }) }),
-        " · ",
-        h("span", { text: formatBytes(q.bytes) }),
-        q.policy ? h("span.policy", { text: ` · ${this.tr("diagram.policy", { policy: q.policy })}` }) : null,
-      ),
-    );
+  /** credit updates (or makes) the gauge of the credit process b holds
+   * with another (credit_flow). */
+  credit(b, c) {
+    const key = `credit:${c.from}>${c.to}`;
+    const g = b.credits.get(key, () => {
+      const r = { k: h("span.k"), fill: h("div.fill"), n: document.createTextNode(""), v: h("span.v"), flags: "" };
+      r.v.append(r.n);
+      r.gauge = h("div.gauge", { role: "meter", "aria-valuemin": 0 }, r.fill);
+      r.el = h("div.credit", { "data-gauge": key }, r.k, r.gauge, r.v);
+      return r;
+    });
+    const to = procName(this.snap, c.to);
+    setClass(g.el, c.blocked ? "credit blocked" : "credit");
+    setAttr(g.el, "data-to", to);
+    mark(g.el, this.changed.gauges.has(key), this.gen);
+    setText(g.k, this.tr("diagram.credit", { to }));
+    this.gauge(g, "gauge", c.initial, c.credit, this.tr("diagram.creditLabel", { to }), pct(c.credit, c.initial));
+    const n = `${c.credit}/${c.initial}`;
+    if (g.n.nodeValue !== n) {
+      g.n.nodeValue = n;
+    }
+    const flags = `${c.blocked ? "f" : ""}${c.credit < 0 ? "n" : ""}`;
+    if (g.flags !== flags) {
+      g.flags = flags;
+      g.v.replaceChildren(g.n, ...(c.blocked ? [" ", this.terms.term("flow")] : []), ...(c.credit < 0 ? [" ", this.terms.term("negative")] : []));
+    }
+    return g.el;
+  }
+
+  /** queueBody draws a queue's counts, priority lanes and consumers in
+   * box b. */
+  queueBody(b, q) {
+    const tr = this.tr;
+    if (!b.queue) {
+      const parts = {
+        ready: h("span.ready"),
+        unacked: h("span.unacked"),
+        bytes: h("span"),
+        policy: h("span.policy"),
+        lanesBox: h("div.lanes", { "aria-label": tr("diagram.lanes") }),
+        lanes: new Keyed(),
+        nextBody: h("code"),
+        nextWords: document.createTextNode(""),
+        consumersBox: h("div.consumers"),
+        consumers: new Keyed(),
+      };
+      parts.counts = h("p.counts", null, parts.ready, " · ", parts.unacked, " · ", parts.bytes);
+      parts.next = h("p.head-props", { "data-role": "next-message" }, h("span.k", { text: tr("chip.next") }), " ", parts.nextBody, parts.nextWords);
+      b.queue = parts;
+    }
+    const parts = b.queue;
+    setAttr(parts.ready, "data-count", q.ready);
+    setText(parts.ready, tr("diagram.ready", { n: q.ready }));
+    setText(parts.unacked, tr("diagram.unacked", { n: q.unacked }));
+    setText(parts.bytes, formatBytes(q.bytes));
+    if (q.policy) {
+      setText(parts.policy, ` · ${tr("diagram.policy", { policy: q.policy })}`);
+    }
+    syncChildren(parts.counts, q.policy ? [parts.ready, parts.unacked, parts.bytes, parts.policy] : [parts.ready, parts.unacked, parts.bytes]);
     // Heads come next-first: the highest non-empty level first, FIFO
     // within a level; give each lane its share.
     const levels = q.levels && q.levels.length ? q.levels : [q.ready];
@@ -231,57 +285,81 @@ export class Diagram {
     for (let lvl = levels.length - 1; lvl >= 0; lvl--) {
       const n = levels[lvl];
       const mine = heads.splice(0, Math.min(n, heads.length));
-      const label = levels.length > 1 ? this.tr("diagram.priority", { lvl }) : this.tr("diagram.messages");
       const chips = mine.map(({ body, props }) => ({
         cls: `msg${props.persistent ? " persistent" : props.transient ? " transient" : ""}${props.others.length ? " props" : ""}`,
         text: `${body.length > 10 ? body.slice(0, 9) + "…" : body}${props.priority !== null ? ` p${props.priority}` : ""}${props.others.length ? " +" : ""}`,
-        title: [body, ...propWords(props, this.tr)].join(this.tr("list.comma")),
+        title: [body, ...propWords(props, tr)].join(tr("list.comma")),
       }));
       if (n > mine.length) {
         chips.push({ cls: "msg more", text: `+${n - mine.length}` });
       }
-      lanes.push(
-        h(
-          "div.lane" + (n ? "" : ".empty"),
-          { "data-level": lvl, "data-changed": this.changed.lanes.has(`${q.pid}/${lvl}`) ? (this.gen % 2 ? "1" : "2") : null },
-          h("span.k", { text: label }),
-          h("span.n", { text: String(n) }),
-          syncChips(this.laneChips(q.pid, lvl), chips),
-        ),
-      );
+      const lane = parts.lanes.get(lvl, () => {
+        const r = { k: h("span.k"), n: h("span.n"), msgs: h("div.msgs") };
+        r.el = h("div.lane", { "data-level": lvl }, r.k, r.n, r.msgs);
+        return r;
+      });
+      setClass(lane.el, n ? "lane" : "lane empty");
+      mark(lane.el, this.changed.lanes.has(`${q.pid}/${lvl}`), this.gen);
+      setText(lane.k, levels.length > 1 ? tr("diagram.priority", { lvl }) : tr("diagram.messages"));
+      setText(lane.n, String(n));
+      syncChips(lane.msgs, chips);
+      lanes.push(lane.el);
     }
-    parts.push(h("div.lanes", { "aria-label": this.tr("diagram.lanes") }, lanes));
+    parts.lanes.prune();
+    syncChildren(parts.lanesBox, lanes);
+    const body = [parts.counts, parts.lanesBox];
     if (next && (q.headProps || []).length) {
-      parts.push(h("p.head-props", { "data-role": "next-message" }, h("span.k", { text: this.tr("chip.next") }), " ", h("code", { text: next.body }), ` — ${propWords(next.props, this.tr).join(this.tr("list.comma"))}`));
+      setText(parts.nextBody, next.body);
+      const words = ` — ${propWords(next.props, tr).join(tr("list.comma"))}`;
+      if (parts.nextWords.nodeValue !== words) {
+        parts.nextWords.nodeValue = words;
+      }
+      body.push(parts.next);
     }
     if (q.consumers && q.consumers.length) {
-      parts.push(h("div.consumers", null, q.consumers.map((c) => this.consumer(q, c))));
+      syncChildren(parts.consumersBox, q.consumers.map((c) => this.consumer(parts, q, c)));
+      body.push(parts.consumersBox);
     }
-    return parts;
+    parts.consumers.prune();
+    syncChildren(b.qb, body);
   }
 
-  consumer(q, c) {
+  /** consumer updates (or makes) the drawing of one consumer of queue q:
+   * its unacked deliveries against its prefetch limit, and its channel. */
+  consumer(parts, q, c) {
+    const r = parts.consumers.get(c.tag, () => {
+      const r = { k: h("span.k"), v: h("span.v"), fill: h("div.fill"), dots: h("div.dots"), via: h("span.via"), said: null };
+      r.gauge = h("div.gauge.prefetch", { role: "meter", "aria-valuemin": 0 }, r.fill);
+      r.el = h("div.consumer", { "data-tag": c.tag }, r.k, r.v, r.gauge, r.dots, r.via);
+      return r;
+    });
     const limit = c.prefetch > 0 ? c.prefetch : null;
     const shown = Math.min(c.unacked, 20);
     const dots = Array.from({ length: shown }, () => ({ cls: "dot", text: "" }));
     if (c.unacked > shown) {
       dots.push({ cls: "dot-more", text: `+${c.unacked - shown}` });
     }
-    return h(
-      "div.consumer.state-" + c.state,
-      { "data-tag": c.tag, "data-changed": this.changed.consumers.has(`${q.pid}/${c.tag}`) ? (this.gen % 2 ? "1" : "2") : null },
-      h("span.k", { text: this.tr("diagram.consumer", { tag: c.tag }) }),
-      h("span.v", null, `${this.tr("diagram.consumerUnacked", { n: c.unacked, limit: limit ?? "∞" })}${c.noAck ? " (no-ack)" : ""} · `, c.state === "blocked" ? this.terms.term("prefetch") : c.state),
-      limit
-        ? h(
-            "div.gauge.prefetch",
-            { role: "meter", "aria-valuemin": 0, "aria-valuemax": limit, "aria-valuenow": c.unacked, "aria-label": this.tr("diagram.prefetch", { tag: c.tag }) },
-            h("div.fill", { style: `width:${pct(c.unacked, limit)}%` }),
-          )
-        : null,
-      syncChips(this.laneChips(q.pid, "c:" + c.tag), dots, "dots"),
-      h("span.via", { text: c.channel }),
-    );
+    setClass(r.el, `consumer state-${c.state}`);
+    mark(r.el, this.changed.consumers.has(`${q.pid}/${c.tag}`), this.gen);
+    setText(r.k, this.tr("diagram.consumer", { tag: c.tag }));
+    const said = `${this.tr("diagram.consumerUnacked", { n: c.unacked, limit: limit ?? "∞" })}${c.noAck ? " (no-ack)" : ""} · `;
+    if (r.said !== said || r.state !== c.state) {
+      // the prefetch term is made again only when the state changes
+      if (r.state !== c.state || !r.v.firstChild) {
+        r.v.replaceChildren(said, c.state === "blocked" ? this.terms.term("prefetch") : c.state);
+      } else {
+        r.v.firstChild.nodeValue = said;
+      }
+      r.said = said;
+      r.state = c.state;
+    }
+    if (limit) {
+      this.gauge(r, "gauge prefetch", limit, c.unacked, this.tr("diagram.prefetch", { tag: c.tag }), pct(c.unacked, limit));
+    }
+    syncChips(r.dots, dots, "dots");
+    setText(r.via, c.channel);
+    syncChildren(r.el, limit ? [r.k, r.v, r.gauge, r.dots, r.via] : [r.k, r.v, r.dots, r.via]);
+    return r.el;
   }
 }
 

@@ -52,7 +52,7 @@ export function setText(el, text) {
  * title, style}), reusing the chips already there so that only new ones
  * play their entrance. */
 export function syncChips(box, items, cls) {
-  if (cls) {
+  if (cls && box.className !== cls) {
     box.className = cls;
   }
   items.forEach((it, i) => {
@@ -90,5 +90,73 @@ export function syncChildren(parent, list) {
   }
   while (parent.children.length > list.length) {
     parent.lastElementChild.remove();
+  }
+}
+
+/** setAttr sets (or, for null, removes) an attribute only when it
+ * differs, so that an element drawn again unchanged is not restyled. */
+export function setAttr(el, name, value) {
+  if (value === null || value === undefined || value === false) {
+    if (el.hasAttribute(name)) {
+      el.removeAttribute(name);
+    }
+    return;
+  }
+  const v = value === true ? "" : String(value);
+  if (el.getAttribute(name) !== v) {
+    el.setAttribute(name, v);
+  }
+}
+
+/** setClass sets an element's class attribute only when it differs. */
+export function setClass(el, cls) {
+  if (el.className !== cls) {
+    el.className = cls;
+  }
+}
+
+/** setStyle sets one style property only when it differs from what
+ * setStyle set last (the browser may read a value back written another
+ * way). */
+export function setStyle(el, prop, value) {
+  const was = styled.get(el) || styled.set(el, {}).get(el);
+  if (was[prop] !== value) {
+    was[prop] = value;
+    el.style.setProperty(prop, value);
+  }
+}
+
+const styled = new WeakMap();
+
+/** Keyed keeps one thing (an element, or a record of the elements of a
+ * row) for each key from one render to the next: get makes it the first
+ * time a key is asked for, and prune forgets the keys not asked for since
+ * the last prune, so that a drawing changes in place instead of being
+ * made again. */
+export class Keyed {
+  constructor() {
+    this.items = new Map();
+    this.used = new Set();
+  }
+
+  /** get is the thing kept for key, made by make() if there is none. */
+  get(key, make) {
+    let it = this.items.get(key);
+    if (it === undefined) {
+      it = make();
+      this.items.set(key, it);
+    }
+    this.used.add(key);
+    return it;
+  }
+
+  /** prune forgets every key not asked for since the last prune. */
+  prune() {
+    for (const k of this.items.keys()) {
+      if (!this.used.has(k)) {
+        this.items.delete(k);
+      }
+    }
+    this.used.clear();
   }
 }
