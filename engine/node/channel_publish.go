@@ -88,7 +88,8 @@ func (ch *channel) deliverPublish(ctx *sim.Ctx, m *BasicPublish, dests []*QueueR
 	n := ch.n
 	c := &n.Config.Costs
 	n.Stats.Published++
-	msg := &Message{ID: n.newMsgID(), Exchange: m.Exchange, Key: m.Key, Props: &m.Props, Body: m.Body}
+	msg := n.newMessage()
+	msg.Exchange, msg.Key, msg.Props, msg.Body = m.Exchange, m.Key, &m.Props, m.Body
 	// in a transaction the queues confirm too: tx.commit-ok waits for
 	// them (DoConfirm = Tx =/= none orelse ConfirmEnabled)
 	track := ch.confirm || ch.tx != nil
