@@ -3,9 +3,12 @@
 // the engine never runs on the page's main thread. bridge-loader.js starts
 // it and talks to it by messages:
 //
-//   page → worker  {type: "load", base}             load base + warren.wasm
+//   page → worker  {type: "load", base, module?}     load base + warren.wasm
+//                                                   (or start from module,
+//                                                   compiled by another)
 //                  {type: "call", id, calls}        calls: [[fn, ...args], ...]
-//   worker → page  {type: "loaded", names, usages}  or {type: "failed", why}
+//   worker → page  {type: "loaded", names, usages, module}
+//                                                   or {type: "failed", why}
 //                  {type: "answer", id, results}    one {value, ms} or {error, ms} a call
 //                  {type: "dead", why}              the Go program has exited
 //
@@ -117,7 +120,9 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
     }
   };
 
-  const load = async (base) => {
+  let compiled = null; // the WebAssembly.Module, for the page's next workers
+
+  const load = async (base, module) => {
     if (typeof globalThis.Go !== "function") {
       await import(base + "wasm_exec.js");
     }
@@ -134,18 +139,8 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       return write(fd, buf);
     };
     go = new globalThis.Go();
-    const url = base + "warren.wasm";
-    const response = await fetch(url);
-    if (!response.ok) {
-      throw new Error(`cannot load ${url}: HTTP ${response.status}`);
-    }
-    let instance;
-    try {
-      ({ instance } = await WebAssembly.instantiateStreaming(response.clone(), go.importObject));
-    } catch {
-      // A server that does not say application/wasm.
-      ({ instance } = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject));
-    }
+    const instance = module ? await WebAssembly.instantiate(module, go.importObject).catch(() => fetchAndStart(base)) : await fetchAndStart(base);
+    compiled = module || compiled;
     // run() settles when the Go program exits, which it does only on a
     // fatal error; the functions are in place as soon as it has started.
     go.run(instance).then(
@@ -163,13 +158,37 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
     return { names, usages: usagesOf(bridge, names) };
   };
 
+  // fetchAndStart downloads and compiles warren.wasm and instantiates it.
+  const fetchAndStart = async (base) => {
+    const url = base + "warren.wasm";
+    const response = await fetch(url);
+    if (!response.ok) {
+      throw new Error(`cannot load ${url}: HTTP ${response.status}`);
+    }
+    let r;
+    try {
+      r = await WebAssembly.instantiateStreaming(response.clone(), go.importObject);
+    } catch {
+      // A server that does not say application/wasm.
+      r = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
+    }
+    compiled = r.module;
+    return r.instance;
+  };
+
   globalThis.onmessage = async (e) => {
     const m = e.data || {};
     if (m.type === "load") {
       if (!loading) {
-        loading = load(m.base);
+        loading = load(m.base, m.module);
         loading.then(
-          (r) => postMessage({ type: "loaded", ...r }),
+          (r) => {
+            try {
+              postMessage({ type: "loaded", ...r, module: compiled });
+            } catch {
+              postMessage({ type: "loaded", ...r }); // a module that cannot cross
+            }
+          },
           (err) => postMessage({ type: "failed", why: err && err.message ? err.message : String(err) }),
         );
       }
@@ -195,23 +214,17 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       return;
     }
     postMessage({ type: "answer", id: m.id, results });
-    collectWhenIdle();
   };
 
-  // Once the answer is out and nothing else has come, the engine may
-  // collect its garbage (warren.idle, wasm/gc.go): then, not in the middle
-  // of the next call, where it costs that call far more.
-  let idleTimer = 0;
-  const collectWhenIdle = () => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      if (w && !isDead() && typeof w.idle === "function") {
-        try {
-          w.idle();
-        } catch {
-          // a dead engine says so at the next call
-        }
-      }
-    }, 0);
-  };
+  // NB: the worker does not ask the engine to collect its garbage
+  // between calls (warren.idle, wasm/gc.go); Go collects as the heap nears
+  // its limit, inside the calls. In Chromium, on the backlog spiral page
+  // (simulations of hundreds of megabytes), the first call after such a
+  // collection, forced from JavaScript's call once the page had destroyed
+  // a simulation, now and then never answered: the worker ran at full
+  // CPU for minutes and every widget in it waited. runtime.GC waits for
+  // the sweep to finish by yielding, which never gives JavaScript's event
+  // loop, and so the timers the runtime may need, a turn: the likely
+  // cause. Without it, the probe's rounds on that page settle
+  // (TestHeavyPageProbe).
 }
