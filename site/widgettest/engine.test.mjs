@@ -63,7 +63,7 @@ function fakeWorkers() {
         w.queue = prev.then(() => (held ? new Promise((r) => (w.release = r)) : new Promise((r) => setTimeout(r, 0)))).then(() => {
           if (state.terminated) return;
           if (m.type === "load") {
-            w.onmessage({ data: { type: "loaded", names: ["queue.declare"], usages: { "queue.declare": { name: "queue.declare" } } } });
+            w.onmessage({ data: { type: "loaded", names: ["queue.declare"], usages: { "queue.declare": { name: "queue.declare" } }, module: "compiled" } });
           } else if (m.type === "call") {
             // as engine-worker.js does: a batch the Go program died in has no answer
             const results = runCalls(bridge, m.calls, () => state.dead, () => 0);
@@ -115,7 +115,7 @@ test("lastLines picks Go's fatal error out of what it printed", () => {
 
 test("Engine runs calls in the worker, with handles of its own", async () => {
   const f = fakeWorkers();
-  const conn = new Connection(f.start, "/base/", () => 0, noTimer);
+  const conn = new Connection(f.start, "/base/", () => 0, noTimer, 1);
   const e = new Engine(conn, await conn.loaded);
   assert.deepEqual(e.names, ["queue.declare"]);
   assert.deepEqual(e.usage("queue.declare"), { name: "queue.declare" });
@@ -136,7 +136,7 @@ test("Engine runs calls in the worker, with handles of its own", async () => {
 
 test("a worker that dies is replaced: its culprit call is marked, old handles are lost, listeners hear of it", async () => {
   const f = fakeWorkers();
-  const conn = new Connection(f.start, "/", () => 1000, noTimer);
+  const conn = new Connection(f.start, "/", () => 1000, noTimer, 1);
   const e = new Engine(conn, await conn.loaded);
   const a = await e.create({});
   const b = await e.create({});
@@ -160,7 +160,7 @@ test("a worker that dies is replaced: its culprit call is marked, old handles ar
 
 test("an engine that keeps dying is not restarted for ever", async () => {
   const f = fakeWorkers();
-  const conn = new Connection(f.start, "/", () => 5000, noTimer);
+  const conn = new Connection(f.start, "/", () => 5000, noTimer, 1);
   const e = new Engine(conn, await conn.loaded);
   for (let i = 0; i < 4; i++) {
     const restarted = new Promise((r) => {
@@ -191,7 +191,7 @@ test("a worker that cannot start fails loading with why", async () => {
 test("a long call keeps its worker; the simulations waiting behind it move to a new one", async () => {
   const f = fakeWorkers();
   let clock = 0;
-  const conn = new Connection(f.start, "/", () => clock, noTimer);
+  const conn = new Connection(f.start, "/", () => clock, noTimer, 1);
   const e = new Engine(conn, await conn.loaded);
   const a = await e.create({});
   const b = await e.create({});
@@ -223,6 +223,77 @@ test("a long call keeps its worker; the simulations waiting behind it move to a 
   assert.equal(f.workers[1].posted.filter((m) => m.type === "call").length, 2, "new simulations go to the new worker");
   e.destroy(a);
   assert.ok(f.workers[0].state.terminated, "a worker left with nothing is ended");
+});
+
+test("a long call holds the worker for its own simulation's calls: nothing moves", async () => {
+  const f = fakeWorkers();
+  let clock = 0;
+  const conn = new Connection(f.start, "/", () => clock, noTimer, 1);
+  const e = new Engine(conn, await conn.loaded);
+  const a = await e.create({});
+  const b = await e.create({});
+  const long = e.exec(a, "slow");
+  await new Promise((r) => setTimeout(r, 5));
+  const after = e.snapshot(a); // the same simulation: it waits its turn
+  await new Promise((r) => setTimeout(r, 5));
+  clock = 60_000;
+  conn.watch();
+  assert.equal(f.workers.length, 1, "no worker started for a simulation's own calls");
+  assert.ok(!e.isLost(a) && !e.isLost(b), "nothing lost");
+  f.workers[0].release();
+  await long;
+  assert.equal((await after).events, 1);
+});
+
+test("what waits behind a long call moves only when replaying it costs less than the wait", async () => {
+  const f = fakeWorkers();
+  let clock = 0;
+  const conn = new Connection(f.start, "/", () => clock, noTimer, 1);
+  const e = new Engine(conn, await conn.loaded);
+  const a = await e.create({});
+  const b = await e.create({}, 5000); // a history of 5 s
+  const long = e.exec(a, "slow");
+  await new Promise((r) => setTimeout(r, 5));
+  const behind = e.exec(b, "waiting");
+  behind.catch(() => {});
+  await new Promise((r) => setTimeout(r, 5));
+  clock = 3000;
+  conn.watch();
+  assert.equal(f.workers.length, 1, "3 s of waiting is less than 5 s of replay");
+  clock = 6000;
+  conn.watch();
+  await assert.rejects(behind, (err) => err.lost);
+  assert.equal(f.workers.length, 2);
+  assert.ok(e.isLost(b));
+  f.workers[0].release();
+  await long;
+  await new Promise((r) => setTimeout(r, 5));
+  const destroyed = f.workers[0].posted.filter((m) => m.type === "call" && m.calls.some((c) => c[0] === "destroy"));
+  assert.equal(destroyed.length, 1, "the old worker forgets the simulation that moved");
+  assert.deepEqual(f.workers[1].posted[0], { type: "load", base: "/", module: "compiled" }, "the next worker starts from the compiled module");
+});
+
+test("new simulations are spread over the workers, and a long call holds no simulation of another", async () => {
+  const f = fakeWorkers();
+  const conn = new Connection(f.start, "/", () => 0, noTimer, 2);
+  const e = new Engine(conn, await conn.loaded);
+  const a = await e.create({});
+  const b = await e.create({});
+  assert.equal(f.workers.length, 2, "the second simulation gets a worker of its own");
+  assert.deepEqual(f.workers[1].posted[0], { type: "load", base: "/", module: "compiled" }, "which starts from the compiled module");
+  const long = e.exec(a, "slow");
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(await e.exec(b, "beside"), ["ran beside"], "b runs while a's call holds the first worker");
+  const c = await e.create({}); // both hold one: the one where nothing runs
+  assert.equal(f.workers.length, 2, "no more than spread workers");
+  assert.equal(f.workers[1].posted.filter((m) => m.type === "call").length, 3, "create b, beside, create c in the second worker");
+  f.workers[0].release();
+  await long;
+  const d = await e.create({}); // a's worker holds the fewest now
+  assert.deepEqual(await e.exec(d, "fourth"), ["ran fourth"]);
+  assert.equal(f.workers[0].posted.filter((m) => m.type === "call").length, 4, "create a, slow, create d, fourth in the first worker");
+  assert.deepEqual(await e.exec(c, "third"), ["ran third"]);
+  assert.equal(await e.call("wasmMemory"), 0, "the largest of the workers' memories (none in the fake)");
 });
 
 test("an answer of millions of lines crosses to the page as its first lines and a count", () => {

@@ -3,9 +3,11 @@
 // page's simulations; Engine sends it calls and hands back promises of the
 // answers, parsed, with {error} turned into an EngineError.
 //
-// One worker holds every simulation of the page, and answers one call at a
-// time. Two things take simulations from it, and neither takes a widget
-// with it for good:
+// A worker answers one call at a time. New simulations are spread over
+// up to spreadLanes workers (the one holding the fewest gets the next), so
+// that the widgets of a page run their scenarios side by side and one
+// widget's long command does not hold the others. Two things take
+// simulations from a worker, and neither takes a widget with it for good:
 //
 //   - It dies (the Go program ran out of memory or hit a fatal error): the
 //     page starts another worker and tells every widget; each whose
@@ -13,9 +15,13 @@
 //     showing. The call that was running is the culprit's: its error says
 //     so (culprit); the calls waiting behind it fail with lost set.
 //   - One call holds it over splitAfter while calls of other simulations
-//     wait: the page starts a new worker for everything else, and those
+//     wait: the page starts a new worker for the simulations waiting, and those
 //     simulations are rebuilt there, while the long call finishes in the
-//     old worker, which keeps that one simulation (up to maxLanes workers).
+//     old worker (up to maxLanes workers), which then forgets what moved.
+//     A rebuild replays a simulation's history, so this is done only when
+//     replaying what moves is cheaper than the wait so far (cost: the time
+//     the calls that made each history took); else the calls wait their
+//     turn. Simulations with nothing waiting stay where they are.
 //
 // A lost handle names nothing any more: calls with it fail with lost.
 
@@ -43,7 +49,15 @@ const maxRestarts = 4;
 export const splitAfter = 1500;
 
 /** maxLanes bounds the workers of a page. */
-const maxLanes = 3;
+export const maxLanes = 3;
+
+/** spreadLanes is how many workers new simulations are spread over: one
+ * a core, but at least two and at most maxLanes. */
+const spreadLanes = Math.max(2, Math.min(maxLanes, (globalThis.navigator && navigator.hardwareConcurrency) || 2));
+
+/** HISTORY lists the bridge functions whose time counts as a
+ * simulation's cost: what a rebuild replays. */
+const HISTORY = new Set(["exec", "submit", "step", "runQuiet", "seek"]);
 
 /** Lane is one engine worker and the calls sent to it, answered in order:
  * the first pending is the one running. */
@@ -53,6 +67,7 @@ class Lane {
     this.pending = new Map(); // message id → {resolve, reject, ids}
     this.alive = true;
     this.runningSince = 0; // when the first pending call started
+    this.creating = 0; // creates sent and not yet answered
     let worker;
     this.loaded = new Promise((resolve, reject) => {
       try {
@@ -70,6 +85,9 @@ class Lane {
         const m = e.data || {};
         if (m.type === "loaded") {
           ready = true;
+          if (m.module && !conn.module) {
+            conn.module = m.module; // compiled once: the next workers start from it
+          }
           resolve({ names: m.names, usages: m.usages });
         } else if (m.type === "failed") {
           reject(new Error(m.why));
@@ -98,7 +116,11 @@ class Lane {
           conn.died(this, why);
         }
       };
-      worker.postMessage({ type: "load", base: conn.base });
+      try {
+        worker.postMessage(conn.module ? { type: "load", base: conn.base, module: conn.module } : { type: "load", base: conn.base });
+      } catch {
+        worker.postMessage({ type: "load", base: conn.base }); // a module that cannot cross: it compiles its own
+      }
     });
     this.loaded.catch(() => {});
   }
@@ -113,6 +135,11 @@ class Lane {
       this.pending.set(id, { resolve, reject, ids });
       this.worker.postMessage({ type: "call", id, calls });
     });
+  }
+
+  /** busy says whether a call is running in the worker. */
+  get busy() {
+    return this.pending.size > 0;
   }
 
   /** end terminates the worker; what waited on it fails: the running call
@@ -139,7 +166,7 @@ class Lane {
  * where warren.wasm is. It has no DOM in it: Node's tests drive it with
  * a fake worker and a fake clock. */
 export class Connection {
-  constructor(startWorker, base, now = () => Date.now(), every = (f, ms) => setInterval(f, ms)) {
+  constructor(startWorker, base, now = () => Date.now(), every = (f, ms) => setInterval(f, ms), spread = spreadLanes) {
     this.startWorker = startWorker;
     this.base = base;
     this.now = now;
@@ -150,6 +177,8 @@ export class Connection {
     this.nextHandle = 1;
     this.stopped = ""; // why the engine cannot be restarted
     this.restarting = Promise.resolve();
+    this.spread = spread;
+    this.module = null; // warren.wasm compiled, from the first worker
     this.lanes = new Set();
     this.lane = this.addLane();
     this.loaded = this.lane.loaded;
@@ -160,6 +189,36 @@ export class Connection {
     const lane = new Lane(this);
     this.lanes.add(lane);
     return lane;
+  }
+
+  /** liveIn counts the simulations of lane that are not lost, and those
+   * being made there. */
+  liveIn(lane) {
+    let n = lane.creating;
+    for (const h of this.handles.values()) {
+      if (h.lane === lane && !h.lost) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** placeNew is the worker for a new simulation: the one holding the
+   * fewest (of as few, one where no call runs, then the current one), or
+   * a new one while every worker holds some and there are fewer than
+   * spread. A worker whose call has run over splitAfter is the last
+   * choice. */
+  placeNew() {
+    const lanes = [...this.lanes].filter((l) => l.alive);
+    if (this.stopped || !lanes.length) {
+      return this.lane;
+    }
+    const load = (l) => this.liveIn(l) + (!l.busy ? 0 : this.now() - l.runningSince >= splitAfter ? 1000 : 0.5);
+    const best = lanes.reduce((a, b) => (load(b) < load(a) ? b : a), this.lane.alive ? this.lane : lanes[0]);
+    if (load(best) > 0 && lanes.length < this.spread) {
+      return this.addLane();
+    }
+    return best;
   }
 
   /** send posts calls to the worker of handle (or the current one) and
@@ -179,24 +238,49 @@ export class Connection {
   /** watch moves the simulations waiting behind a long call to a new
    * worker. */
   watch() {
-    const lane = this.lane;
-    if (lane.pending.size < 2 || this.now() - lane.runningSince < splitAfter || this.lanes.size >= maxLanes) {
+    for (const lane of [...this.lanes]) {
+      if (this.lanes.size >= maxLanes) {
+        return;
+      }
+      if (lane.alive) {
+        this.split(lane);
+      }
+    }
+  }
+
+  /** split moves the simulations of lane that wait behind a long call to
+   * a new worker, when that is worth it (see the top of this file). */
+  split(lane) {
+    const running = this.now() - lane.runningSince;
+    if (lane.pending.size < 2 || running < splitAfter) {
       return;
     }
     const [first, ...behind] = [...lane.pending.entries()];
     const keep = new Set(first[1].ids);
-    for (const [id, p] of behind) {
+    // calls of other simulations, or for none yet (a create)
+    const others = behind.filter(([, p]) => !p.ids.length || p.ids.some((id) => !keep.has(id)));
+    if (!others.length) {
+      return; // only the long call's own simulation waits: it waits its turn
+    }
+    // the simulations whose calls wait: the others stay where they are
+    const waiting = new Set(others.flatMap(([, p]) => p.ids));
+    const moving = [...this.handles.values()].filter((h) => h.lane === lane && !h.lost && waiting.has(h.id));
+    if (moving.reduce((sum, h) => sum + h.cost, 0) > running) {
+      return; // replaying them would take longer than they have waited
+    }
+    for (const [id, p] of others) {
       lane.pending.delete(id);
       p.reject(new EngineError("the engine moved this simulation to another worker", { lost: true }));
     }
-    for (const h of this.handles.values()) {
-      if (h.lane === lane && !keep.has(h.id)) {
-        h.lost = true;
-      }
+    for (const h of moving) {
+      h.lost = true;
     }
-    if (![...this.handles.values()].some((h) => h.lane === lane && !h.lost)) {
+    if (!this.liveIn(lane)) {
       lane.end("nothing left in it", false);
       this.lanes.delete(lane);
+    } else if (moving.length) {
+      // what moved is forgotten here once the long call is done
+      lane.post(moving.map((h) => ["destroy", h.id]), []).catch(() => {});
     }
     this.renew(`a command held the engine over ${splitAfter / 1000} s`);
   }
@@ -223,12 +307,13 @@ export class Connection {
         h.lost = true;
       }
     }
-    if (lane !== this.lane) {
+    const t = this.now();
+    this.restarts = this.restarts.filter((x) => t - x < 60_000);
+    if (lane !== this.lane && this.restarts.length < maxRestarts) {
+      this.restarts.push(t);
       this.restarting = Promise.resolve().then(() => this.listeners.forEach((f) => f(why)));
       return;
     }
-    const t = this.now();
-    this.restarts = this.restarts.filter((x) => t - x < 60_000);
     if (this.restarts.length >= maxRestarts) {
       this.stopped = `it stopped ${this.restarts.length + 1} times in a minute; last: ${why}`;
       this.loaded = Promise.reject(new EngineError(`the engine is not running (${this.stopped}); reload the page`));
@@ -247,7 +332,7 @@ export class Connection {
     if (!h) {
       return;
     }
-    if (h.lane !== this.lane && h.lane.alive && ![...this.handles.values()].some((x) => x.lane === h.lane && !x.lost)) {
+    if (h.lane !== this.lane && h.lane.alive && !this.liveIn(h.lane)) {
       h.lane.end("nothing left in it", false);
       this.lanes.delete(h.lane);
     } else if (h.lane.alive && !h.lost) {
@@ -312,18 +397,32 @@ export class Engine {
       sent.push({ i, call: [fn, h.id, ...args.slice(1)] });
     });
     if (sent.length) {
-      lane = lane || conn.lane;
-      const results = await conn.send(
-        sent.map((s) => s.call),
-        lane,
-        ids,
-      );
+      const creates = sent.filter((s) => s.call[0] === "create").length;
+      // a create where placeNew says; a call of no simulation (parse) to
+      // a worker where nothing runs, if there is one
+      lane = lane || (creates ? conn.placeNew() : [...conn.lanes].find((l) => l.alive && !l.busy) || conn.lane);
+      lane.creating += creates;
+      let results;
+      try {
+        results = await conn.send(
+          sent.map((s) => s.call),
+          lane,
+          ids,
+        );
+      } finally {
+        lane.creating -= creates;
+      }
       sent.forEach((s, k) => {
         const r = results[k];
         if (s.call[0] === "create" && r && "value" in r) {
           const handle = conn.nextHandle++;
-          conn.handles.set(handle, { lane, id: r.value, lost: false });
+          conn.handles.set(handle, { lane, id: r.value, lost: false, cost: 0 });
           r.value = handle;
+        } else if (HISTORY.has(s.call[0]) && r) {
+          const h = conn.handles.get(calls[s.i][1]);
+          if (h) {
+            h.cost += r.ms || 0;
+          }
         }
         answer[s.i] = r;
       });
@@ -333,6 +432,9 @@ export class Engine {
 
   /** call runs one bridge function and resolves with its answer. */
   async call(fn, ...args) {
+    if (fn === "wasmMemory") {
+      return this.wasmMemory(); // the page's simulations may be in several workers
+    }
     const [r] = await this.batch([[fn, ...args]]);
     if ("error" in r) {
       throw new EngineError(`${r.error}`, { lost: !!r.lost });
@@ -352,6 +454,14 @@ export class Engine {
     });
   }
 
+  /** wasmMemory is the size of the largest wasm memory of the page's
+   * workers (bytes). */
+  async wasmMemory() {
+    const lanes = [...this.conn.lanes].filter((l) => l.alive);
+    const sizes = await Promise.all(lanes.map((l) => this.conn.send([["wasmMemory"]], l).then(([r]) => r.value || 0)));
+    return Math.max(0, ...sizes);
+  }
+
   /** isLost says whether the simulation of handle went with its worker. */
   isLost(handle) {
     const h = this.conn.handles.get(handle);
@@ -368,8 +478,19 @@ export class Engine {
     return this.conn.onRestart(f);
   }
 
-  create(opts) {
-    return this.call("create", JSON.stringify(opts || {}));
+  /** create makes a simulation; cost, when it is to replay the history
+   * of another (a rebuild), is what that history cost (costOf). */
+  async create(opts, cost = 0) {
+    const handle = await this.call("create", JSON.stringify(opts || {}));
+    this.conn.handles.get(handle).cost += cost;
+    return handle;
+  }
+
+  /** costOf is how long the calls that made the history of handle took
+   * in the worker (ms): what replaying it costs, about. */
+  costOf(handle) {
+    const h = this.conn.handles.get(handle);
+    return h ? h.cost : 0;
   }
   /** exec runs a line; cut, when given, stops it after that many events
    * (a #@cut). */

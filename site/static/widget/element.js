@@ -358,6 +358,12 @@ class WarrenScenario extends HTMLElement {
     const wasRunning = this.player.playing;
     this.pause();
     const at = this.pos;
+    // what replaying the history costs, and the old simulation forgotten
+    // (if it is still in a worker, it is destroyed there)
+    const cost = this.id_ ? this.engine.costOf(this.id_) : 0;
+    if (this.id_) {
+      this.engine.destroy(this.id_);
+    }
     this.id_ = 0;
     this.snap = null;
     if (!this.ran) {
@@ -378,7 +384,7 @@ class WarrenScenario extends HTMLElement {
     this.busy = true;
     this.status(this.tx("status.rebuilding"));
     try {
-      this.id_ = await this.engine.create(this.options());
+      this.id_ = await this.engine.create(this.options(), cost);
       let cut = 0;
       for (const line of this.shareScript().split("\n").map((l) => l.trim())) {
         if (!line || (line.startsWith("#") && !line.startsWith("#@seek ") && !line.startsWith("#@cut "))) {
