@@ -180,27 +180,26 @@ type englishFound struct {
 // shadow root r), and the widget is read after each.
 var zhWidgetActions = []struct {
 	name, js string
-	moves    bool // it runs or seeks the simulation
 }{
-	{"opened", ``, false},
-	{"step", `r.querySelector("button.step").click()`, true},
-	{"back", `r.querySelector("button.back").click()`, true},
-	{"play", `r.querySelector("button.play").click(); await new Promise((s) => setTimeout(s, 600)); if (w.player.playing) r.querySelector("button.play").click()`, true},
-	{"rates view", `r.querySelector("button.view-rates").click()`, false},
-	{"files view", `r.querySelector("button.view-files").click(); await w.idle(); const b = r.querySelector("button.bytes-btn"); if (b) b.click()`, false},
-	{"table view", `r.querySelector("button.view").click()`, false},
-	{"diagram", `r.querySelector("button.view").click(); if (w.view !== "diagram") r.querySelector("button.view-" + w.view).click()`, false},
-	{"next marker", `const m = r.querySelector("button.marker-next"); if (m && !r.querySelector(".markers").hidden) m.click()`, true},
-	{"terms", `const t = r.querySelector("[data-term]"); if (t) t.focus()`, false},
-	{"share", `r.querySelector("button.share").click()`, false},
-	{"goal details", `for (const d of r.querySelectorAll("details")) d.open = true`, false},
-	{"hints", `for (let i = 0; i < 3; i++) { const h = r.querySelector("button.show-hint"); if (h && !h.hidden) h.click(); }`, false},
-	{"solution", `const s = r.querySelector("button.show-solution"); if (s && !s.hidden) s.click()`, false},
-	{"a wrong answer", `await w.typed("list_queues name messages")`, true},
-	{"a mistyped command", `await w.typed("basic.publsh key=q body=x")`, true},
+	{"opened", ``},
+	{"step", `r.querySelector("button.step").click()`},
+	{"back", `r.querySelector("button.back").click()`},
+	{"play", `r.querySelector("button.play").click(); await new Promise((s) => setTimeout(s, 600)); if (w.player.playing) r.querySelector("button.play").click()`},
+	{"rates view", `r.querySelector("button.view-rates").click()`},
+	{"files view", `r.querySelector("button.view-files").click(); await w.idle(); const b = r.querySelector("button.bytes-btn"); if (b) b.click()`},
+	{"table view", `r.querySelector("button.view").click()`},
+	{"diagram", `r.querySelector("button.view").click(); if (w.view !== "diagram") r.querySelector("button.view-" + w.view).click()`},
+	{"next marker", `const m = r.querySelector("button.marker-next"); if (m && !r.querySelector(".markers").hidden) m.click()`},
+	{"terms", `const t = r.querySelector("[data-term]"); if (t) t.focus()`},
+	{"share", `r.querySelector("button.share").click()`},
+	{"goal details", `for (const d of r.querySelectorAll("details")) d.open = true`},
+	{"hints", `for (let i = 0; i < 3; i++) { const h = r.querySelector("button.show-hint"); if (h && !h.hidden) h.click(); }`},
+	{"solution", `const s = r.querySelector("button.show-solution"); if (s && !s.hidden) s.click()`},
+	{"a wrong answer", `await w.typed("list_queues name messages")`},
+	{"a mistyped command", `await w.typed("basic.publsh key=q body=x")`},
 	// one widget of a page only, the first of a short run: a reset runs
 	// the whole scenario again, and says the same on every widget
-	{"reset", `if (w === [...document.querySelectorAll("warren-scenario")].find((x) => x.end < 100000)) r.querySelector("button.reset").click()`, true},
+	{"reset", `if (w === [...document.querySelectorAll("warren-scenario")].find((x) => x.end < 100000)) r.querySelector("button.reset").click()`},
 }
 
 // chineseSitePages are the paths of every Chinese page the site builds.
@@ -267,23 +266,11 @@ func TestChineseReaderMeetsNoEnglish(t *testing.T) {
 		evalJS[bool](b, `zhSweep.watchAll()`)
 		add(path, "page", evalJS[[]englishFound](b, `zhSweep.page()`))
 		n := evalJS[int](b, `document.querySelectorAll("warren-scenario").length`)
-		// On a page whose widgets hold a million events between them (the
-		// backlog spiral) a widget that is stepped, played or typed into
-		// now and then waits for minutes for the others to be rebuilt in a
-		// new worker: there the widgets are read as they open, in each
-		// view, with their exercises open, but not moved.
-		heavy := evalJS[bool](b, `[...document.querySelectorAll("warren-scenario")].reduce((n, w) => n + w.end, 0) > 2000000`)
-		if heavy {
-			t.Logf("%s: its widgets are not moved", path)
-		}
 		for i := 0; i < n; i++ {
 			w := fmt.Sprintf(`document.querySelectorAll("warren-scenario")[%d]`, i)
 			title := evalJS[string](b, w+`.getAttribute("aria-label") || ""`)
 			evalJS[bool](b, w+`.scrollIntoView(), true`)
 			for _, a := range zhWidgetActions {
-				if a.moves && heavy {
-					continue
-				}
 				began := time.Now()
 				func() {
 					defer b.sayIfStuck(fmt.Sprintf("%s widget %d: %s", path, i+1, a.name))()
