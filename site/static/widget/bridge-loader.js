@@ -468,6 +468,12 @@ export class Engine {
     return !!h && (h.lost || !h.lane.alive);
   }
 
+  /** restarting is the promise of the last restart (Connection.settled
+   * waits for it): a new one means another restart began. */
+  get restarting() {
+    return this.conn.restarting;
+  }
+
   /** settled: see Connection.settled. */
   settled() {
     return this.conn.settled();

@@ -111,13 +111,17 @@ class WarrenScenario extends HTMLElement {
   /** idle settles when everything asked of the widget so far is done. */
   async idle() {
     let p;
+    let r;
     do {
+      r = this.engine ? this.engine.restarting : null;
       if (this.engine) {
         await this.engine.settled(); // a restart queues a rebuild
       }
       p = this.chain;
       await p;
-    } while (p !== this.chain);
+      // a worker that died under what was asked queues the rebuild once
+      // the page has a worker again: wait for that too
+    } while (p !== this.chain || (this.engine && this.engine.restarting !== r));
   }
 
   /** act queues fn after what was asked before; it settles with fn. An
