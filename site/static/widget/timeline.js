@@ -3,7 +3,7 @@
 // (Space plays, arrows step, Home and End), and the list of the latest
 // events.
 
-import { h, setText } from "./dom.js";
+import { h, setAttr, setText } from "./dom.js";
 import { formatTime } from "./format.js";
 import { eventLine, translator } from "./i18n.js";
 
@@ -199,18 +199,31 @@ export class EventList {
     }
   }
 
-  /** render lists the events fetch found, the current one last. */
+  /** render lists the events fetch found, the current one last. The
+   * list keeps its items and changes their text: the browser lays out
+   * only what changed. */
   render(evs) {
     this.last = evs.length ? evs[evs.length - 1].text : "";
     // in Chinese, warren's words of the line are said in Chinese and the
     // English line (as a broker's trace would compare) is the title
     const items = evs.map((e, i) => {
       const said = eventLine(e.text, this.tr.lang);
-      return h(i === evs.length - 1 ? "li.now" : "li", { text: said.text, title: said.title || null, "aria-current": i === evs.length - 1 ? "step" : null });
+      const now = i === evs.length - 1;
+      return { cls: now ? "now" : null, text: said.text, title: said.title || null, current: now ? "step" : null };
     });
     if (!items.length) {
-      items.push(h("li.none", { text: this.tr("events.none") }));
+      items.push({ cls: "none", text: this.tr("events.none"), title: null, current: null });
     }
-    this.el.replaceChildren(...items);
+    const lis = this.el.children;
+    items.forEach((it, i) => {
+      const li = lis[i] || this.el.appendChild(document.createElement("li"));
+      setAttr(li, "class", it.cls);
+      setText(li, it.text);
+      setAttr(li, "title", it.title);
+      setAttr(li, "aria-current", it.current);
+    });
+    while (lis.length > items.length) {
+      this.el.lastElementChild.remove();
+    }
   }
 }
