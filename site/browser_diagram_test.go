@@ -8,14 +8,15 @@ import (
 // drawInPlace steps and seeks every widget of a page through its run. At
 // each state it compares the diagram the widget drew in place with a new
 // diagram drawing the same state from nothing (every element, attribute
-// and text, hidden ones too), and it checks that each process box,
-// gauge, priority lane and consumer that is there before and after a
-// step kept its element.
+// and text, hidden ones too, but whether a chip played its entrance), and
+// it checks that each process box, gauge, priority lane and consumer that
+// is there before and after a step kept its element. The chips of the
+// state a widget opens at are drawn still; chips a step adds pop in.
 const drawInPlace = `(async () => {
 	const { Diagram } = await import("/widget/diagram.js");
 	const canon = (n) => {
 		if (n.nodeType === 3) return JSON.stringify(n.nodeValue);
-		const attrs = [...n.attributes].map((a) => a.name + "=" + JSON.stringify(a.name === "style" ? n.style.cssText : a.value)).sort();
+		const attrs = [...n.attributes].filter((a) => a.name !== "data-still").map((a) => a.name + "=" + JSON.stringify(a.name === "style" ? n.style.cssText : a.value)).sort();
 		return "<" + n.localName + (attrs.length ? " " + attrs.join(" ") : "") + ">" + [...n.childNodes].map(canon).join("") + "</" + n.localName + ">";
 	};
 	const keyed = (el) => {
@@ -29,10 +30,12 @@ const drawInPlace = `(async () => {
 		for (const g of el.querySelectorAll("[data-gauge]")) m.set("gauge " + g.dataset.gauge, g);
 		return m;
 	};
-	const out = { states: 0, kept: 0, problems: [] };
+	const out = { states: 0, kept: 0, popped: 0, problems: [] };
+	const popping = (el) => el.querySelectorAll(".chip:not([data-still]), .msg:not([data-still]), .dot:not([data-still])").length;
 	for (const w of document.querySelectorAll("warren-scenario")) {
 		await w.ready;
 		if (w.idle) await w.idle();
+		if (w.view === "diagram" && popping(w.diagram.el) > 0) out.problems.push((w.id || w.title) + ": " + popping(w.diagram.el) + " chips of the state the widget opened at pop in");
 		const end = w.end;
 		const at = [0];
 		for (let i = 1; i <= Math.min(end, 60); i++) at.push(i);
@@ -61,6 +64,7 @@ const drawInPlace = `(async () => {
 				}
 			}
 			before = now;
+			out.popped = Math.max(out.popped, popping(w.diagram.el));
 		}
 	}
 	return out;
@@ -75,6 +79,7 @@ func TestDiagramDrawsInPlace(t *testing.T) {
 	type result struct {
 		States   int      `json:"states"`
 		Kept     int      `json:"kept"`
+		Popped   int      `json:"popped"`
 		Problems []string `json:"problems"`
 	}
 	for _, p := range []string{"/test-one.html", "/test-cluster.html", "/test-goals.html", "/lessons/credit-link-by-link/"} {
@@ -83,6 +88,9 @@ func TestDiagramDrawsInPlace(t *testing.T) {
 		t.Logf("%s: %d states compared, %d elements kept across a step or seek", p, r.States, r.Kept)
 		if r.States == 0 || r.Kept == 0 {
 			t.Errorf("%s: nothing compared (%d states, %d elements kept)", p, r.States, r.Kept)
+		}
+		if r.Popped == 0 {
+			t.Errorf("%s: no chip a step added played its entrance", p)
 		}
 		if len(r.Problems) > 0 {
 			t.Errorf("%s:\n%s", p, strings.Join(r.Problems, "\n"))

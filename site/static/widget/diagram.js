@@ -48,7 +48,11 @@ export class Diagram {
   }
 
   /** render draws snapshot s, marking what changed (changes.js) since
-   * the state drawn before; gen numbers the render. */
+   * the state drawn before; gen numbers the render. A state drawn with
+   * nothing marked (NONE: opening, resetting) is drawn still, without the
+   * chips' entrance: a lesson's diagram holds hundreds of chips, and
+   * starting an animation on each makes the browser's first layout of
+   * the widget twice as long. */
   render(s, changed = NONE, gen = 0) {
     this.snap = s;
     this.changed = changed;
@@ -199,7 +203,7 @@ export class Diagram {
     if (!chips.length) {
       chips.push({ cls: "empty-chips", text: this.tr("diagram.emptyMailbox") });
     }
-    syncChips(b.chips, chips);
+    syncChips(b.chips, chips, null, this.changed === NONE);
     b.sock.hidden = !(p.kind === "reader");
     if (p.kind === "reader") {
       setText(b.sock, p.socket ? this.tr(p.blocked ? "diagram.socketFlow" : "diagram.socket", { n: p.socket }) : this.tr("diagram.socketEmpty"));
@@ -302,7 +306,7 @@ export class Diagram {
       mark(lane.el, this.changed.lanes.has(`${q.pid}/${lvl}`), this.gen);
       setText(lane.k, levels.length > 1 ? tr("diagram.priority", { lvl }) : tr("diagram.messages"));
       setText(lane.n, String(n));
-      syncChips(lane.msgs, chips);
+      syncChips(lane.msgs, chips, null, this.changed === NONE);
       lanes.push(lane.el);
     }
     parts.lanes.prune();
@@ -356,7 +360,7 @@ export class Diagram {
     if (limit) {
       this.gauge(r, "gauge prefetch", limit, c.unacked, this.tr("diagram.prefetch", { tag: c.tag }), pct(c.unacked, limit));
     }
-    syncChips(r.dots, dots, "dots");
+    syncChips(r.dots, dots, "dots", this.changed === NONE);
     setText(r.via, c.channel);
     syncChildren(r.el, limit ? [r.k, r.v, r.gauge, r.dots, r.via] : [r.k, r.v, r.dots, r.via]);
     return r.el;

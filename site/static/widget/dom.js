@@ -50,8 +50,9 @@ export function setText(el, text) {
 
 /** syncChips makes the chips of a container match items ({cls, text,
  * title, style}), reusing the chips already there so that only new ones
- * play their entrance. */
-export function syncChips(box, items, cls) {
+ * play their entrance; with still, new ones do not (data-still): a whole
+ * state drawn at once does not pop in chip by chip. */
+export function syncChips(box, items, cls, still = false) {
   if (cls && box.className !== cls) {
     box.className = cls;
   }
@@ -59,6 +60,9 @@ export function syncChips(box, items, cls) {
     let c = box.children[i];
     if (!c) {
       c = box.appendChild(document.createElement("span"));
+      if (still) {
+        c.setAttribute("data-still", "");
+      }
     }
     if (c.className !== it.cls) {
       c.className = it.cls;
