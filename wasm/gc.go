@@ -10,11 +10,8 @@ import (
 
 // How the browser build collects garbage: not by Go's pace (GOGC off),
 // but when the program's memory nears a limit, gcFloor or twice what the
-// last collection found live if that is more. The worker no longer calls
-// idle between calls (engine-worker.js says why: in Chromium the first
-// call after a runtime.GC forced from JavaScript's call now and then never
-// answered), so the collections run inside the calls, as seldom as the
-// limit allows.
+// last collection found live if that is more; and, between calls, when
+// the worker has nothing to do (idle).
 //
 // NB: a measured choice. Natively the collector marks on the second core
 // while the engine runs; under wasm it marks on the program's one thread,
@@ -24,11 +21,11 @@ import (
 // without a collection and 420 ms with one; with Go's default pace it had
 // three or four. A collection between calls, with nothing else running,
 // took 5 to 40 ms. So a call runs with no collection unless it allocates
-// most of the room left under the limit. The limit bounds the memory: the
+// most of the room left under the limit, and the collections are done
+// when the worker is idle. The limit bounds the memory: the
 // 100,000-message recorded run of the browser bench ends at about 23 MB
 // live, and the wasm memory, which never shrinks, must stay under 64 MB:
-// 47 MB with Go's default, 45 MB with idle collections, 55 MB in the
-// browser bench without them (at 89c07d5). Past gcFloor/2 live, the
+// 47 MB with Go's default, 45 MB with this. Past gcFloor/2 live, the
 // limit follows the live heap as Go's default does (GOGC=100), so a page
 // holding much is never collected more often than by default.
 const gcFloor = 52 << 20
@@ -69,18 +66,49 @@ var freed bool
 
 // idle collects garbage once more than half of the room before the next
 // collection is used, or a simulation was destroyed since the last one,
-// and says whether it did. The worker used to call it when it had
-// answered and nothing had come since; it no longer does (see above).
-// NB: runtime.GC blocks the JavaScript callback that calls it until the
-// sweep is done, which may wait for what only a turn of JavaScript's
-// event loop gives: a collection between calls must be made otherwise.
+// and says whether it did.
 func idle() bool {
+	if !gcDue() {
+		return false
+	}
+	runtime.GC()
+	return true
+}
+
+// gcDue says whether idle would collect now, and if so forgets freed.
+func gcDue() bool {
 	metrics.Read(heapNow)
 	live, objects, goal := heapNow[0].Value.Uint64(), heapNow[1].Value.Uint64(), heapNow[2].Value.Uint64()
 	if !freed && (objects < live+1<<20 || goal > objects && objects-live < (goal-live)/2) {
 		return false
 	}
 	freed = false
-	runtime.GC()
+	return true
+}
+
+// collecting says a collection idleCall started has not ended yet.
+var collecting bool
+
+// idleCall is idle for JavaScript, which the worker calls when it has
+// answered and nothing has come since (engine-worker.js). It decides at
+// once and collects in a goroutine of its own, so that the call from
+// JavaScript returns before the collection starts: Go's wasm runtime runs
+// that goroutine next, and if the collection must wait for a turn of
+// JavaScript's event loop (a timer), it waits with the call returned.
+//
+// NB: runtime.GC made inside the call itself sometimes wedged the worker
+// in Chromium, on the backlog spiral page: the first call after it never
+// answered, and the worker spun for minutes (TestHeavyPageProbe). A call
+// into Go whose goroutine blocks before it returns leaves JavaScript's
+// call and Go's record of it out of step.
+func idleCall() bool {
+	if collecting || !gcDue() {
+		return false
+	}
+	collecting = true
+	go func() {
+		runtime.GC()
+		collecting = false
+	}()
 	return true
 }

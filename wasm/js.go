@@ -182,7 +182,7 @@ func (b *bridge) exports() []export {
 			return b.fileBytes(id, p)
 		}),
 		withID("destroy", func(id int, _ []safejs.Value) (any, error) { return b.destroy(id), nil }),
-		{name: "idle", fn: func([]safejs.Value) (any, error) { return idle(), nil }},
+		{name: "idle", fn: func([]safejs.Value) (any, error) { return idleCall(), nil }},
 		{name: "names", fn: func([]safejs.Value) (any, error) { return b.names(), nil }},
 		{name: "usage", fn: func(args []safejs.Value) (any, error) {
 			name, err := stringArg(args, 0, "name")

@@ -214,17 +214,26 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       return;
     }
     postMessage({ type: "answer", id: m.id, results });
+    collectWhenIdle();
   };
 
-  // NB: the worker does not ask the engine to collect its garbage
-  // between calls (warren.idle, wasm/gc.go); Go collects as the heap nears
-  // its limit, inside the calls. In Chromium, on the backlog spiral page
-  // (simulations of hundreds of megabytes), the first call after such a
-  // collection, forced from JavaScript's call once the page had destroyed
-  // a simulation, now and then never answered: the worker ran at full
-  // CPU for minutes and every widget in it waited. runtime.GC waits for
-  // the sweep to finish by yielding, which never gives JavaScript's event
-  // loop, and so the timers the runtime may need, a turn: the likely
-  // cause. Without it, the probe's rounds on that page settle
-  // (TestHeavyPageProbe).
+  // Once the answer is out and nothing else has come, the engine may
+  // collect its garbage (warren.idle, wasm/gc.go): then, not in the middle
+  // of the next call, where it costs that call far more. idle returns at
+  // once and the collection runs after it, in a goroutine of its own: a
+  // runtime.GC made inside the call from JavaScript now and then wedged
+  // this worker in Chromium (TestHeavyPageProbe, on the backlog spiral).
+  let idleTimer = 0;
+  const collectWhenIdle = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (w && !isDead() && typeof w.idle === "function") {
+        try {
+          w.idle();
+        } catch {
+          // a dead engine says so at the next call
+        }
+      }
+    }, 0);
+  };
 }
