@@ -188,26 +188,39 @@ test("a worker that cannot start fails loading with why", async () => {
   await assert.rejects(conn.loaded, /cannot start the engine's worker: SecurityError/);
 });
 
-test("a long call keeps its worker; the simulations waiting behind it move to a new one", async () => {
+/** behindLongCall makes two simulations in one worker, a and b (b with a
+ * history that cost bCost ms), runs a long call of a's and, behind it,
+ * one of b's; at(ms) sets the page's clock and lets the page look. */
+async function behindLongCall(bCost, beforeLong = async () => {}) {
   const f = fakeWorkers();
   let clock = 0;
   const conn = new Connection(f.start, "/", () => clock, noTimer, 1);
   const e = new Engine(conn, await conn.loaded);
   const a = await e.create({});
-  const b = await e.create({});
-  await e.exec(b, "kept");
-  const heard = [];
-  const restarted = new Promise((r) => e.onRestart((why) => (heard.push(why), r())));
+  const b = await e.create({}, bCost);
+  await beforeLong(e, b);
   const long = e.exec(a, "slow");
   await new Promise((r) => setTimeout(r, 5));
   const behind = e.exec(b, "waiting");
   behind.catch(() => {});
   await new Promise((r) => setTimeout(r, 5));
-  clock = 1000;
-  conn.watch();
+  const at = (ms) => {
+    clock = ms;
+    conn.watch();
+  };
+  return { f, e, a, b, long, behind, at };
+}
+
+test("a long call keeps its worker; the simulations waiting behind it move to a new one", async () => {
+  const heard = [];
+  let restarted;
+  const { f, e, a, b, long, behind, at } = await behindLongCall(undefined, async (e, b) => {
+    await e.exec(b, "kept");
+    restarted = new Promise((r) => e.onRestart((why) => (heard.push(why), r())));
+  });
+  at(1000);
   assert.equal(f.workers.length, 1, "not yet: under splitAfter");
-  clock = 2000;
-  conn.watch();
+  at(2000);
   await assert.rejects(behind, (err) => err.lost && !err.culprit);
   await restarted;
   assert.equal(heard.length, 1);
@@ -246,22 +259,10 @@ test("a long call holds the worker for its own simulation's calls: nothing moves
 });
 
 test("what waits behind a long call moves only when replaying it costs less than the wait", async () => {
-  const f = fakeWorkers();
-  let clock = 0;
-  const conn = new Connection(f.start, "/", () => clock, noTimer, 1);
-  const e = new Engine(conn, await conn.loaded);
-  const a = await e.create({});
-  const b = await e.create({}, 5000); // a history of 5 s
-  const long = e.exec(a, "slow");
-  await new Promise((r) => setTimeout(r, 5));
-  const behind = e.exec(b, "waiting");
-  behind.catch(() => {});
-  await new Promise((r) => setTimeout(r, 5));
-  clock = 3000;
-  conn.watch();
+  const { f, e, b, long, behind, at } = await behindLongCall(5000); // b: a history of 5 s
+  at(3000);
   assert.equal(f.workers.length, 1, "3 s of waiting is less than 5 s of replay");
-  clock = 6000;
-  conn.watch();
+  at(6000);
   await assert.rejects(behind, (err) => err.lost);
   assert.equal(f.workers.length, 2);
   assert.ok(e.isLost(b));
