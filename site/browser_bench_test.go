@@ -74,7 +74,9 @@ func TestBrowserBench(t *testing.T) {
 		b.noErrors()
 	}
 
-	b := newBrowser(t)
+	// Every lesson page played, then the recorded runs and the seeks: up to
+	// six minutes on a loaded machine, so more than newBrowser allows.
+	b := newBrowserFor(t, 15*time.Minute)
 	b.watchLongTasks()
 
 	// The longest main-thread task of each lesson page, loading it and

@@ -366,7 +366,7 @@ func evalJS[T any](b *browser, expr string) T {
 	b.t.Helper()
 	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](settled(expr), chromedp.EvalAwaitPromise))
 	if err != nil {
-		b.t.Fatalf("evaluating %.200s: %v", expr, err)
+		b.t.Fatalf("evaluating %.200s: %v", strings.Join(strings.Fields(expr), " "), err) // on one line: scripts/bench -browser prints it
 	}
 	return v
 }
