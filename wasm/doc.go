@@ -57,10 +57,10 @@
 //	                                          the Files view, its first 2 MiB, and the
 //	                                          offsets of the entries the node says are dead
 //	destroy(id)              → true if there was such a simulation
-//	idle()                   → true if it starts collecting garbage, which it
-//	                                          does once the call has returned: the
-//	                                          worker calls it when it has nothing to
-//	                                          do (gc.go)
+//	idle()                   → true if it starts collecting garbage, in a
+//	                                          goroutine of its own, after the call's
+//	                                          has returned: the worker calls it when
+//	                                          it has nothing to do (gc.go)
 //
 // site/static/widget/engine-worker.js calls them in the worker, never on
 // the page's main thread: a call runs to its end before the next starts.

@@ -91,10 +91,11 @@ var collecting bool
 
 // idleCall is idle for JavaScript, which the worker calls when it has
 // answered and nothing has come since (engine-worker.js). It decides at
-// once and collects in a goroutine of its own, so that the call from
-// JavaScript returns before the collection starts: Go's wasm runtime runs
-// that goroutine next, and if the collection must wait for a turn of
-// JavaScript's event loop (a timer), it waits with the call returned.
+// once and collects in a goroutine of its own, so that the call's own
+// goroutine has returned before the collection starts. Go's wasm runtime
+// runs that goroutine before it hands control back to JavaScript; if the
+// collection must wait for a turn of JavaScript's event loop (a timer),
+// JavaScript gets its answer then, and the collection goes on later.
 //
 // NB: runtime.GC made inside the call itself sometimes wedged the worker
 // in Chromium, on the backlog spiral page: the first call after it never
