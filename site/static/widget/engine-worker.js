@@ -139,8 +139,13 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       return write(fd, buf);
     };
     go = new globalThis.Go();
-    const instance = module ? await WebAssembly.instantiate(module, go.importObject).catch(() => fetchAndStart(base)) : await fetchAndStart(base);
-    compiled = module || compiled;
+    // a module another worker compiled, if this one can start from it
+    let instance = module ? await WebAssembly.instantiate(module, go.importObject).catch(() => null) : null;
+    if (instance) {
+      compiled = module;
+    } else {
+      instance = await fetchAndStart(base);
+    }
     // run() settles when the Go program exits, which it does only on a
     // fatal error; the functions are in place as soon as it has started.
     go.run(instance).then(
@@ -219,10 +224,10 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
 
   // Once the answer is out and nothing else has come, the engine may
   // collect its garbage (warren.idle, wasm/gc.go): then, not in the middle
-  // of the next call, where it costs that call far more. idle returns at
-  // once and the collection runs after it, in a goroutine of its own: a
-  // runtime.GC made inside the call from JavaScript now and then wedged
-  // this worker in Chromium (TestHeavyPageProbe, on the backlog spiral).
+  // of the next call, where it costs that call far more. idle collects in
+  // a goroutine of its own, started as it returns: a runtime.GC made
+  // inside the call from JavaScript now and then wedged this worker in
+  // Chromium (TestHeavyPageProbe, on the backlog spiral).
   let idleTimer = 0;
   const collectWhenIdle = () => {
     clearTimeout(idleTimer);
