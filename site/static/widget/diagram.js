@@ -147,8 +147,7 @@ export class Diagram {
    * label, the meter and its value. */
   meterRow(key) {
     return this.rows.get(key, () => {
-      const r = { k: h("span.k"), fill: h("div.fill"), v: h("span.v") };
-      r.gauge = h("div.gauge", { role: "meter", "aria-valuemin": 0 }, r.fill);
+      const r = meter({ k: h("span.k"), v: h("span.v") });
       r.el = h("div.meter-row", { "data-gauge": key }, r.k, r.gauge, r.v);
       return r;
     });
@@ -226,9 +225,8 @@ export class Diagram {
   credit(b, c) {
     const key = `credit:${c.from}>${c.to}`;
     const g = b.credits.get(key, () => {
-      const r = { k: h("span.k"), fill: h("div.fill"), n: document.createTextNode(""), v: h("span.v"), flags: "" };
+      const r = meter({ k: h("span.k"), n: document.createTextNode(""), v: h("span.v"), flags: "" });
       r.v.append(r.n);
-      r.gauge = h("div.gauge", { role: "meter", "aria-valuemin": 0 }, r.fill);
       r.el = h("div.credit", { "data-gauge": key }, r.k, r.gauge, r.v);
       return r;
     });
@@ -238,10 +236,7 @@ export class Diagram {
     mark(g.el, this.changed.gauges.has(key), this.gen);
     setText(g.k, this.tr("diagram.credit", { to }));
     this.gauge(g, "gauge", c.initial, c.credit, this.tr("diagram.creditLabel", { to }), pct(c.credit, c.initial));
-    const n = `${c.credit}/${c.initial}`;
-    if (g.n.nodeValue !== n) {
-      g.n.nodeValue = n;
-    }
+    setText(g.n, `${c.credit}/${c.initial}`);
     const flags = `${c.blocked ? "f" : ""}${c.credit < 0 ? "n" : ""}`;
     if (g.flags !== flags) {
       g.flags = flags;
@@ -314,10 +309,7 @@ export class Diagram {
     const body = [parts.counts, parts.lanesBox];
     if (next && (q.headProps || []).length) {
       setText(parts.nextBody, next.body);
-      const words = ` — ${propWords(next.props, tr).join(tr("list.comma"))}`;
-      if (parts.nextWords.nodeValue !== words) {
-        parts.nextWords.nodeValue = words;
-      }
+      setText(parts.nextWords, ` — ${propWords(next.props, tr).join(tr("list.comma"))}`);
       body.push(parts.next);
     }
     if (q.consumers && q.consumers.length) {
@@ -332,8 +324,7 @@ export class Diagram {
    * its unacked deliveries against its prefetch limit, and its channel. */
   consumer(parts, q, c) {
     const r = parts.consumers.get(c.tag, () => {
-      const r = { k: h("span.k"), v: h("span.v"), fill: h("div.fill"), dots: h("div.dots"), via: h("span.via"), said: null };
-      r.gauge = h("div.gauge.prefetch", { role: "meter", "aria-valuemin": 0 }, r.fill);
+      const r = meter({ k: h("span.k"), v: h("span.v"), dots: h("div.dots"), via: h("span.via"), said: null }, "div.gauge.prefetch");
       r.el = h("div.consumer", { "data-tag": c.tag }, r.k, r.v, r.gauge, r.dots, r.via);
       return r;
     });
@@ -365,6 +356,14 @@ export class Diagram {
     syncChildren(r.el, limit ? [r.k, r.v, r.gauge, r.dots, r.via] : [r.k, r.v, r.dots, r.via]);
     return r.el;
   }
+}
+
+/** meter gives row r a meter, r.gauge, drawn by its r.fill (see
+ * Diagram.gauge); spec is the meter's tag and classes. */
+function meter(r, spec = "div.gauge") {
+  r.fill = h("div.fill");
+  r.gauge = h(spec, { role: "meter", "aria-valuemin": 0 }, r.fill);
+  return r;
 }
 
 /** readProps reads what a message was published with, from the

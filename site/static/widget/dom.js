@@ -41,7 +41,8 @@ function fill(el, classes, attrs, children) {
   return el;
 }
 
-/** setText changes an element's text only when it differs. */
+/** setText changes an element's (or a text node's) text only when it
+ * differs. */
 export function setText(el, text) {
   if (el.textContent !== text) {
     el.textContent = text;
@@ -53,8 +54,8 @@ export function setText(el, text) {
  * play their entrance; with still, new ones do not (data-still): a whole
  * state drawn at once does not pop in chip by chip. */
 export function syncChips(box, items, cls, still = false) {
-  if (cls && box.className !== cls) {
-    box.className = cls;
+  if (cls) {
+    setClass(box, cls);
   }
   items.forEach((it, i) => {
     let c = box.children[i];
@@ -64,9 +65,7 @@ export function syncChips(box, items, cls, still = false) {
         c.setAttribute("data-still", "");
       }
     }
-    if (c.className !== it.cls) {
-      c.className = it.cls;
-    }
+    setClass(c, it.cls);
     setText(c, it.text);
     if ((c.getAttribute("title") || "") !== (it.title || it.text || "")) {
       c.title = it.title || it.text || "";
