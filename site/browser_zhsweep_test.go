@@ -2,8 +2,6 @@ package site_test
 
 import (
 	"fmt"
-
-	"github.com/chromedp/chromedp"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // zhSweep is JavaScript that installs window.zhSweep on a page: what a
