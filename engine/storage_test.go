@@ -12,9 +12,9 @@ import (
 	"warren/engine/node"
 	"warren/engine/store/format"
 	"warren/engine/vfs"
-)
 
-const fixtures = "../../shared/fixtures/rabbitmq-3.10.8"
+	"warren/internal/fixtures"
+)
 
 // TestFilesLikeRabbitMQ runs the v2-basic fixture's scenario (20 persistent
 // 100-byte and 5 persistent 10,000-byte messages to a durable v2 queue with
@@ -22,9 +22,6 @@ const fixtures = "../../shared/fixtures/rabbitmq-3.10.8"
 // the engine's files with the ones a real 3.10.8 broker wrote, byte for
 // byte apart from message ids and message bodies.
 func TestFilesLikeRabbitMQ(t *testing.T) {
-	if _, err := os.Stat(fixtures); err != nil {
-		t.Fatalf("the fixtures are missing: %v", err)
-	}
 	s := New(Options{})
 	mustExec(t, s,
 		"queue.declare queue=fx.v2 durable x-queue-version=2",
@@ -38,7 +35,7 @@ func TestFilesLikeRabbitMQ(t *testing.T) {
 
 func compareFiles(t *testing.T, s *Sim, snapshot string, skip ...string) {
 	t.Helper()
-	root := filepath.Join(fixtures, snapshot)
+	root := filepath.Join(fixtures.RabbitMQ(t), snapshot)
 	vhostDir := node.DataDir + "/msg_stores/vhosts/" + format.VHostDirName("/")
 	err := filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() {

@@ -9,11 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// referencePath is the routing observed on a real RabbitMQ 3.10.8 broker:
-// keys k0..k9999 over four weight-1 bindings chq.0..chq.3, bound in order.
-const referencePath = "../../../shared/reference/rabbitmq-chash-4x1.tsv"
+	"warren/internal/fixtures"
+)
 
 type observation struct {
 	key    string
@@ -22,6 +20,9 @@ type observation struct {
 
 func loadReference(t *testing.T) []observation {
 	t.Helper()
+	// the routing observed on a real RabbitMQ 3.10.8 broker: keys
+	// k0..k9999 over four weight-1 bindings chq.0..chq.3, bound in order
+	referencePath := fixtures.ChashTable(t)
 	f, err := os.Open(referencePath)
 	if err != nil {
 		t.Fatalf("reference data is required: %v", err)

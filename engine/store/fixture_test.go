@@ -7,6 +7,8 @@ import (
 
 	"warren/engine/store/format"
 	"warren/engine/vfs"
+
+	"warren/internal/fixtures"
 )
 
 // These tests replay the scenarios of the RabbitMQ 3.10.8 fixtures through
@@ -17,7 +19,10 @@ import (
 var persistentProps = format.Properties{}.WithDeliveryMode(2)
 var transientProps = format.Properties{}.WithDeliveryMode(1)
 
-func fixtureDir(c, snap string) string { return path.Join(fixtureRoot, c, snap) }
+func fixtureDir(t testing.TB, c, snap string) string {
+	t.Helper()
+	return path.Join(fixtures.RabbitMQ(t), c, snap)
+}
 
 // newVHost opens a fresh vhost on a MemFS with the 3.10 defaults.
 func newVHost(t testing.TB) (*vfs.MemFS, *VHost) {
@@ -85,8 +90,8 @@ func publishBasic(t *testing.T, v *VHost, q *QueueFiles, ids map[uint64]format.M
 }
 
 func TestFixtureV2Basic(t *testing.T) {
-	wantA := snapshotFiles(t, fixtureDir("v2-basic", "A"))
-	wantB := snapshotFiles(t, fixtureDir("v2-basic", "B"))
+	wantA := snapshotFiles(t, fixtureDir(t, "v2-basic", "A"))
+	wantB := snapshotFiles(t, fixtureDir(t, "v2-basic", "B"))
 	ids := fixtureIDs(t, wantA)["fx.v2"]
 	fsys, v := newVHost(t)
 	q := mustOpen(t, v, "fx.v2", QueueOptions{Durable: true, Version: 2})
@@ -102,7 +107,7 @@ func TestFixtureV2Basic(t *testing.T) {
 func TestFixtureV1Basic(t *testing.T) {
 	want := map[string]map[string][]byte{}
 	for _, s := range []string{"A0", "A", "B0", "B"} {
-		want[s] = snapshotFiles(t, fixtureDir("v1-basic", s))
+		want[s] = snapshotFiles(t, fixtureDir(t, "v1-basic", s))
 	}
 	ids := fixtureIDs(t, want["A0"])["fx.v1"]
 	fsys, v := newVHost(t)
@@ -124,7 +129,7 @@ func TestFixtureV1Basic(t *testing.T) {
 }
 
 func TestFixtureV2Priority(t *testing.T) {
-	want := snapshotFiles(t, fixtureDir("v2-priority", "A"))
+	want := snapshotFiles(t, fixtureDir(t, "v2-priority", "A"))
 	ids := fixtureIDs(t, want)
 	fsys, v := newVHost(t)
 	var levels []*QueueFiles
@@ -181,7 +186,7 @@ func TestFixtureTransient(t *testing.T) {
 		version int
 	}{{"transient", 1}, {"transient-v2", 2}} {
 		t.Run(c.name, func(t *testing.T) {
-			want := snapshotFiles(t, fixtureDir(c.name, "A"))
+			want := snapshotFiles(t, fixtureDir(t, c.name, "A"))
 			fsys, v := newVHost(t)
 			name := map[int]string{1: "fx.transient", 2: "fx.transient.v2"}[c.version]
 			q := mustOpen(t, v, name, QueueOptions{Durable: false, Version: c.version})
@@ -200,8 +205,8 @@ func TestFixtureTransientLazy(t *testing.T) {
 		version int
 	}{{"transient-lazy", "fx.transient.lazy", 1}, {"transient-lazy-v2", "fx.transient.lazy.v2", 2}} {
 		t.Run(c.name, func(t *testing.T) {
-			wantA0 := snapshotFiles(t, fixtureDir(c.name, "A0"))
-			wantA := snapshotFiles(t, fixtureDir(c.name, "A"))
+			wantA0 := snapshotFiles(t, fixtureDir(t, c.name, "A0"))
+			wantA := snapshotFiles(t, fixtureDir(t, c.name, "A"))
 			ids := fixtureIDs(t, wantA0)[c.queue]
 			if c.version == 2 {
 				ids = fixtureIDs(t, wantA)[c.queue]

@@ -15,10 +15,6 @@ import (
 	"warren/engine/vfs"
 )
 
-// fixtureRoot is where the RabbitMQ 3.10.8 fixtures live, seen from this
-// package's directory.
-const fixtureRoot = "../../../shared/fixtures/rabbitmq-3.10.8"
-
 // snapshotFiles reads every file of a fixture snapshot, by slash path.
 func snapshotFiles(t *testing.T, dir string) map[string][]byte {
 	t.Helper()

@@ -18,7 +18,7 @@ func TestVHostLayout(t *testing.T) {
 		t.Fatalf("dir %s", v.Dir())
 	}
 	got := memFiles(t, fsys, v.Dir())
-	want := snapshotFiles(t, fixtureDir("transient", "A"))
+	want := snapshotFiles(t, fixtureDir(t, "transient", "A"))
 	compareFiles(t, "layout", got, want)
 	if v.V1SegmentEntryCount() != 2048 {
 		t.Fatalf("segment entry count %d", v.V1SegmentEntryCount())

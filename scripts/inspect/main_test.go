@@ -8,31 +8,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
+
+	"warren/internal/fixtures"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-const fixtureRoot = "../../../shared/fixtures/rabbitmq-3.10.8"
-
-// fixtureSnapshots returns every snapshot folder holding a .vhost file; the
-// test fails when the fixtures are missing.
+// fixtureSnapshots returns every snapshot folder holding a .vhost file.
 func fixtureSnapshots(t *testing.T) []string {
 	t.Helper()
-	if st, err := os.Stat(fixtureRoot); err != nil || !st.IsDir() {
-		t.Fatalf("fixtures not found at %s: %v", fixtureRoot, err)
-	}
-	var out []string
-	filepath.WalkDir(fixtureRoot, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() == ".vhost" {
-			rel, _ := filepath.Rel(fixtureRoot, filepath.Dir(p))
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return err
-	})
-	sort.Strings(out)
+	out := fixtures.Snapshots(t)
 	if len(out) != 13 {
 		t.Fatalf("found %d fixture snapshots, want 13", len(out))
 	}
@@ -45,7 +32,7 @@ func TestGolden(t *testing.T) {
 	for _, snap := range fixtureSnapshots(t) {
 		t.Run(snap, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if code := run([]string{filepath.Join(fixtureRoot, snap)}, &stdout, &stderr); code != 0 {
+			if code := run([]string{filepath.Join(fixtures.RabbitMQ(t), snap)}, &stdout, &stderr); code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr.String())
 			}
 			golden := filepath.Join("testdata", strings.ReplaceAll(snap, "/", "_")+".golden")
@@ -68,7 +55,7 @@ func TestGolden(t *testing.T) {
 
 func TestKeyLines(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{filepath.Join(fixtureRoot, "v2-basic/B")}, &stdout, &stderr); code != 0 {
+	if code := run([]string{filepath.Join(fixtures.RabbitMQ(t), "v2-basic/B")}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{
@@ -109,7 +96,7 @@ func copyDir(t *testing.T, src string) string {
 }
 
 func TestCorruptFile(t *testing.T) {
-	dir := copyDir(t, filepath.Join(fixtureRoot, "v2-basic/A"))
+	dir := copyDir(t, filepath.Join(fixtures.RabbitMQ(t), "v2-basic/A"))
 	qs := filepath.Join(dir, "queues", "4OY5891YZFXPTW9JTXY2VNWGS", "0.qs")
 	data, _ := os.ReadFile(qs)
 	copy(data, "XXXX")

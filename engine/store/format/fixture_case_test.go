@@ -11,26 +11,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"warren/internal/fixtures"
 )
 
-// fixtureRoot is where the RabbitMQ 3.10.8 fixtures live, seen from this
-// package's directory.
-const fixtureRoot = "../../../../shared/fixtures/rabbitmq-3.10.8"
-
-// fixtureDir returns the fixture root; the test fails when it is missing,
-// since every check here rests on it.
+// fixtureDir returns the folder of RabbitMQ 3.10.8's files; every check
+// here rests on it.
 func fixtureDir(t testing.TB) string {
 	t.Helper()
-	st, err := os.Stat(fixtureRoot)
-	if err != nil || !st.IsDir() {
-		t.Fatalf("fixtures not found at %s (from %s): %v", fixtureRoot, mustGetwd(), err)
-	}
-	return fixtureRoot
-}
-
-func mustGetwd() string {
-	wd, _ := os.Getwd()
-	return wd
+	return fixtures.RabbitMQ(t)
 }
 
 // caseMessage is one row of a CASE.md "Messages in publish order" table.

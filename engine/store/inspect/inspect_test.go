@@ -6,43 +6,26 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"warren/engine/store/format"
 	"warren/engine/vfs"
+
+	"warren/internal/fixtures"
 )
 
-const fixtureRoot = "../../../../shared/fixtures/rabbitmq-3.10.8"
-
-// snapshots returns every fixture snapshot folder ("v2-basic/A", ...); the
-// test fails when the fixtures are missing.
+// snapshots returns every fixture snapshot folder ("v2-basic/A", ...).
 func snapshots(t *testing.T) []string {
 	t.Helper()
-	if st, err := os.Stat(fixtureRoot); err != nil || !st.IsDir() {
-		t.Fatalf("fixtures not found at %s: %v", fixtureRoot, err)
-	}
-	var out []string
-	err := filepath.WalkDir(fixtureRoot, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() == format.VHostFile {
-			rel, _ := filepath.Rel(fixtureRoot, filepath.Dir(p))
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return err
-	})
-	if err != nil || len(out) == 0 {
-		t.Fatalf("no snapshots under %s: %v", fixtureRoot, err)
-	}
-	sort.Strings(out)
-	return out
+	return fixtures.Snapshots(t)
 }
 
 // memCopy loads a fixture snapshot into a MemFS under "vh".
 func memCopy(t *testing.T, snap string) *vfs.MemFS {
 	t.Helper()
 	m := vfs.NewMemFS()
-	src := filepath.Join(fixtureRoot, filepath.FromSlash(snap))
+	src := filepath.Join(fixtures.RabbitMQ(t), filepath.FromSlash(snap))
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
