@@ -37,16 +37,19 @@ type BuildOptions struct {
 	// Origin is where the site will be served (https://warren.example.org),
 	// used in the snippets of the embedding page. Empty shows a placeholder.
 	Origin string
+	// Compression is how hard the copies beside each file are
+	// compressed: CompressFast (the zero value) for a site served here,
+	// CompressBest for a deployment.
+	Compression Compression
 	// Log, when not nil, receives a line for each step.
 	Log io.Writer
 }
 
 // Build writes the whole site into outDir, which it creates if needed:
 // the pages, the static assets, warren.wasm and wasm_exec.js (unless
-// opts.SkipWasm), and a .gz copy (gzip, best compression; zopfli for
-// warren.wasm when it is installed) and a .br copy (brotli -q 11, when the
-// brotli tool is installed) next to every .html, .css, .js, .wasm, .svg
-// and .json file. Files already in outDir that the site does not produce
+// opts.SkipWasm), and a .gz copy and a .br copy (when the brotli tool is
+// installed), as hard as opts.Compression says, next to every .html,
+// .css, .js, .wasm, .svg and .json file. Files already in outDir that the site does not produce
 // are left alone.
 func Build(outDir string, opts BuildOptions) error {
 	logf := func(format string, args ...any) {
@@ -75,7 +78,8 @@ func Build(outDir string, opts BuildOptions) error {
 			return fmt.Errorf("site: %w", err)
 		}
 	}
-	c, err := compressAll(outDir)
+	logf("site: compressing (%s)", opts.Compression)
+	c, err := compressAll(outDir, opts.Compression)
 	if err != nil {
 		return fmt.Errorf("site: compressing: %w", err)
 	}

@@ -32,14 +32,37 @@ type compressed struct {
 	NoBrotli bool
 }
 
+// Compression is how hard Build compresses the copies it writes beside
+// each file.
+type Compression int
+
+const (
+	// CompressFast is for a site served on this machine: gzip at its
+	// default level and brotli at quality 5, a second or two for
+	// warren.wasm, about a tenth larger than the best.
+	CompressFast Compression = iota
+	// CompressBest is for a deployment: gzip at its best (zopfli for
+	// warren.wasm when it is installed) and brotli at quality 11, its
+	// best, which take about half a minute for warren.wasm.
+	CompressBest
+)
+
+// String names the level as Build's log says it.
+func (c Compression) String() string {
+	if c == CompressBest {
+		return "best: zopfli and brotli -q 11"
+	}
+	return "fast: gzip -6 and brotli -q 5"
+}
+
 // compressAll writes NAME.gz next to every compressible file under dir
-// and, when Debian's brotli tool is installed, NAME.br (quality 11, its
-// best). The gzip header has no name and no time, and brotli is
+// and, when Debian's brotli tool is installed, NAME.br, as hard as level
+// says. The gzip header has no name and no time, and brotli is
 // deterministic, so the same input always gives the same bytes. Without
 // brotli, .br copies left by an earlier build are removed, so that no
 // stale copy is served. warren.wasm's two compressions, the slow ones,
 // run at once.
-func compressAll(dir string) (compressed, error) {
+func compressAll(dir string, level Compression) (compressed, error) {
 	var files, wasm []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !compressible[strings.ToLower(filepath.Ext(p))] {
@@ -71,11 +94,11 @@ func compressAll(dir string) (compressed, error) {
 		// while zopfli works on it below.
 		for i, group := range [][]string{files, wasm} {
 			if len(group) > 0 {
-				wg.Go(func() { brErrs[i] = brotliFiles(brotli, group) })
+				wg.Go(func() { brErrs[i] = brotliFiles(brotli, group, level) })
 			}
 		}
 	}
-	err = gzipAll(all, &c)
+	err = gzipAll(all, level, &c)
 	wg.Wait()
 	if err = errors.Join(err, brErrs[0], brErrs[1]); err != nil {
 		return c, err
@@ -87,13 +110,13 @@ func compressAll(dir string) (compressed, error) {
 }
 
 // gzipAll writes NAME.gz beside each file.
-func gzipAll(files []string, c *compressed) error {
+func gzipAll(files []string, level Compression, c *compressed) error {
 	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		gz, err := gzipFile(p, b)
+		gz, err := gzipFile(p, b, level)
 		if err != nil {
 			return err
 		}
@@ -106,9 +129,14 @@ func gzipAll(files []string, c *compressed) error {
 }
 
 // brotliFiles writes NAME.br beside each file with the brotli tool, at
-// its best quality (-q 11), overwriting what is there.
-func brotliFiles(bin string, files []string) error {
-	args := append([]string{"-q", "11", "-f", "-k", "--"}, files...)
+// its best quality (-q 11) or a fast one (-q 5), overwriting what is
+// there.
+func brotliFiles(bin string, files []string, level Compression) error {
+	q := "5"
+	if level == CompressBest {
+		q = "11"
+	}
+	args := append([]string{"-q", q, "-f", "-k", "--"}, files...)
 	var stderr bytes.Buffer
 	cmd := exec.Command(bin, args...)
 	cmd.Stderr = &stderr
@@ -118,16 +146,20 @@ func brotliFiles(bin string, files []string) error {
 	return nil
 }
 
-// gzipFile compresses one file. warren.wasm, the one large download, goes
-// through zopfli when it is installed: the same gzip format, about 5%
-// smaller than the best compress/gzip does (apt-get install zopfli).
-func gzipFile(p string, b []byte) ([]byte, error) {
+// gzipFile compresses one file. At the best level warren.wasm, the one
+// large download, goes through zopfli when it is installed: the same gzip
+// format, about 5% smaller than the best compress/gzip does (apt-get
+// install zopfli).
+func gzipFile(p string, b []byte, level Compression) ([]byte, error) {
+	if level != CompressBest {
+		return gzipBytes(b, gzip.DefaultCompression)
+	}
 	if strings.HasSuffix(p, ".wasm") {
 		if gz, err := Zopfli(p); err == nil {
 			return gz, nil
 		}
 	}
-	return gzipBytes(b)
+	return gzipBytes(b, gzip.BestCompression)
 }
 
 // Zopfli gzips a file with the zopfli tool; it fails when zopfli is not
@@ -147,9 +179,9 @@ func Zopfli(p string) ([]byte, error) {
 	return out, nil
 }
 
-func gzipBytes(b []byte) ([]byte, error) {
+func gzipBytes(b []byte, level int) ([]byte, error) {
 	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw, err := gzip.NewWriterLevel(&buf, level)
 	if err != nil {
 		return nil, err
 	}

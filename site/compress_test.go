@@ -23,9 +23,16 @@ func needBrotli(t *testing.T) string {
 }
 
 // TestCompressAllWritesBrotli checks that every compressible file gets a
-// .br copy that decompresses to it, and nothing else gets one.
+// .br copy that decompresses to it, and nothing else gets one, at both
+// levels.
 func TestCompressAllWritesBrotli(t *testing.T) {
 	bin := needBrotli(t)
+	for _, level := range []Compression{CompressFast, CompressBest} {
+		t.Run(level.String(), func(t *testing.T) { compressesWithBrotli(t, bin, level) })
+	}
+}
+
+func compressesWithBrotli(t *testing.T, bin string, level Compression) {
 	dir := t.TempDir()
 	files := map[string][]byte{
 		"warren.wasm":       append([]byte("\x00asm\x01\x00\x00\x00"), bytes.Repeat([]byte("warren "), 5000)...),
@@ -38,7 +45,7 @@ func TestCompressAllWritesBrotli(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, err := compressAll(dir)
+	c, err := compressAll(dir, level)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +82,7 @@ func TestCompressAllRemovesStaleBrotli(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", t.TempDir()) // no brotli, no zopfli
-	c, err := compressAll(dir)
+	c, err := compressAll(dir, CompressFast)
 	if err != nil {
 		t.Fatal(err)
 	}

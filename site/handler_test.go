@@ -33,7 +33,7 @@ func fakeSite(t *testing.T) (dir string, wasm []byte) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := compressAll(dir); err != nil {
+	if _, err := compressAll(dir, CompressFast); err != nil {
 		t.Fatal(err)
 	}
 	// A stand-in for the brotli copy, whether or not the brotli tool is
@@ -233,11 +233,11 @@ func TestChooseEncoding(t *testing.T) {
 }
 
 func TestCompressIsDeterministic(t *testing.T) {
-	a, err := gzipBytes([]byte("same input"))
+	a, err := gzipBytes([]byte("same input"), gzip.BestCompression)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := gzipBytes([]byte("same input"))
+	b, _ := gzipBytes([]byte("same input"), gzip.BestCompression)
 	if !bytes.Equal(a, b) {
 		t.Errorf("two compressions of the same bytes differ")
 	}

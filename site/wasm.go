@@ -81,6 +81,7 @@ func buildWasm(out string, opts BuildOptions, logf func(string, ...any)) error {
 		return err
 	}
 	wasmPath := filepath.Join(absOut, "warren.wasm")
+	logf("site: building warren.wasm (GOOS=js GOARCH=wasm go build ./wasm; the first build on a machine takes a minute or so)")
 	cmd := exec.Command(goCmd, append(append([]string{"build"}, wasmBuildFlags...), "-o", wasmPath, "./wasm")...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")

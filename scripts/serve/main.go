@@ -3,11 +3,13 @@
 //	go run ./scripts/serve [-addr 127.0.0.1:8080] [-out dist] [-wasm=false] [-origin URL] [-build-only]
 //
 // It writes the site into the -out folder (pages, assets, warren.wasm,
-// wasm_exec.js and their .gz copies), then serves that folder on -addr,
-// which must be a loopback address, until interrupted. -wasm=false skips
-// compiling the bridge, for work on the pages alone. -build-only writes the
-// folder and exits, for deploying to a static host; -origin is the address
-// that host serves the site at, used in the embedding page's snippets.
+// wasm_exec.js and their .gz and .br copies, compressed fast), saying each
+// step as it goes, then serves that folder on -addr, which must be a
+// loopback address, until interrupted. -wasm=false skips compiling the
+// bridge, for work on the pages alone. -build-only writes the folder, with
+// the copies compressed as hard as the tools can, and exits, for deploying
+// to a static host; -origin is the address that host serves the site at,
+// used in the embedding page's snippets.
 package main
 
 import (
@@ -44,7 +46,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		os.Exit(2)
 	}
-	if err := site.Build(*out, site.BuildOptions{SkipWasm: !*wasm, Origin: *origin, Log: os.Stderr}); err != nil {
+	// A site served here needs no maximum compression; one written for a
+	// static host does, and takes half a minute more for it.
+	level := site.CompressFast
+	if *buildOnly {
+		level = site.CompressBest
+	}
+	if err := site.Build(*out, site.BuildOptions{SkipWasm: !*wasm, Origin: *origin, Compression: level, Log: os.Stderr}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
