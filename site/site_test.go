@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -13,14 +14,34 @@ import (
 	"warren/lessons"
 )
 
-// buildSite builds the pages (no wasm) into a fresh folder once per test.
+// built is the site's pages (no wasm), built once for every test of this
+// package, which only read them.
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// buildSite returns the folder of the pages built once per test binary.
 func buildSite(t *testing.T) string {
 	t.Helper()
-	out := t.TempDir()
-	if err := Build(out, BuildOptions{SkipWasm: true}); err != nil {
-		t.Fatal(err)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "warren-pages-"); built.err == nil {
+			built.err = Build(built.dir, BuildOptions{SkipWasm: true})
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return out
+	return built.dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 func readPage(t *testing.T, out, rel string) string {

@@ -52,7 +52,7 @@ func TestWasmSize(t *testing.T) {
 		}
 	}
 	out := t.TempDir()
-	if err := site.Build(out, site.BuildOptions{}); err != nil {
+	if err := site.Build(out, site.BuildOptions{Compression: site.CompressBest}); err != nil {
 		t.Fatal(err)
 	}
 	size := func(name string) int {

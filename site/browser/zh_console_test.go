@@ -1,4 +1,4 @@
-package site_test
+package browser_test
 
 import (
 	"regexp"
@@ -10,6 +10,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"warren/engine/script"
+
+	"warren/site/widgettest"
 )
 
 // consoleShown is JavaScript that reads what a widget's console and
@@ -103,7 +105,7 @@ func TestChineseConsoleSpeaksChinese(t *testing.T) {
 		}
 	}
 	before := len(evalJS[shownConsole](b, consoleShown).Out)
-	for _, line := range typicalMistakes {
+	for _, line := range widgettest.TypicalMistakes {
 		typeLine(line)
 	}
 	got := evalJS[shownConsole](b, consoleShown)

@@ -1,4 +1,4 @@
-package site_test
+package browser_test
 
 // Browser tests of the Files view: the node's files as strips of entries,
 // following the timeline, and each file as annotated bytes.

@@ -1,4 +1,4 @@
-package site_test
+package browser_test
 
 // Browser tests: the real site, built into a temporary folder and served on
 // 127.0.0.1, driven in Debian's Chromium (headless) through chromedp. Each
@@ -8,6 +8,7 @@ package site_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -85,6 +86,11 @@ func siteURL(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		fmt.Println("site/browser: the tests in Chromium are not part of the quick tier (-short); ./scripts/test runs them")
+		os.Exit(0)
+	}
 	code := m.Run()
 	if testSite.dir != "" {
 		os.RemoveAll(testSite.dir)

@@ -1,4 +1,4 @@
-package site_test
+package browser_test
 
 import (
 	"bytes"
@@ -275,7 +275,7 @@ func benchRecordedRatio(t *testing.T, b *browser, say func(string, ...any)) {
 		}
 		return ms
 	}
-	if js, err := os.ReadFile(filepath.Join("static", "widget", "engine-worker.js")); err != nil || !bytes.Contains(js, []byte(fmt.Sprintf("maxLinesSent = %d;", benchShown))) {
+	if js, err := os.ReadFile(filepath.Join("..", "static", "widget", "engine-worker.js")); err != nil || !bytes.Contains(js, []byte(fmt.Sprintf("maxLinesSent = %d;", benchShown))) {
 		t.Fatalf("engine-worker.js no longer passes on %d lines a command (benchShown): %v", benchShown, err)
 	}
 	rate := func(ms float64) float64 { return benchMessages / (ms / 1000) }

@@ -1,4 +1,4 @@
-package site_test
+package browser_test
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package site_test
+package browser_test
 
 // Browser tests of the Rates view: the charts of the engine's metrics
 // samples, their table form, and how both follow the timeline.
