@@ -3,14 +3,12 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
-	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
+	"warren/engine/script"
 	"warren/engine/sim"
 )
 
@@ -46,50 +44,52 @@ func (h *heldChecker) check(where string) {
 
 // exec runs one line with the check on the runtime the line runs on.
 func (h *heldChecker) exec(line string) []string {
+	return h.around(line, func() ([]string, string) { return exec(h.s, line) })
+}
+
+// around runs a command (what names it) with the check on the runtime it
+// runs on.
+func (h *heldChecker) around(what string, run func() (out []string, panicked string)) []string {
 	n := 0
 	h.s.rt.Observe = func(e *sim.Event) {
 		// after every event of a line's first 20,000, then before every
 		// sample (a count visits every message of every mailbox)
 		if n++; n <= 20_000 || h.s.rt.Now() >= h.s.metrics.next {
 			h.events++
-			h.check(fmt.Sprintf("event #%d of %q", e.N, line))
+			h.check(fmt.Sprintf("event #%d of %q", e.N, what))
 		}
 	}
-	out, p := exec(h.s, line)
+	out, p := run()
 	if p != "" {
 		h.bad = p
 	}
 	h.s.rt.Observe = nil
-	h.check(fmt.Sprintf("after %q", line))
+	h.check(fmt.Sprintf("after %q", what))
 	return out
 }
 
-func TestHeldTotalsMatchTheCountOnTheCorpora(t *testing.T) {
-	files, _ := filepath.Glob("testdata/conformance/*.txt")
-	more, _ := filepath.Glob("testdata/engine/*.txt")
-	events := int64(0)
-	for _, f := range append(files, more...) {
-		if big := strings.Contains(f, "sixteen-schedulers") || strings.Contains(f, "overload-spiral"); big && (testing.Short() || runtime.GOARCH == "wasm") {
-			continue // millions of events: natively only
-		}
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			h := &heldChecker{s: New(Options{Record: true})}
-			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {
-				cmds := append([]string{directive(d, 0)}, strings.Split(d.Input, "\n")...)
-				for _, line := range cmds {
-					if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-						h.exec(line)
-					}
-				}
-				return d.Expected
-			})
-			if h.bad != "" {
-				t.Fatal(h.bad)
-			}
-			events += h.events
-		})
+// execCase runs one command of a scenario file for TestConformance,
+// TestEngineOnly and TestTutorials. Built with -tags invariants
+// (checkHeld), it also holds the node's running totals to the count after
+// every event, as heldChecker does: the corpora are checked where they
+// run, not run again for it.
+func execCase(t *testing.T, s *Sim, cmd script.Command) []string {
+	if !checkHeld {
+		return s.Exec(cmd)
 	}
-	t.Logf("%d events checked", events)
+	h := &heldChecker{s: s}
+	out := h.around(cmd.Text, func() (out []string, panicked string) {
+		defer func() {
+			if r := recover(); r != nil {
+				panicked = fmt.Sprintf("%q panicked: %v\n%s", cmd.Text, r, debug.Stack())
+			}
+		}()
+		return s.Exec(cmd), ""
+	})
+	if h.bad != "" {
+		t.Fatal(h.bad)
+	}
+	return out
 }
 
 func TestHeldTotalsMatchTheCountOnRandomScripts(t *testing.T) {
