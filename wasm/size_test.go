@@ -43,6 +43,9 @@ func wasmEnv() []string { return append(os.Environ(), "GOOS=js", "GOARCH=wasm") 
 // same flags, zopfli and brotli) and checks warren.wasm's shipped copies
 // against the budgets.
 func TestWasmSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the quick tier (-short) leaves the budget of the shipped copies, a minute of zopfli and brotli -q 11, to the full one")
+	}
 	for _, tool := range []string{"zopfli", "brotli"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {
