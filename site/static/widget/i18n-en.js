@@ -735,6 +735,7 @@ export default {
   "con.goneWithFile": "gone goes with file=: expect file=NAME gone",
   "con.missing": "missing {a}=",
   "con.missingSubmit": "missing the command to submit",
+  "con.missingDefs": "missing the definitions, a JSON object on the same line",
   "con.missingType": "missing type=",
   "con.neverNeedsOn": "never= needs on=: the connection (blocked) or the channel (dropped) it is about",
   "con.neverDropped": "never=dropped is about a channel: on=cN.M",

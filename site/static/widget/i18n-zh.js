@@ -716,6 +716,7 @@ export default {
   "con.goneWithFile": "gone 要和 file= 一起用：expect file=NAME gone",
   "con.missing": "缺少 {a}=",
   "con.missingSubmit": "缺少要提交的命令",
+  "con.missingDefs": "缺少定义：同一行上的一个 JSON 对象",
   "con.missingType": "缺少 type=",
   "con.neverNeedsOn": "never= 需要 on=：它所针对的连接（blocked）或通道（dropped）",
   "con.neverDropped": "never=dropped 针对的是通道：on=cN.M",
