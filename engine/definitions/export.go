@@ -22,7 +22,14 @@ const guestHash = "XrZyLlUhRmT8XhULVnQ0VkpFy9D8/re+08vYqVXbmq0C5Dyi"
 // lists exchanges, queues and bindings in the order of its tables (a hash
 // order); Export sorts them by name, bindings by source, destination and
 // routing key.
-func Export(d *Defs) string {
+func Export(d *Defs) string { return write(d, true) }
+
+// Topology writes d as Export does, but only its bindings, exchanges,
+// policies and queues: a file that imports d's topology into a broker
+// and changes nothing else there (no user, permission or vhost).
+func Topology(d *Defs) string { return write(d, false) }
+
+func write(d *Defs, whole bool) string {
 	s := *d
 	s.Exchanges = append([]Exchange(nil), d.Exchanges...)
 	s.Queues = append([]Queue(nil), d.Queues...)
@@ -54,7 +61,11 @@ func Export(d *Defs) string {
 		w.field("vhost", "/")
 		w.b = append(w.b, '}')
 	}
-	w.b = append(w.b, `],"global_parameters":[],"parameters":[],"permissions":[{"configure":".*","read":".*","user":"guest","vhost":"/","write":".*"}],"policies":[`...)
+	w.b = append(w.b, ']')
+	if whole {
+		w.b = append(w.b, `,"global_parameters":[],"parameters":[],"permissions":[{"configure":".*","read":".*","user":"guest","vhost":"/","write":".*"}]`...)
+	}
+	w.b = append(w.b, `,"policies":[`...)
 	for i, p := range s.Policies {
 		w.sep(i)
 		w.b = append(w.b, '{')
@@ -86,7 +97,11 @@ func Export(d *Defs) string {
 		w.field("vhost", "/")
 		w.b = append(w.b, '}')
 	}
-	w.b = append(w.b, `],"rabbit_version":"`+Version+`","rabbitmq_version":"`+Version+`","topic_permissions":[],"users":[{"hashing_algorithm":"rabbit_password_hashing_sha256","limits":{},"name":"guest","password_hash":"`+guestHash+`","tags":["administrator"]}],"vhosts":[{"limits":[],"metadata":{"description":"Default virtual host","tags":[]},"name":"/"}]}`...)
+	w.b = append(w.b, ']')
+	if whole {
+		w.b = append(w.b, `,"rabbit_version":"`+Version+`","rabbitmq_version":"`+Version+`","topic_permissions":[],"users":[{"hashing_algorithm":"rabbit_password_hashing_sha256","limits":{},"name":"guest","password_hash":"`+guestHash+`","tags":["administrator"]}],"vhosts":[{"limits":[],"metadata":{"description":"Default virtual host","tags":[]},"name":"/"}]`...)
+	}
+	w.b = append(w.b, '}')
 	return string(w.b)
 }
 
