@@ -1,8 +1,14 @@
+//go:build !(js && wasm)
+
 package engine
 
 // import_definitions and export_definitions, after rabbitmqctl's: the
 // JSON of a node's definitions in RabbitMQ 3.10.8's form, read into the
-// simulated node or written from it (engine/definitions).
+// simulated node or written from it (engine/definitions). NB: natively
+// only: the browser build refuses them (cmd_definitions_wasm.go), as
+// parsing and writing the JSON would take warren.wasm past its size
+// budget; there the scenario editor writes a dropped file as lines of the
+// language (site/static/widget/definitions.js) instead.
 
 import (
 	"warren/engine/definitions"

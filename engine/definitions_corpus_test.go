@@ -1,3 +1,5 @@
+//go:build !(js && wasm)
+
 package engine
 
 import (
@@ -28,14 +30,23 @@ func TestDefinitionsCorpus(t *testing.T) {
 	}
 }
 
+// TestDefinitionsExport runs testdata/definitions-export/export.txt:
+// export_definitions of a topology, as RabbitMQ 3.10.8 writes it.
+func TestDefinitionsExport(t *testing.T) {
+	s := New(Options{})
+	datadriven.RunTest(t, "testdata/definitions-export/export.txt", func(t *testing.T, d *datadriven.TestData) string {
+		return runCase(s, d)
+	})
+}
+
 // TestDefinitionsExportIsTheCorpus: the file the broker imported in the
 // round trip is what export_definitions prints now for the topology of
-// testdata/engine/definitions-export.txt.
+// testdata/definitions-export/export.txt.
 func TestDefinitionsExportIsTheCorpus(t *testing.T) {
-	exported := caseOutput(t, "testdata/engine/definitions-export.txt", "export_definitions")
+	exported := caseOutput(t, "testdata/definitions-export/export.txt", "export_definitions")
 	s := New(Options{})
 	var topology []string
-	src, err := os.ReadFile("testdata/engine/definitions-export.txt")
+	src, err := os.ReadFile("testdata/definitions-export/export.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +70,7 @@ func TestDefinitionsExportIsTheCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(corpus), "\nimport_definitions "+exported+"\n") {
-		t.Errorf("testdata/definitions/engine-export.txt does not import the export of testdata/engine/definitions-export.txt: " +
+		t.Errorf("testdata/definitions/engine-export.txt does not import the export of testdata/definitions-export/export.txt: " +
 			"write `import_definitions EXPORT` as its first command and record it again from the broker")
 	}
 }

@@ -75,19 +75,36 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Where + ": " + e.Msg }
 
-// The reasons given for what is left out.
-const (
-	whyUsers       = "warren has no users; every connection is guest"
-	whyPermissions = "warren checks no permissions"
-	whyVhosts      = "warren simulates one vhost, /"
-	whyParameters  = "warren models no runtime parameters (federation, shovels, limits)"
-	whyGlobal      = "warren models no global parameters"
-	whyOtherVhost  = "warren simulates one vhost, /"
-	whyAmqQueue    = "RabbitMQ 3.10.8 skips queues whose name begins with amq. on import"
-	whyAmqExchange = "RabbitMQ 3.10.8 skips the default exchange and those whose name begins with amq. on import"
-	whyQueueType   = "warren's RabbitMQ 3.10 simulates classic queues"
-	whyUnknownKey  = "not a key of RabbitMQ 3.10.8's definitions"
-)
+// kinds are the lists of a definitions file, in the order Parse names
+// what it leaves out, and the kinds of Left besides.
+var kinds = []string{"users", "vhosts", "permissions", "topic_permissions", "parameters", "global_parameters",
+	"exchanges in other vhosts", "queues in other vhosts", "bindings in other vhosts", "policies in other vhosts",
+	"exchanges named amq.*", "queues named amq.*", "quorum queues", "stream queues", "keys"}
+
+// fieldKind is the JSON type of each field an item may have: 's' string,
+// 'b' boolean, 'n' integer, 'o' object (an empty list too, for
+// arguments).
+func fieldKind(key string) byte {
+	switch key {
+	case "durable", "auto_delete", "internal":
+		return 'b'
+	case "priority":
+		return 'n'
+	case "arguments", "definition":
+		return 'o'
+	case "name", "vhost", "type", "source", "destination", "destination_type", "routing_key", "pattern", "apply-to", "user", "component":
+		return 's'
+	}
+	return 0 // anything else is not read
+}
+
+// required are the fields each list's items must have.
+var required = map[string][]string{
+	"exchanges": {"name", "type"},
+	"queues":    {"name"},
+	"bindings":  {"source", "destination", "destination_type"},
+	"policies":  {"name", "pattern"},
+}
 
 // Parse reads a definitions file.
 func Parse(src string) (*Defs, error) {
@@ -100,43 +117,27 @@ func Parse(src string) (*Defs, error) {
 	}
 	d := &Defs{}
 	left := map[string]*Left{}
-	leave := func(kind, why, name string) {
-		l, ok := left[kind]
-		if !ok {
-			l = &Left{Kind: kind, Why: why}
-			left[kind] = l
-		}
-		l.Names = append(l.Names, name)
-	}
 	for i, key := range root.keys {
 		v := root.vals[i]
 		switch key {
 		case "rabbit_version", "rabbitmq_version", "product_name", "product_version":
 			continue
-		}
-		switch key {
 		case "users", "vhosts", "permissions", "topic_permissions", "parameters", "global_parameters",
 			"policies", "queues", "exchanges", "bindings":
 		default:
-			leave("keys", whyUnknownKey, key)
+			d.leave(left, "keys", key)
 			continue
 		}
 		if v.kind != 'a' {
 			return nil, &Error{Where: key, Msg: "must be a list"}
 		}
 		for j, item := range v.vals {
-			where := key + "[" + strconv.Itoa(j) + "]"
-			if item.kind != 'o' {
-				return nil, &Error{Where: where, Msg: "must be an object"}
-			}
-			if err := d.read(key, where, item, leave); err != nil {
+			if err := d.read(left, key, key+"["+strconv.Itoa(j)+"]", item); err != nil {
 				return nil, err
 			}
 		}
 	}
-	for _, kind := range []string{"users", "vhosts", "permissions", "topic_permissions", "parameters", "global_parameters",
-		"exchanges in other vhosts", "queues in other vhosts", "bindings in other vhosts", "policies in other vhosts",
-		"exchanges named amq.*", "queues named amq.*", "quorum queues", "stream queues", "keys"} {
+	for _, kind := range kinds {
 		if l, ok := left[kind]; ok {
 			d.Left = append(d.Left, *l)
 		}
@@ -144,79 +145,149 @@ func Parse(src string) (*Defs, error) {
 	return d, nil
 }
 
+// leave notes one thing of a kind that is not imported.
+func (d *Defs) leave(left map[string]*Left, kind, name string) {
+	l, ok := left[kind]
+	if !ok {
+		l = &Left{Kind: kind, Why: why(kind)}
+		left[kind] = l
+	}
+	l.Names = append(l.Names, name)
+}
+
+// why is the reason given for leaving out a kind.
+func why(kind string) string {
+	switch {
+	case kind == "users":
+		return "warren has no users; every connection is guest"
+	case kind == "permissions" || kind == "topic_permissions":
+		return "warren checks no permissions"
+	case kind == "vhosts" || strings.HasSuffix(kind, " in other vhosts"):
+		return "warren simulates one vhost, /"
+	case kind == "parameters":
+		return "warren models no runtime parameters (federation, shovels, limits)"
+	case kind == "global_parameters":
+		return "warren models no global parameters"
+	case kind == "queues named amq.*":
+		return "RabbitMQ 3.10.8 skips queues whose name begins with amq. on import"
+	case kind == "exchanges named amq.*":
+		return "RabbitMQ 3.10.8 skips the default exchange and those whose name begins with amq. on import"
+	case strings.HasSuffix(kind, " queues"):
+		return "warren's RabbitMQ 3.10 simulates classic queues"
+	}
+	return "not a key of RabbitMQ 3.10.8's definitions"
+}
+
 // read takes one item of the list key.
-func (d *Defs) read(key, where string, o *node, leave func(kind, why, name string)) error {
-	r := reader{o: o, where: where}
-	vhost := r.str("vhost", "/")
-	other := func(kind string, name string) bool {
-		if vhost == "/" {
-			return false
+func (d *Defs) read(left map[string]*Left, key, where string, o *node) error {
+	if o.kind != 'o' {
+		return &Error{Where: where, Msg: "must be an object"}
+	}
+	for i, k := range o.keys {
+		want, got := fieldKind(k), o.vals[i].kind
+		if want != 0 && want != got && !(want == 'o' && got == 'a' && len(o.vals[i].vals) == 0) {
+			return &Error{Where: where + "." + k, Msg: "must be " + kindWords(want)}
 		}
-		leave(kind+" in other vhosts", whyOtherVhost, vhost+" "+name)
-		return true
+	}
+	for _, k := range required[key] {
+		if o.get(k) == nil {
+			return &Error{Where: where + "." + k, Msg: "is missing"}
+		}
+	}
+	s := func(k string) string {
+		if v := o.get(k); v != nil {
+			return v.str
+		}
+		return ""
+	}
+	b := func(k string) bool { v := o.get(k); return v != nil && v.b }
+	name, vhost := s("name"), s("vhost")
+	if vhost == "" {
+		vhost = "/" // a vhost's own export from the management UI names none
 	}
 	switch key {
-	case "users":
-		leave("users", whyUsers, r.str("name", "?"))
+	case "users", "global_parameters":
+		d.leave(left, key, name)
+		return nil
 	case "vhosts":
-		if name := r.str("name", ""); name != "/" {
-			leave("vhosts", whyVhosts, name)
+		if name != "/" {
+			d.leave(left, key, name)
 		}
+		return nil
 	case "permissions", "topic_permissions":
-		leave(key, whyPermissions, r.str("user", "?")+" in "+r.str("vhost", "?"))
+		d.leave(left, key, s("user")+" in "+vhost)
+		return nil
 	case "parameters":
-		leave("parameters", whyParameters, r.str("component", "?")+" "+r.str("name", "?"))
-	case "global_parameters":
-		leave("global_parameters", whyGlobal, r.str("name", "?"))
-	case "exchanges":
-		x := Exchange{Name: r.need("name"), Type: r.need("type"), Durable: r.flag("durable"), AutoDelete: r.flag("auto_delete"),
-			Internal: r.flag("internal"), Args: r.table("arguments")}
-		if r.err != nil || other("exchanges", x.Name) {
-			return r.err
-		}
-		if x.Name == "" || strings.HasPrefix(x.Name, "amq.") {
-			leave("exchanges named amq.*", whyAmqExchange, quoteEmpty(x.Name))
-			return nil
-		}
-		d.Exchanges = append(d.Exchanges, x)
-	case "queues":
-		q := Queue{Name: r.need("name"), Durable: r.flag("durable"), AutoDelete: r.flag("auto_delete"), Args: r.table("arguments")}
-		if r.err != nil || other("queues", q.Name) {
-			return r.err
-		}
-		if strings.HasPrefix(q.Name, "amq.") {
-			leave("queues named amq.*", whyAmqQueue, q.Name)
-			return nil
-		}
-		if t, ok := q.Args.Get("x-queue-type"); ok && t.Kind == amqp.LongStr && (t.Str == "stream" || t.Str == "quorum") {
-			leave(t.Str+" queues", whyQueueType, q.Name)
-			return nil
-		}
-		d.Queues = append(d.Queues, q)
+		d.leave(left, key, s("component")+" "+name)
+		return nil
 	case "bindings":
-		b := Binding{Source: r.need("source"), Destination: r.need("destination"), DestinationType: r.need("destination_type"),
-			Key: r.str("routing_key", ""), Args: r.table("arguments")}
-		if r.err == nil && b.DestinationType != "queue" && b.DestinationType != "exchange" {
-			return &Error{Where: where + ".destination_type", Msg: "must be queue or exchange, got " + strconv.Quote(b.DestinationType)}
+		name = s("source") + " -> " + s("destination")
+	}
+	if vhost != "/" {
+		d.leave(left, key+" in other vhosts", vhost+" "+name)
+		return nil
+	}
+	args, err := table(o, where, "arguments")
+	if err != nil {
+		return err
+	}
+	switch key {
+	case "exchanges":
+		if name == "" || strings.HasPrefix(name, "amq.") {
+			d.leave(left, "exchanges named amq.*", quoteEmpty(name))
+			return nil
 		}
-		if r.err != nil || other("bindings", b.Source+" -> "+b.Destination) {
-			return r.err
+		d.Exchanges = append(d.Exchanges, Exchange{Name: name, Type: s("type"), Durable: b("durable"), AutoDelete: b("auto_delete"), Internal: b("internal"), Args: args})
+	case "queues":
+		if strings.HasPrefix(name, "amq.") {
+			d.leave(left, "queues named amq.*", name)
+			return nil
 		}
-		d.Bindings = append(d.Bindings, b)
+		if t, ok := args.Get("x-queue-type"); ok && (t.Str == "stream" || t.Str == "quorum") {
+			d.leave(left, t.Str+" queues", name)
+			return nil
+		}
+		d.Queues = append(d.Queues, Queue{Name: name, Durable: b("durable"), AutoDelete: b("auto_delete"), Args: args})
+	case "bindings":
+		t := s("destination_type")
+		if t != "queue" && t != "exchange" {
+			return &Error{Where: where + ".destination_type", Msg: "must be queue or exchange, got " + strconv.Quote(t)}
+		}
+		d.Bindings = append(d.Bindings, Binding{Source: s("source"), Destination: s("destination"), DestinationType: t, Key: s("routing_key"), Args: args})
 	case "policies":
-		p := Policy{Name: r.need("name"), Pattern: r.need("pattern"), ApplyTo: r.str("apply-to", "all"), Priority: r.int("priority"),
-			Definition: r.table("definition")}
-		if r.err != nil || other("policies", p.Name) {
-			return r.err
-		}
-		switch p.ApplyTo {
+		applyTo := s("apply-to")
+		switch applyTo {
+		case "":
+			applyTo = "all"
 		case "queues", "exchanges", "all":
 		default:
-			return &Error{Where: where + ".apply-to", Msg: "must be queues, exchanges or all, got " + strconv.Quote(p.ApplyTo)}
+			return &Error{Where: where + ".apply-to", Msg: "must be queues, exchanges or all, got " + strconv.Quote(applyTo)}
 		}
-		d.Policies = append(d.Policies, p)
+		def, err := table(o, where, "definition")
+		if err != nil {
+			return err
+		}
+		prio := int64(0)
+		if v := o.get("priority"); v != nil {
+			if prio, err = strconv.ParseInt(v.num, 10, 32); err != nil {
+				return &Error{Where: where + ".priority", Msg: "must be a 32-bit integer"}
+			}
+		}
+		d.Policies = append(d.Policies, Policy{Name: name, Pattern: s("pattern"), ApplyTo: applyTo, Priority: int(prio), Definition: def})
 	}
-	return r.err
+	return nil
+}
+
+func kindWords(k byte) string {
+	switch k {
+	case 'b':
+		return "true or false"
+	case 'n':
+		return "an integer"
+	case 'o':
+		return "an object"
+	}
+	return "a string"
 }
 
 func quoteEmpty(s string) string {
@@ -226,85 +297,20 @@ func quoteEmpty(s string) string {
 	return s
 }
 
-// reader takes the fields of one object, keeping the first error.
-type reader struct {
-	o     *node
-	where string
-	err   error
-}
-
-func (r *reader) bad(key, msg string) {
-	if r.err == nil {
-		r.err = &Error{Where: r.where + "." + key, Msg: msg}
-	}
-}
-
-func (r *reader) str(key, def string) string {
-	v := r.o.get(key)
-	if v == nil {
-		return def
-	}
-	if v.kind != 's' {
-		r.bad(key, "must be a string")
-		return def
-	}
-	return v.str
-}
-
-func (r *reader) need(key string) string {
-	if r.o.get(key) == nil {
-		r.bad(key, "is missing")
-		return ""
-	}
-	return r.str(key, "")
-}
-
-func (r *reader) flag(key string) bool {
-	v := r.o.get(key)
-	if v == nil {
-		return false
-	}
-	if v.kind != 'b' {
-		r.bad(key, "must be true or false")
-		return false
-	}
-	return v.b
-}
-
-func (r *reader) int(key string) int {
-	v := r.o.get(key)
-	if v == nil {
-		return 0
-	}
-	n, err := strconv.ParseInt(v.num, 10, 32)
-	if v.kind != 'n' || err != nil {
-		r.bad(key, "must be an integer")
-		return 0
-	}
-	return int(n)
-}
-
-// table reads an arguments or definition object as
+// table reads the arguments or definition object key of o as
 // rabbit_misc:to_amqp_table types it: keys in sorted order (an Erlang map
-// of them), integers as long, other numbers as double, strings as
+// of them), integers as long (json.go refuses other numbers), strings as
 // longstr, lists as arrays and objects as tables; null is refused.
-func (r *reader) table(key string) amqp.Table {
-	v := r.o.get(key)
-	if v == nil {
-		return nil
-	}
-	if v.kind == 'a' && len(v.vals) == 0 {
-		return nil // args([]): an empty list is an empty table
-	}
-	if v.kind != 'o' {
-		r.bad(key, "must be an object")
-		return nil
+func table(o *node, where, key string) (amqp.Table, error) {
+	v := o.get(key)
+	if v == nil || v.kind == 'a' {
+		return nil, nil // args([]): an empty list is an empty table
 	}
 	t, msg := toTable(v)
 	if msg != "" {
-		r.bad(key, msg)
+		return nil, &Error{Where: where + "." + key, Msg: msg}
 	}
-	return t
+	return t, nil
 }
 
 func toTable(o *node) (amqp.Table, string) {
@@ -326,14 +332,11 @@ func toValue(n *node) (amqp.Value, string) {
 	case 'b':
 		return amqp.BoolValue(n.b), ""
 	case 'n':
-		if i, err := strconv.ParseInt(n.num, 10, 64); err == nil {
-			return amqp.LongValue(i), ""
-		}
-		f, err := strconv.ParseFloat(n.num, 64)
+		i, err := strconv.ParseInt(n.num, 10, 64)
 		if err != nil {
 			return amqp.Value{}, "the number " + n.num + " is out of range"
 		}
-		return amqp.Value{Kind: amqp.Double, Float: f}, ""
+		return amqp.LongValue(i), ""
 	case 'a':
 		vs := make([]amqp.Value, 0, len(n.vals))
 		for _, e := range n.vals {

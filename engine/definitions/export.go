@@ -2,7 +2,6 @@ package definitions
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"warren/engine/amqp"
 )
@@ -36,166 +35,109 @@ func write(d *Defs, whole bool) string {
 	s.Bindings = append([]Binding(nil), d.Bindings...)
 	s.Policies = append([]Policy(nil), d.Policies...)
 	s.sortByName()
-	var w writer
-	w.b = append(w.b, `{"bindings":[`...)
-	for i, b := range s.Bindings {
-		w.sep(i)
-		w.b = append(w.b, `{"arguments":`...)
-		w.table(b.Args)
-		w.field("destination", b.Destination)
-		w.field("destination_type", b.DestinationType)
-		w.field("routing_key", b.Key)
-		w.field("source", b.Source)
-		w.field("vhost", "/")
-		w.b = append(w.b, '}')
+	b := []byte(`{"bindings":[`)
+	for i, x := range s.Bindings {
+		b = item(b, i, x.Args, "destination", str(x.Destination), "destination_type", str(x.DestinationType),
+			"routing_key", str(x.Key), "source", str(x.Source))
 	}
-	w.b = append(w.b, `],"exchanges":[`...)
+	b = append(b, `],"exchanges":[`...)
 	for i, x := range s.Exchanges {
-		w.sep(i)
-		w.b = append(w.b, `{"arguments":`...)
-		w.table(x.Args)
-		w.boolean("auto_delete", x.AutoDelete)
-		w.boolean("durable", x.Durable)
-		w.field("name", x.Name)
-		w.field("type", x.Type)
-		w.field("vhost", "/")
-		w.b = append(w.b, '}')
+		b = item(b, i, x.Args, "auto_delete", strconv.FormatBool(x.AutoDelete), "durable", strconv.FormatBool(x.Durable),
+			"name", str(x.Name), "type", str(x.Type))
 	}
-	w.b = append(w.b, ']')
+	b = append(b, ']')
 	if whole {
-		w.b = append(w.b, `,"global_parameters":[],"parameters":[],"permissions":[{"configure":".*","read":".*","user":"guest","vhost":"/","write":".*"}]`...)
+		b = append(b, `,"global_parameters":[],"parameters":[],"permissions":[{"configure":".*","read":".*","user":"guest","vhost":"/","write":".*"}]`...)
 	}
-	w.b = append(w.b, `,"policies":[`...)
+	b = append(b, `,"policies":[`...)
 	for i, p := range s.Policies {
-		w.sep(i)
-		w.b = append(w.b, '{')
-		w.str("apply-to")
-		w.b = append(w.b, ':')
-		w.str(p.ApplyTo)
-		w.b = append(w.b, `,"definition":`...)
-		w.table(p.Definition)
-		w.field("name", p.Name)
-		w.field("pattern", p.Pattern)
-		w.b = append(w.b, `,"priority":`...)
-		w.b = strconv.AppendInt(w.b, int64(p.Priority), 10)
-		w.field("vhost", "/")
-		w.b = append(w.b, '}')
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"apply-to":`+str(p.ApplyTo)+`,"definition":`...)
+		b = appendTable(b, p.Definition)
+		b = append(b, `,"name":`+str(p.Name)+`,"pattern":`+str(p.Pattern)+`,"priority":`+strconv.Itoa(p.Priority)+`,"vhost":"/"}`...)
 	}
-	w.b = append(w.b, `],"queues":[`...)
+	b = append(b, `],"queues":[`...)
 	for i, q := range s.Queues {
-		w.sep(i)
-		w.b = append(w.b, `{"arguments":`...)
-		w.table(q.Args)
-		w.boolean("auto_delete", q.AutoDelete)
-		w.boolean("durable", q.Durable)
-		w.field("name", q.Name)
-		typ := "classic"
+		typ := `"classic"`
 		if t, ok := q.Args.Get("x-queue-type"); ok && t.Kind == amqp.LongStr && t.Str == "quorum" {
-			typ = "quorum"
+			typ = `"quorum"`
 		}
-		w.field("type", typ)
-		w.field("vhost", "/")
-		w.b = append(w.b, '}')
+		b = item(b, i, q.Args, "auto_delete", strconv.FormatBool(q.AutoDelete), "durable", strconv.FormatBool(q.Durable),
+			"name", str(q.Name), "type", typ)
 	}
-	w.b = append(w.b, ']')
+	b = append(b, ']')
 	if whole {
-		w.b = append(w.b, `,"rabbit_version":"`+Version+`","rabbitmq_version":"`+Version+`","topic_permissions":[],"users":[{"hashing_algorithm":"rabbit_password_hashing_sha256","limits":{},"name":"guest","password_hash":"`+guestHash+`","tags":["administrator"]}],"vhosts":[{"limits":[],"metadata":{"description":"Default virtual host","tags":[]},"name":"/"}]`...)
+		b = append(b, `,"rabbit_version":"`+Version+`","rabbitmq_version":"`+Version+`","topic_permissions":[],"users":[{"hashing_algorithm":"rabbit_password_hashing_sha256","limits":{},"name":"guest","password_hash":"`+guestHash+`","tags":["administrator"]}],"vhosts":[{"limits":[],"metadata":{"description":"Default virtual host","tags":[]},"name":"/"}]`...)
 	}
-	w.b = append(w.b, '}')
-	return string(w.b)
+	return string(append(b, '}'))
 }
 
-type writer struct{ b []byte }
-
-func (w *writer) sep(i int) {
+// item appends one object of a list (after a comma unless it is the
+// first): its arguments, then each key with its value written as JSON
+// (kv, keys in sorted order), then the vhost.
+func item(b []byte, i int, args amqp.Table, kv ...string) []byte {
 	if i > 0 {
-		w.b = append(w.b, ',')
+		b = append(b, ',')
 	}
+	b = append(b, `{"arguments":`...)
+	b = appendTable(b, args)
+	for j := 0; j+1 < len(kv); j += 2 {
+		b = append(b, `,"`+kv[j]+`":`+kv[j+1]...)
+	}
+	return append(b, `,"vhost":"/"}`...)
 }
 
-func (w *writer) field(k, v string) {
-	w.b = append(w.b, ',')
-	w.str(k)
-	w.b = append(w.b, ':')
-	w.str(v)
-}
-
-func (w *writer) boolean(k string, v bool) {
-	w.b = append(w.b, ',')
-	w.str(k)
-	w.b = append(w.b, ':')
-	w.b = strconv.AppendBool(w.b, v)
-}
-
-// table writes a field table as rabbit_misc:amqp_table makes it a map: an
-// object with its keys sorted.
-func (w *writer) table(t amqp.Table) {
-	w.b = append(w.b, '{')
+// appendTable writes a field table as rabbit_misc:amqp_table makes it a
+// map: an object with its keys sorted.
+func appendTable(b []byte, t amqp.Table) []byte {
+	b = append(b, '{')
 	for i, f := range t.Sorted() {
-		w.sep(i)
-		w.str(f.Key)
-		w.b = append(w.b, ':')
-		w.value(f.Val)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, str(f.Key)+":"...)
+		b = appendValue(b, f.Val)
 	}
-	w.b = append(w.b, '}')
+	return append(b, '}')
 }
 
-func (w *writer) value(v amqp.Value) {
-	switch {
-	case v.Kind == amqp.LongStr:
-		w.str(v.Str)
-	case v.Kind == amqp.Bool:
-		w.b = strconv.AppendBool(w.b, v.Int != 0)
-	case v.Kind.IsInt() || v.Kind == amqp.Timestamp:
-		w.b = strconv.AppendInt(w.b, v.Int, 10)
-	case v.Kind == amqp.Float || v.Kind == amqp.Double:
-		w.b = strconv.AppendFloat(w.b, v.Float, 'g', -1, 64)
-	case v.Kind == amqp.Array:
-		w.b = append(w.b, '[')
+func appendValue(b []byte, v amqp.Value) []byte {
+	switch v.Kind {
+	case amqp.LongStr:
+		return append(b, str(v.Str)...)
+	case amqp.Array:
+		b = append(b, '[')
 		for i, e := range v.Arr {
-			w.sep(i)
-			w.value(e)
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendValue(b, e)
 		}
-		w.b = append(w.b, ']')
-	case v.Kind == amqp.Table_:
-		w.table(v.Tab)
-	default:
-		w.b = append(w.b, "null"...)
+		return append(b, ']')
+	case amqp.Table_:
+		return appendTable(b, v.Tab)
 	}
+	// integers and booleans print as JSON writes them
+	return append(b, v.String()...)
 }
 
-// str writes a JSON string: quotes, backslashes and control characters
-// escaped, other text as it is (invalid UTF-8 as U+FFFD).
-func (w *writer) str(s string) {
+// str writes s as a JSON string: quotes, backslashes and control
+// characters escaped, other bytes as they are.
+func str(s string) string {
 	const hex = "0123456789abcdef"
-	w.b = append(w.b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				w.b = append(w.b, '\\', c)
-			case c == '\n':
-				w.b = append(w.b, '\\', 'n')
-			case c == '\r':
-				w.b = append(w.b, '\\', 'r')
-			case c == '\t':
-				w.b = append(w.b, '\\', 't')
-			case c < 0x20:
-				w.b = append(w.b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-			default:
-				w.b = append(w.b, c)
-			}
-			i++
-			continue
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			b = append(b, c)
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			w.b = append(w.b, "\ufffd"...)
-		} else {
-			w.b = append(w.b, s[i:i+size]...)
-		}
-		i += size
 	}
-	w.b = append(w.b, '"')
+	return string(append(b, '"'))
 }

@@ -3,7 +3,6 @@ package definitions
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // node is one parsed JSON value. An object keeps its keys in the order
@@ -90,11 +89,15 @@ func (p *parser) value() (*node, error) {
 		if p.depth > maxDepth {
 			return nil, p.fail("nested deeper than " + strconv.Itoa(maxDepth) + " levels")
 		}
-		defer func() { p.depth-- }()
+		var n *node
+		var err error
 		if c == '{' {
-			return p.object(at)
+			n, err = p.object(at)
+		} else {
+			n, err = p.array(at)
 		}
-		return p.array(at)
+		p.depth--
+		return n, err
 	case c == '"':
 		s, err := p.string()
 		return &node{kind: 's', str: s, at: at}, err
@@ -187,36 +190,22 @@ func (p *parser) array(at int) (*node, error) {
 	}
 }
 
+// number reads an integer. NB: a fraction or an exponent is refused:
+// warren's field tables hold no floating-point values, and reading them
+// would cost the browser build the float parser.
 func (p *parser) number(at int) (*node, error) {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
 	}
-	digits := func() int {
-		d := 0
-		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-			p.i++
-			d++
-		}
-		return d
+	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		p.i++
 	}
-	if digits() == 0 {
+	if p.i == start || p.s[p.i-1] == '-' {
 		return nil, p.fail("a number needs digits")
 	}
-	if p.i < len(p.s) && p.s[p.i] == '.' {
-		p.i++
-		if digits() == 0 {
-			return nil, p.fail("a number needs digits after its '.'")
-		}
-	}
-	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
-		p.i++
-		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
-			p.i++
-		}
-		if digits() == 0 {
-			return nil, p.fail("a number needs digits in its exponent")
-		}
+	if p.i < len(p.s) && (p.s[p.i] == '.' || p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		return nil, p.fail("a number with a fraction or an exponent: warren models whole numbers only")
 	}
 	return &node{kind: 'n', num: p.s[start:p.i], at: at}, nil
 }
@@ -264,16 +253,7 @@ func (p *parser) string() (string, error) {
 				return "", p.fail(`\u needs four hex digits`)
 			}
 			p.i += 4
-			if r >= 0xD800 && r < 0xDC00 && strings.HasPrefix(p.s[p.i+1:], `\u`) {
-				if lo, ok := p.hex4(p.i + 3); ok && lo >= 0xDC00 && lo < 0xE000 {
-					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
-					p.i += 6
-				}
-			}
-			if r >= 0xD800 && r < 0xE000 {
-				r = utf8.RuneError
-			}
-			b.WriteRune(r)
+			b.WriteRune(r) // NB: a surrogate pair becomes two U+FFFD
 		default:
 			return "", p.fail("unknown escape \\" + string(e))
 		}
@@ -285,6 +265,19 @@ func (p *parser) hex4(at int) (rune, bool) {
 	if at+4 > len(p.s) {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(p.s[at:at+4], 16, 32)
-	return rune(n), err == nil
+	var r rune
+	for _, c := range []byte(p.s[at : at+4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
