@@ -62,7 +62,7 @@ type command struct {
 // that every command has exactly one handler. NB: the tables are slices,
 // not maps, so that the linker lays them out as data: map literals would
 // cost the browser build their init code.
-var families = [][]command{clientCommands, operatorCommands, listCommands, controlCommands, showCommands, expectCommands}
+var families = [][]command{clientCommands, operatorCommands, listCommands, definitionCommands, controlCommands, showCommands, expectCommands}
 
 // commands finds a command's handler by its spec name.
 var commands map[string]handler

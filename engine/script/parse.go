@@ -63,6 +63,9 @@ func Parse(src string) ([]Command, error) {
 // ParseLine parses and checks one command. line is its 1-based line number
 // (0 for a console entry); columns count from the first byte of text.
 func ParseLine(text string, line int) (Command, error) {
+	if f := strings.Fields(text); len(f) > 0 && f[0] == "import_definitions" {
+		return parseRaw(text, line)
+	}
 	toks, terr := tokenize(text)
 	if terr != nil {
 		terr.Line = line
@@ -421,6 +424,23 @@ func parseSubmit(text string, line int, toks []token) (Command, error) {
 			Hint: "submit takes an AMQP method such as basic.publish"}
 	}
 	return Command{Name: "submit", Line: line, Text: strings.TrimSpace(text), Spec: submitSpec, Inner: &inner}, nil
+}
+
+// parseRaw reads `import_definitions JSON`: the rest of the line, as it
+// is, is the command's one argument (json), so that a definitions file
+// needs no quoting. NB: JSON holds quotes and = signs that tokenize would
+// read as the language's.
+func parseRaw(text string, line int) (Command, error) {
+	spec, _ := Lookup("import_definitions")
+	start := strings.Index(text, spec.Name) + len(spec.Name)
+	rest := strings.TrimSpace(text[start:])
+	if rest == "" {
+		return Command{}, &Error{Line: line, Col: len(strings.TrimRight(text, " \t")) + 1, Cmd: spec.Name,
+			Msg: "missing the definitions, a JSON object on the same line", Hint: "usage: " + spec.Usage}
+	}
+	col := strings.Index(text, rest) + 1
+	return Command{Name: spec.Name, Line: line, Text: strings.TrimSpace(text), Spec: spec,
+		Args: []Arg{{Key: "json", Val: rest, HasVal: true, Col: col, Quoted: true}}}, nil
 }
 
 var submitSpec = &Spec{Name: "submit", Engine: true, Usage: "submit CMD [ARG ...]"}

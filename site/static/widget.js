@@ -35,6 +35,7 @@
     "console.js",
     "diagram.js",
     "dom.js",
+    "definitions.js",
     "editor.js",
     "engine-worker.js",
     "files.js",

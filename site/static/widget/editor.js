@@ -4,13 +4,17 @@
 // widget starts a fresh node and runs every line), or share it: the link
 // carries the script as it ran. While the reader has not edited it, it
 // follows the widget: the commands typed in the console are added to it,
-// as a share link would carry them.
+// as a share link would carry them. A definitions file (the JSON of
+// rabbitmqctl export_definitions) dropped on it or pasted into it becomes
+// lines of the language at the top of the script (definitions.js).
 
+import { definitionsScript, looksLikeDefinitions } from "./definitions.js";
 import { h, setText } from "./dom.js";
 
 /** Editor is the editor of one widget. Its host is the element:
  * host.runScript(text) runs a script from the top, host.share() makes a
- * link, host.tr(key) says a word. */
+ * link, host.tr(key) says a word and host.tx(key, params) with
+ * parameters. */
 export class Editor {
   constructor(uid, host) {
     this.host = host;
@@ -25,6 +29,25 @@ export class Editor {
       wrap: "off",
       "aria-describedby": `eh-${uid}`,
       oninput: () => this.edited(),
+      onpaste: (e) => {
+        const text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
+        if (looksLikeDefinitions(text)) {
+          e.preventDefault();
+          this.addDefinitions(text);
+        }
+      },
+      ondragover: (e) => {
+        if (e.dataTransfer && [...e.dataTransfer.types].includes("Files")) {
+          e.preventDefault();
+        }
+      },
+      ondrop: (e) => {
+        const file = e.dataTransfer && e.dataTransfer.files[0];
+        if (file) {
+          e.preventDefault();
+          this.dropped(file);
+        }
+      },
       onkeydown: (e) => {
         if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
           e.preventDefault();
@@ -58,6 +81,35 @@ export class Editor {
       this.dirty = true;
       setText(this.state, this.host.tr("editor.edited"));
     }
+  }
+
+  /** dropped reads a dropped file: definitions go to the top of the
+   * script, a scenario replaces it. */
+  async dropped(file) {
+    const text = await file.text();
+    if (looksLikeDefinitions(text)) {
+      this.addDefinitions(text);
+      return;
+    }
+    this.area.value = text;
+    this.edited();
+  }
+
+  /** addDefinitions puts a definitions file, as lines of the language, at
+   * the top of the script; a file the engine cannot read says why. */
+  addDefinitions(text) {
+    let lines;
+    try {
+      lines = definitionsScript(text);
+    } catch (err) {
+      setText(this.state, this.host.tx("editor.defsBad", { why: err.message }));
+      return;
+    }
+    const rest = this.area.value;
+    this.area.value = lines.join("\n") + (rest.trim() ? "\n" + rest : "\n");
+    this.dirty = true;
+    const n = lines.filter((l) => !l.startsWith("#")).length;
+    setText(this.state, this.host.tx("editor.defsAdded", { n }));
   }
 
   setEnabled(on) {

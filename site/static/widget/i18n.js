@@ -296,6 +296,8 @@ const CONSOLE_TEXTS = [
   ["gone goes with file=: expect file=NAME gone", "con.goneWithFile"],
   ["missing %s=", "con.missing"],
   ["missing the command to submit", "con.missingSubmit"],
+  ["not in the browser build of warren: drop or paste the definitions file on the scenario editor, which writes it as lines of the language, or run it with go run ./scripts/scenario", "con.defsNative"],
+  ["missing the definitions, a JSON object on the same line", "con.missingDefs"],
   ["missing type=", "con.missingType"],
   ["never= needs on=: the connection (blocked) or the channel (dropped) it is about", "con.neverNeedsOn"],
   ["never=dropped is about a channel: on=cN.M", "con.neverDropped"],

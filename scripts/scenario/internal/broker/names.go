@@ -29,6 +29,10 @@ func scanNames(cmds []script.Command) names {
 	n := names{declared: map[string]bool{}}
 	for i := range cmds {
 		c := &cmds[i]
+		if c.Name == "import_definitions" {
+			definitionNames(c, qs, xs, ps, n.declared)
+			continue
+		}
 		if q, ok := c.Arg("queue"); ok {
 			qs[q.Val] = true
 			if c.Name == "queue.declare" {

@@ -223,9 +223,17 @@ func (t *Target) ctl(args ...string) (string, error) { return t.ctlOn(t.cfg.Node
 
 // ctlOn runs rabbitmqctl against one node of the cluster.
 func (t *Target) ctlOn(nodeName string, args ...string) (string, error) {
+	return t.ctlInput(nodeName, "", args...)
+}
+
+// ctlInput runs rabbitmqctl with stdin as its standard input.
+func (t *Target) ctlInput(nodeName, stdin string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), ctlTimeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, t.cfg.Ctl, append([]string{"-q", "-n", nodeName}, args...)...)
+	if stdin != "" {
+		c.Stdin = strings.NewReader(stdin)
+	}
 	// NB: rabbitmqctl starts epmd when none is running; keep it on loopback.
 	c.Env = append(os.Environ(), "ERL_EPMD_ADDRESS=127.0.0.1")
 	var stdout, stderr bytes.Buffer

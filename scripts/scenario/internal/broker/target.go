@@ -82,6 +82,8 @@ func (t *Target) Exec(cmd script.Command) []string {
 	case "set_policy", "clear_policy", "list_queues", "list_policies", "crash", "cluster", "stop_app", "start_app",
 		"list_exchanges", "list_bindings", "list_consumers", "list_channels", "list_connections", "purge_queue", "delete_queue":
 		out = t.operator(&cmd)
+	case "import_definitions":
+		out = t.importDefinitions(&cmd)
 	case "connect":
 		if err := t.connect(&cmd); err != nil {
 			out = []string{"error: " + err.Error()}
