@@ -115,7 +115,7 @@ func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Tab
 		ch.committed(ctx, Ok{Method: "queue.unbind-ok"})
 		return nil
 	}
-	b := &Binding{Queue: queue, Key: key, Args: args}
+	b := &Binding{Queue: queue, Key: key, Args: args.Sorted()}
 	if add {
 		if e := x.validateBinding(b); e != nil {
 			return e
@@ -218,7 +218,7 @@ func (ch *channel) bindExchange(ctx *sim.Ctx, m *ExchangeBind) *amqp.Error {
 		ch.committed(ctx, Ok{Method: reply})
 		return nil
 	}
-	b := &Binding{Exchange: m.Destination, Key: m.Key, Args: m.Args}
+	b := &Binding{Exchange: m.Destination, Key: m.Key, Args: m.Args.Sorted()}
 	if !m.Unbind {
 		if e := src.validateBinding(b); e != nil {
 			return e

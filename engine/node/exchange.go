@@ -34,7 +34,9 @@ type Binding struct {
 	Queue    string
 	Exchange string // the destination exchange; "" for a queue
 	Key      string
-	Args     amqp.Table
+	// Args are sorted by key, as rabbit_binding sorts them
+	// (binding_action) before it stores or looks up a binding.
+	Args amqp.Table
 }
 
 var exchangeTypes = map[string]bool{"direct": true, "fanout": true, "topic": true, "headers": true, "x-consistent-hash": true}

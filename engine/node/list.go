@@ -42,7 +42,9 @@ type BindingInfo struct {
 }
 
 // ListBindings returns every binding, the default exchange's implicit one
-// to each queue included, sorted by source, destination and routing key.
+// to each queue included, sorted by source, destination and routing key,
+// and bindings that differ only in their arguments as mnesia keeps them,
+// in the Erlang order of the arguments.
 func (c *Cluster) ListBindings() []BindingInfo {
 	var out []BindingInfo
 	for _, q := range c.ListQueues() {
@@ -65,7 +67,10 @@ func (c *Cluster) ListBindings() []BindingInfo {
 		if a.Destination != b.Destination {
 			return a.Destination < b.Destination
 		}
-		return a.Key < b.Key
+		if a.Key != b.Key {
+			return a.Key < b.Key
+		}
+		return a.Args.Compare(b.Args) < 0
 	})
 	return out
 }
