@@ -135,7 +135,6 @@ func (c *Cluster) removeForDestination(name string, toExchange bool) {
 		if len(out) == len(x.Bindings) {
 			continue
 		}
-		clear(x.Bindings[len(out):])
 		x.Bindings = out
 		c.changed()
 		c.maybeAutoDelete(x)
