@@ -338,9 +338,7 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		if len(m.Exchange) >= 4 && m.Exchange[:4] == "amq." {
 			return amqp.Errorf(amqp.AccessRefused, "deletion of system exchange '"+m.Exchange+"' in vhost '/' not allowed")
 		}
-		delete(ch.n.exchanges, m.Exchange)
-		ch.n.unbindExchange(m.Exchange)
-		ch.n.changed()
+		ch.n.deleteExchange(m.Exchange, true)
 		ch.send(ctx, Ok{Method: "exchange.delete-ok"})
 	case *BasicQos:
 		if m.PrefetchSize != 0 {

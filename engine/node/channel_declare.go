@@ -115,7 +115,7 @@ func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Tab
 		ch.committed(ctx, Ok{Method: "queue.unbind-ok"})
 		return nil
 	}
-	b := &Binding{Queue: queue, Key: key, Args: args}
+	b := &Binding{Queue: queue, Key: key, Args: args.Sorted()}
 	if add {
 		if e := x.validateBinding(b); e != nil {
 			return e
@@ -127,15 +127,15 @@ func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Tab
 	if add {
 		if !x.hasBinding(b) {
 			x.Bindings = append(x.Bindings, b)
-			x.hadBindings = true
 			n.changed()
 		}
 		ch.committed(ctx, Ok{Method: "queue.bind-ok"})
 		return nil
 	}
-	x.removeBinding(b)
-	n.unbound(x)
-	n.changed()
+	if x.removeBinding(b) {
+		n.changed()
+		n.maybeAutoDelete(x)
+	}
 	ch.committed(ctx, Ok{Method: "queue.unbind-ok"})
 	return nil
 }
@@ -218,40 +218,23 @@ func (ch *channel) bindExchange(ctx *sim.Ctx, m *ExchangeBind) *amqp.Error {
 		ch.committed(ctx, Ok{Method: reply})
 		return nil
 	}
-	b := &Binding{Exchange: m.Destination, Key: m.Key, Args: m.Args}
+	b := &Binding{Exchange: m.Destination, Key: m.Key, Args: m.Args.Sorted()}
 	if !m.Unbind {
 		if e := src.validateBinding(b); e != nil {
 			return e
 		}
 		if !src.hasBinding(b) {
 			src.Bindings = append(src.Bindings, b)
-			src.hadBindings = true
 			n.changed()
 		}
 	} else {
-		src.removeBinding(b)
-		n.unbound(src)
-		n.changed()
+		if src.removeBinding(b) {
+			n.changed()
+			n.maybeAutoDelete(src)
+		}
 	}
 	ch.committed(ctx, Ok{Method: reply})
 	return nil
-}
-
-// unbindExchange removes every binding from or to an exchange that goes.
-func (c *Cluster) unbindExchange(name string) {
-	for _, xn := range c.ExchangeNames() {
-		x := c.exchanges[xn]
-		out := x.Bindings[:0]
-		for _, b := range x.Bindings {
-			if b.Exchange != name {
-				out = append(out, b)
-			}
-		}
-		if len(out) != len(x.Bindings) {
-			x.Bindings = out
-			c.unbound(x)
-		}
-	}
 }
 
 func notFoundQueue(name string) *amqp.Error {

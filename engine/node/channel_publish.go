@@ -67,6 +67,9 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 			return e
 		}
 	}
+	if e := checkHeaderRoutes(m.Props.Headers); e != nil {
+		return e
+	}
 	if isReplyName(m.Exchange, m.Key) {
 		// routed to no queue: a reply goes when it is routed, in a
 		// transaction too
@@ -211,4 +214,17 @@ func (ch *channel) queueDown(ctx *sim.Ctx, q sim.PID) {
 		keep = append(keep, r)
 	}
 	ch.unconfirmed = keep
+}
+
+// checkHeaderRoutes refuses a message whose CC or BCC header is not an
+// array, as rabbit_basic:header_routes/1 does when the channel makes the
+// message (make_message): CC is looked at first, then BCC, and the error
+// names the first that is wrong and its type.
+func checkHeaderRoutes(headers amqp.Table) *amqp.Error {
+	for _, key := range [...]string{"CC", "BCC"} {
+		if v, ok := headers.Get(key); ok && v.Kind != amqp.Array {
+			return amqp.Errorf(amqp.PreconditionFailed, "invalid message: {unacceptable_type_in_header,\""+key+"\","+v.Kind.String()+"}")
+		}
+	}
+	return nil
 }

@@ -43,11 +43,14 @@ func (t *txState) hold(list []unacked, kind uint16) {
 	t.acks = append(t.acks, txAck{kind: kind, list: append([]unacked(nil), list...)})
 }
 
-// ackCount is the number of deliveries held, for list_channels.
+// ackCount is list_channels' acks_uncommitted: like ack_len, it counts
+// the deliveries held by acks only, not those held by nacks or rejects.
 func (t *txState) ackCount() int {
 	n := 0
 	for _, a := range t.acks {
-		n += len(a.list)
+		if a.kind == kAck {
+			n += len(a.list)
+		}
 	}
 	return n
 }

@@ -80,7 +80,7 @@ func updateXDeath(headers amqp.Table, info amqp.Table, queue, reason, exchange s
 	}
 	var match *amqp.Table
 	var others []amqp.Value
-	for _, v := range xd.Arr {
+	for _, v := range groupDeaths(xd.Arr) {
 		if v.Kind == amqp.Table_ && match == nil && deathIs(v.Tab, queue, reason) {
 			t := v.Tab
 			match = &t
@@ -97,6 +97,59 @@ func updateXDeath(headers amqp.Table, info amqp.Table, queue, reason, exchange s
 	}
 	arr := append([]amqp.Value{amqp.TableValue(updated.Sorted())}, others...)
 	return headers.With("x-death", amqp.ArrayValue(arr...))
+}
+
+// groupDeaths is group_by_queue_and_reason, which update_x_death_header
+// applies to an x-death array of two entries or more before it puts the
+// new entry first: it keeps the first entry of each queue and reason
+// (given a count of how many there were, if it has none) and, as it
+// folds them onto the front of a list, reverses their order. So the
+// older entries change places at each dead-lettering: rejected, then
+// expired, then maxlen reads [maxlen, rejected, expired].
+func groupDeaths(arr []amqp.Value) []amqp.Value {
+	if len(arr) < 2 {
+		return arr
+	}
+	type key struct {
+		qk, rk amqp.Kind
+		q, r   string
+	}
+	keyOf := func(v amqp.Value) key {
+		q, _ := v.Tab.Get("queue")
+		r, _ := v.Tab.Get("reason")
+		return key{q.Kind, r.Kind, q.String(), r.String()}
+	}
+	out := make([]amqp.Value, 0, len(arr))
+	seen := map[key]bool{}
+	for _, v := range arr {
+		if v.Kind != amqp.Table_ {
+			// not an entry RabbitMQ writes; kept where the fold puts it
+			out = append(out, v)
+			continue
+		}
+		k := keyOf(v)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		first, n := v, 0
+		for _, w := range arr {
+			if w.Kind == amqp.Table_ && keyOf(w) == k {
+				if n == 0 {
+					first = w
+				}
+				n++
+			}
+		}
+		if _, ok := first.Tab.Get("count"); !ok {
+			first = amqp.TableValue(append(amqp.Table{{Key: "count", Val: amqp.LongValue(int64(n))}}, first.Tab...))
+		}
+		out = append(out, first)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
 }
 
 func deathIs(t amqp.Table, queue, reason string) bool {

@@ -74,9 +74,11 @@ func (c *Cluster) ImportDefinitions(d *definitions.Defs) []definitions.Left {
 	refused := definitions.Left{Kind: "bindings their exchange type refuses", Why: "RabbitMQ 3.10.8 skips them on import"}
 	for _, b := range kept {
 		x := c.exchanges[b.Source]
-		nb := &Binding{Queue: b.Destination, Key: b.Key, Args: b.Args}
+		// a binding keeps its arguments sorted by key, as rabbit_binding
+		// does when it adds one
+		nb := &Binding{Queue: b.Destination, Key: b.Key, Args: b.Args.Sorted()}
 		if b.DestinationType == "exchange" {
-			nb = &Binding{Exchange: b.Destination, Key: b.Key, Args: b.Args}
+			nb = &Binding{Exchange: b.Destination, Key: b.Key, Args: b.Args.Sorted()}
 		}
 		if e := x.validateBinding(nb); e != nil {
 			refused.Names = append(refused.Names, b.Source+" -> "+b.Destination+" ("+e.Text+")")
@@ -84,7 +86,6 @@ func (c *Cluster) ImportDefinitions(d *definitions.Defs) []definitions.Left {
 		}
 		if !x.hasBinding(nb) {
 			x.Bindings = append(x.Bindings, nb)
-			x.hadBindings = true
 		}
 	}
 	if len(refused.Names) > 0 {

@@ -23,9 +23,6 @@ type Exchange struct {
 	Internal bool
 	Args     amqp.Table
 	Bindings []*Binding
-	// hadBindings: an auto-delete exchange is deleted when its last binding
-	// goes, not before it ever had one.
-	hadBindings bool
 }
 
 // Binding routes from an exchange to a queue, or to another exchange
@@ -34,7 +31,9 @@ type Binding struct {
 	Queue    string
 	Exchange string // the destination exchange; "" for a queue
 	Key      string
-	Args     amqp.Table
+	// Args are sorted by key, as rabbit_binding sorts them
+	// (binding_action) before it stores or looks up a binding.
+	Args amqp.Table
 }
 
 var exchangeTypes = map[string]bool{"direct": true, "fanout": true, "topic": true, "headers": true, "x-consistent-hash": true}
@@ -86,32 +85,60 @@ func (x *Exchange) removeBinding(b *Binding) bool {
 	return false
 }
 
-// unbound is called after bindings were removed: an auto-delete exchange
-// goes once its last binding is gone.
-func (c *Cluster) unbound(x *Exchange) {
-	if x.AutoDelete && len(x.Bindings) == 0 && x.hadBindings {
-		delete(c.exchanges, x.Name)
-		c.changed()
+// maybeAutoDelete is called on the source of a binding that was removed
+// (rabbit_exchange:maybe_auto_delete): an auto-delete exchange goes once
+// it is the source of no binding. So one that never had a binding stays.
+func (c *Cluster) maybeAutoDelete(x *Exchange) {
+	if x.AutoDelete && len(x.Bindings) == 0 {
+		c.deleteExchange(x.Name, false)
 	}
+}
+
+// deleteExchange removes an exchange (internal_delete): the bindings it is
+// the source of (when it is deleted by exchange.delete; one that goes by
+// auto-delete has none), then those it is the destination of, which may
+// take their auto-delete sources with them.
+func (c *Cluster) deleteExchange(name string, forSource bool) {
+	x, ok := c.exchanges[name]
+	if !ok {
+		return
+	}
+	delete(c.exchanges, name)
+	if forSource {
+		x.Bindings = nil
+	}
+	c.changed()
+	c.removeForDestination(name, true)
 }
 
 // unbindQueue removes every binding to a queue that goes.
 func (c *Cluster) unbindQueue(name string) {
-	for _, xn := range c.ExchangeNames() {
-		x := c.exchanges[xn]
-		x.removeQueue(name)
-		c.unbound(x)
-	}
+	c.removeForDestination(name, false)
 }
 
-func (x *Exchange) removeQueue(q string) {
-	out := x.Bindings[:0]
-	for _, b := range x.Bindings {
-		if b.Exchange != "" || b.Queue != q {
-			out = append(out, b)
+// removeForDestination removes every binding to a queue, or to an
+// exchange (toExchange), and lets each source that lost one auto-delete
+// (rabbit_binding:remove_for_destination). A source that went meanwhile,
+// in a chain or a cycle, is passed over.
+func (c *Cluster) removeForDestination(name string, toExchange bool) {
+	for _, xn := range c.ExchangeNames() {
+		x, ok := c.exchanges[xn]
+		if !ok {
+			continue
 		}
+		out := x.Bindings[:0]
+		for _, b := range x.Bindings {
+			if toExchange && b.Exchange != name || !toExchange && (b.Exchange != "" || b.Queue != name) {
+				out = append(out, b)
+			}
+		}
+		if len(out) == len(x.Bindings) {
+			continue
+		}
+		x.Bindings = out
+		c.changed()
+		c.maybeAutoDelete(x)
 	}
-	x.Bindings = out
 }
 
 // route returns the names of the queues a message goes to, each once, in

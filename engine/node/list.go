@@ -42,10 +42,18 @@ type BindingInfo struct {
 }
 
 // ListBindings returns every binding, the default exchange's implicit one
-// to each queue included, sorted by source, destination and routing key.
+// to each queue included, but none to a durable queue whose node is down
+// (RabbitMQ keeps those routes only in its durable tables until the queue
+// comes back, and rabbit_binding:list/1 reads the others). They are
+// sorted by source, destination and routing key, and bindings that differ
+// only in their arguments as mnesia keeps them, in the Erlang order of
+// the arguments.
 func (c *Cluster) ListBindings() []BindingInfo {
 	var out []BindingInfo
 	for _, q := range c.ListQueues() {
+		if q.Down {
+			continue
+		}
 		out = append(out, BindingInfo{SourceKind: "exchange", Destination: q.Name, DestinationKind: "queue", Key: q.Name})
 	}
 	for _, name := range c.ExchangeNames() {
@@ -53,6 +61,8 @@ func (c *Cluster) ListBindings() []BindingInfo {
 			kind, dest := "queue", b.Queue
 			if b.Exchange != "" {
 				kind, dest = "exchange", b.Exchange
+			} else if q := c.queues[b.Queue]; q != nil && q.down {
+				continue
 			}
 			out = append(out, BindingInfo{Source: name, SourceKind: "exchange", Destination: dest, DestinationKind: kind, Key: b.Key, Args: b.Args})
 		}
@@ -65,7 +75,10 @@ func (c *Cluster) ListBindings() []BindingInfo {
 		if a.Destination != b.Destination {
 			return a.Destination < b.Destination
 		}
-		return a.Key < b.Key
+		if a.Key != b.Key {
+			return a.Key < b.Key
+		}
+		return a.Args.Compare(b.Args) < 0
 	})
 	return out
 }

@@ -7,6 +7,7 @@ type pendingAcks struct {
 	buf   []entry // ascending seq; removed entries have msg == nil
 	head  int
 	count int
+	bytes int64 // their bodies' sizes (unacked_bytes)
 	tot   *held // the node's totals, while the queue is live
 }
 
@@ -31,6 +32,7 @@ func (p *pendingAcks) search(seq uint64) int {
 // add records a delivered message.
 func (p *pendingAcks) add(e entry) {
 	p.count++
+	p.bytes += int64(len(e.msg.Body))
 	if t := p.tot; t != nil {
 		t.unacked++
 		t.unackedBytes += int64(len(e.msg.Body))
@@ -60,6 +62,7 @@ func (p *pendingAcks) take(seq uint64) (entry, bool) {
 	e := p.buf[i]
 	p.buf[i] = entry{seq: seq}
 	p.count--
+	p.bytes -= int64(len(e.msg.Body))
 	if t := p.tot; t != nil {
 		t.unacked--
 		t.unackedBytes -= int64(len(e.msg.Body))
