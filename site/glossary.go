@@ -127,7 +127,7 @@ var glossary = []glossaryTerm{
 	{ID: "scheduler", Term: "scheduler", Lesson: "a-node-in-erlang-terms",
 		Def: "An operating system thread of the Erlang VM that runs processes, one at a time; by default one per core."},
 	{ID: "segment", Term: "segment file", Lesson: "where-a-message-lands",
-		Def: "One file of a queue index, covering a fixed range of sequence numbers: 4096 entries per .qi file in version 2, 2048 or 16384 per .idx file in version 1. It is deleted when all its entries are acked."},
+		Def: "One file of a queue index, covering a fixed range of sequence numbers: 4096 entries per .qi file in version 2, 2048 per .idx file in version 1 (the legacy 16384 in a virtual host that already had queues when it moved to 3.8.17 or later). It is deleted when all its entries are acked."},
 	{ID: "step", Term: "step, submit and run", Warren: true, Lesson: "one-queue-one-process",
 		Def: "step runs one event; submit hands a command's frames to the node without running it; run ms=N lets N milliseconds of virtual time pass."},
 	{ID: "supervisor", Term: "supervisor", Lesson: "a-node-in-erlang-terms",

@@ -56,7 +56,7 @@ var glossaryZH = map[string]zhTerm{
 	"reduction":                {Term: "归约", Def: "Erlang 虚拟机的工作单位，大致相当于一次函数调用。一个进程运行 4000 次归约（OTP 25）的时间片后，调度器就换另一个进程运行。"},
 	"scenario":                 {Term: "场景", Def: "用 warren 命令语言写的脚本：AMQP 方法、rabbitmqctl 命令以及模拟器自己的命令（submit、step、run、show）。课程里的每个代码块都是一个场景。"},
 	"scheduler":                {Term: "调度器", Def: "Erlang 虚拟机中运行进程的操作系统线程，一次运行一个进程；默认每个核一个。"},
-	"segment":                  {Term: "段文件", Def: "队列索引的一个文件，覆盖固定范围的序号：版本 2 每个 .qi 文件 4096 项，版本 1 每个 .idx 文件 2048 或 16384 项。其中所有条目都被确认后，它就被删除。"},
+	"segment":                  {Term: "段文件", Def: "队列索引的一个文件，覆盖固定范围的序号：版本 2 每个 .qi 文件 4096 项，版本 1 每个 .idx 文件 2048 项（升级到 3.8.17 或更新版本时已有队列的虚拟主机保留旧的 16384 项）。其中所有条目都被确认后，它就被删除。"},
 	"step":                     {Term: "step、submit 和 run", Def: "step 运行一个事件；submit 把命令的帧交给节点但不运行；run ms=N 让虚拟时间流逝 N 毫秒。"},
 	"supervisor":               {Term: "监督者", Def: "一个 Erlang 进程，负责启动它的子进程，并在子进程退出时在一定限度内重启它们（队列的限度是 10 秒内 5 次）。监督者组成监督树。"},
 	"transient":                {Term: "非持久化", Def: "没有以 delivery mode 2 发布的消息，或者非持久化队列中的任何消息：只保存在内存里，重启后就没了。"},
