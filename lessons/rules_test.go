@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -46,6 +47,79 @@ func TestEveryLessonEndsWithATakeaway(t *testing.T) {
 		}
 		if n := len(bullet.FindAllString(rest, -1)); n < 2 {
 			t.Errorf("%s: the %q section has %d points, want at least 2", l.File, takeawayID, n)
+		}
+	}
+}
+
+// TestEveryExerciseHasAHint: a reader who is stuck gets a hint before the
+// solution, in every exercise of every language.
+func TestEveryExerciseHasAHint(t *testing.T) {
+	for _, l := range withTranslations(t) {
+		blocks, err := l.Scenarios()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range blocks {
+			if !b.Info.Exercise {
+				continue
+			}
+			ex, err := b.Exercise()
+			if err != nil {
+				t.Fatalf("%s: %v", l.File, err)
+			}
+			if len(ex.Hints) == 0 {
+				t.Errorf("%s:%d: %q has no %s line", l.File, b.Line, b.Info.Title, HintPrefix)
+			}
+		}
+	}
+}
+
+// solutionShape is a solution with its names and numbers left out: each
+// command with the keys of its arguments and its flags, so that two
+// exercises solved by the same moves on differently named queues count as
+// one.
+func solutionShape(ex Exercise) string {
+	var out []string
+	for _, s := range ex.Solution {
+		f := strings.Fields(s.Command)
+		words := []string{f[0]}
+		for _, a := range f[1:] {
+			k, _, _ := strings.Cut(a, "=")
+			words = append(words, k)
+		}
+		out = append(out, strings.Join(words, " "))
+	}
+	return strings.Join(out, "; ")
+}
+
+// TestExerciseSolutionsDiffer: no two exercises of the course are solved
+// by the same commands, names and numbers aside: each asks the reader for
+// something new.
+func TestExerciseSolutionsDiffer(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, l := range all {
+		blocks, err := l.Scenarios()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range blocks {
+			if !b.Info.Exercise {
+				continue
+			}
+			ex, err := b.Exercise()
+			if err != nil {
+				t.Fatalf("%s: %v", l.File, err)
+			}
+			where := l.File + ":" + strconv.Itoa(b.Line) + " " + strconv.Quote(b.Info.Title)
+			shape := solutionShape(ex)
+			if prev, ok := seen[shape]; ok {
+				t.Errorf("%s has the same solution as %s: %s", where, prev, shape)
+			}
+			seen[shape] = where
 		}
 	}
 }
