@@ -114,7 +114,7 @@ var glossary = []glossaryTerm{
 		Def: "A durable classic queue's own record of its persistent messages, one entry each, in order: the journal and .idx files in version 1, .qi files in version 2."},
 	{ID: "queue-process", Term: "queue process", Lesson: "one-queue-one-process",
 		Def: "The Erlang process (rabbit_amqqueue_process) that is a classic queue: it holds the messages and consumers and handles one message of its mailbox at a time, so one queue uses at most one core."},
-	{ID: "quorum-queue", Term: "quorum queue", Lesson: "one-scenario-three-versions",
+	{ID: "quorum-queue", Term: "quorum queue", Lesson: "priority-is-several-queues",
 		Def: "A replicated queue type based on Raft. From 4.0 it has two priority tiers, above 4 and the rest, served two to one."},
 	{ID: "reader", Term: "reader", Lesson: "one-queue-one-process",
 		Def: "The process (rabbit_reader) that reads a connection's socket and puts frames together into methods for its channels. Credit flow blocks it by making it stop reading the socket."},
