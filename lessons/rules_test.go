@@ -2,9 +2,12 @@ package lessons
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"warren/engine"
 )
 
 // TakeawayID is the section id of the summary that ends every lesson.
@@ -120,6 +123,67 @@ func TestExerciseSolutionsDiffer(t *testing.T) {
 				t.Errorf("%s has the same solution as %s: %s", where, prev, shape)
 			}
 			seen[shape] = where
+		}
+	}
+}
+
+// TestWhenCaptionsLandInTheirStretch: a caption placed by a `#@when` line
+// narrates from the first event at which its goal holds, after the
+// commands before it; that event comes before the next caption or mark
+// stands, so that the caption is in force during the stretch it describes
+// and no other caption is left stale there.
+func TestWhenCaptionsLandInTheirStretch(t *testing.T) {
+	for _, l := range withTranslations(t) {
+		blocks, err := l.Scenarios()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range blocks {
+			s := b
+			if b.Info.Exercise {
+				ex, err := b.Exercise()
+				if err != nil {
+					t.Fatal(err)
+				}
+				s = ex.Setup
+			}
+			ds, err := s.Directives()
+			if err != nil {
+				t.Fatalf("%s: %v", l.File, err)
+			}
+			if !slices.ContainsFunc(ds, func(d Directive) bool { return d.Kind == "when" }) {
+				continue
+			}
+			steps, err := s.Steps()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim := engine.New(engine.Options{Record: true})
+			sim.ExecLine("set version=" + l.Version)
+			at := []int64{sim.Runtime().Events()}
+			for _, st := range steps {
+				sim.ExecLine(st.Command)
+				at = append(at, sim.Runtime().Events())
+			}
+			for i, d := range ds {
+				if d.Kind != "when" {
+					continue
+				}
+				n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
+				if err != nil || !found {
+					t.Errorf("%s:%d: %s %s never holds after the commands before it (%v)", l.File, d.Line, WhenPrefix, d.Text, err)
+					continue
+				}
+				for _, next := range ds[i+1:] {
+					if next.Kind == "when" || next.When != "" {
+						continue
+					}
+					if n > at[next.After] {
+						t.Errorf("%s:%d: %s %s holds first at event %d, after the caption or mark of line %d (event %d) has taken over", l.File, d.Line, WhenPrefix, d.Text, n, next.Line, at[next.After])
+					}
+					break
+				}
+			}
 		}
 	}
 }
