@@ -26,8 +26,8 @@ func TestExerciseHintsAndNewGoals(t *testing.T) {
 		firstState   string
 		shot         string
 	}{
-		{"/lessons/one-queue-one-process/", `warren-scenario[title="Exercise: out of credit"], warren-scenario[aria-label="Exercise: out of credit"]`,
-			[]string{"submit basic.publish key=orders body=m count=50000", "run ms=100"},
+		{"/lessons/credit-link-by-link/", `warren-scenario[title="Exercise: block the reader"], warren-scenario[aria-label="Exercise: block the reader"]`,
+			[]string{"submit basic.publish key=work body=x count=50000", "run ms=100"},
 			"not yet: credit reader c1 -> channel c1.1", "exercise-credit"},
 		{"/lessons/where-a-message-lands/", `warren-scenario[aria-label="Exercise: a dead entry"]`,
 			[]string{"basic.publish key=orders size=5000 count=2 persistent", "basic.get queue=orders no-ack"},
