@@ -142,7 +142,7 @@ func (s *Sim) Snapshot() Snapshot {
 		return a.To < b.To
 	})
 	for _, q := range s.cluster.QueueDetails(mailboxHead) {
-		snap.Queues = append(snap.Queues, QueueView{Name: q.Name, PID: int32(q.PID), Ready: q.Ready, Unacked: q.Unack, Bytes: q.Bytes,
+		snap.Queues = append(snap.Queues, QueueView{Name: q.Name, PID: int32(q.PID), Ready: q.Ready, Unacked: q.Unack, Bytes: q.ReadyBytes,
 			Levels: q.Levels, Heads: q.Heads, HeadProps: q.HeadProps, Consumers: q.Consumers, Durable: q.Durable, Exclusive: q.Exclusive, Policy: q.Policy, Utilisation: q.Utilisation, Down: q.Down})
 	}
 	snap.Files = s.node.FileViews()

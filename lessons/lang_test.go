@@ -36,6 +36,20 @@ func translated(t *testing.T) (pairs [][2]Lesson) {
 	return pairs
 }
 
+// withTranslations is every lesson, in English and in every language it
+// is translated into.
+func withTranslations(t *testing.T) []Lesson {
+	t.Helper()
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range translated(t) {
+		all = append(all, p[1])
+	}
+	return all
+}
+
 // prose says whether a line of a scenario block is prose, which a
 // translation says in its own words: a caption, a hint or a comment.
 // Everything else (commands, quoted output, marks, goals, solutions,
