@@ -109,7 +109,7 @@ func (s *Sim) show(view string) []string {
 	case "queues":
 		for _, q := range s.cluster.ListQueues() {
 			out = append(out, "queue "+q.Name+" ready="+strconv.Itoa(q.Ready)+" unacked="+strconv.Itoa(q.Unack)+
-				" consumers="+strconv.Itoa(q.Consumers)+" bytes="+i64(q.Bytes))
+				" consumers="+strconv.Itoa(q.Consumers)+" bytes="+i64(q.ReadyBytes))
 		}
 	case "exchanges":
 		for _, name := range s.cluster.ExchangeNames() {

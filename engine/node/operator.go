@@ -175,8 +175,9 @@ type QueueInfo struct {
 	Policy                 string
 	// Bytes is message_bytes: the bodies of the ready and the
 	// unacknowledged messages (rabbit_variable_queue:info/2 adds bytes
-	// and unacked_bytes).
-	Bytes int64
+	// and unacked_bytes). ReadyBytes are the ready ones alone, the
+	// backlog that show queues prints.
+	Bytes, ReadyBytes int64
 	// Utilisation is consumer_utilisation: the moving share of time the
 	// queue could deliver at once (see consumer_use.go); 0 without
 	// consumers.
@@ -208,6 +209,7 @@ func (c *Cluster) ListQueues() []QueueInfo {
 			info.Unack = q.pending.len()
 			info.Messages = info.Ready + info.Unack
 			info.Consumers = q.cons.count
+			info.ReadyBytes = q.ready.bytes
 			info.Bytes = q.ready.bytes + q.pending.bytes
 			if q.cons.count > 0 {
 				info.Utilisation = q.use.capacity(c.RT.Now())
