@@ -75,10 +75,12 @@ type budget struct {
 	// (nextCheck); in between, none runs
 	at, next int64
 	// deadline ends the command under a time budget (clock() units, 0:
-	// none); cut ends it after that many events instead, where the time
-	// budget stopped it once (ExecLineCut)
+	// none); cut ends it after that many events, where the time budget
+	// stopped it once (ExecLineCut); whole runs it without the time
+	// budget (WholeNext)
 	deadline int64
 	cut      int64
+	whole    bool
 	// said is the line that said the last command stopped ("": it did
 	// not), which ExecLineShowing always shows
 	said string
@@ -97,7 +99,9 @@ func clock() int64 { return int64(time.Since(clockStart)) }
 // runs events about twenty times slower than a native build); 0 removes
 // it. Where a command stops then depends on the computer, so the cut is
 // kept as its number of events: a seek replays exactly that many, and
-// ExecLineCut runs a command again with the same cut, as a share link does.
+// ExecLineCut runs a command again with the same cut, as a share link does
+// (still under the time budget: a cut in a link is a ceiling, not a way
+// round it).
 func (s *Sim) SetTimeBudget(d time.Duration) {
 	lim := s.limits()
 	lim.wall = max(d, 0)
@@ -106,7 +110,9 @@ func (s *Sim) SetTimeBudget(d time.Duration) {
 
 // ExecLineCut runs a line as ExecLine does, but a command that runs stops
 // after events events (none: events < 1), where a time budget stopped it
-// before, and says so in the same line; the time budget does not apply.
+// before, and says so in the same line. The time budget still applies: a
+// cut that would run past it stops where the time budget stops it, with
+// the line that says so (and the smaller number to cut at).
 func (s *Sim) ExecLineCut(line string, events int64) []string {
 	s.CutNext(events)
 	defer s.CutNext(0)
@@ -116,6 +122,12 @@ func (s *Sim) ExecLineCut(line string, events int64) []string {
 // CutNext makes the commands run from now on stop after events events, as
 // ExecLineCut does, until CutNext(0).
 func (s *Sim) CutNext(events int64) { s.budget.cut = max(events, 0) }
+
+// WholeNext makes the commands run from now on run without the time
+// budget (the budget of events still applies), until WholeNext(false):
+// what the site's own lessons run, which a slow computer must not cut
+// short. NB: nothing from a link or the console may set it.
+func (s *Sim) WholeNext(on bool) { s.budget.whole = on }
 
 // timeStop is the line of a command the time budget stopped.
 func timeStop(ran int64, wall time.Duration) string {
@@ -133,8 +145,8 @@ func timeStop(ran int64, wall time.Duration) string {
 // before.
 func (s *Sim) startBudget() {
 	lim := s.limits()
-	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, cut: s.budget.cut}
-	if lim.wall > 0 && s.budget.cut == 0 {
+	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, cut: s.budget.cut, whole: s.budget.whole}
+	if lim.wall > 0 && !s.budget.whole {
 		s.budget.deadline = clock() + int64(lim.wall)
 	}
 }
@@ -146,7 +158,7 @@ func (s *Sim) endBudget(out []string, err error) ([]string, error) {
 	if budgetProbe != nil {
 		budgetProbe(s.rt.Events() - s.budget.start)
 	}
-	s.budget = budget{cut: s.budget.cut}
+	s.budget = budget{cut: s.budget.cut, whole: s.budget.whole}
 	if stop != "" && err == nil {
 		s.budget.said = stop
 		out = append(out, stop)

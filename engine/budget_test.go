@@ -186,7 +186,9 @@ func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 		b := New(Options{Record: true})
 		b.SetTimeBudget(wall)
 		mustExec(t, b, lines...)
+		b.WholeNext(wall == time.Nanosecond) // the site's own line: whatever the clock
 		got := b.ExecLineCut("run events=100000000", ran)
+		b.WholeNext(false)
 		if len(got) != 2 || got[0] != out[0] || !strings.HasPrefix(got[1], "stopped after "+thousands(ran)+" events (the time budget") {
 			t.Fatalf("time budget %v: the cut replayed says %q, the stop said %q", wall, got, out)
 		}
@@ -217,5 +219,40 @@ func TestBudgetStopLineIsAlwaysShown(t *testing.T) {
 	mustExec(t, full, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
 	if all := full.ExecLine("basic.publish key=q body=m{i} count=3000"); len(out)+omitted != len(all) {
 		t.Fatalf("%d shown and %d omitted of %d lines", len(out), omitted, len(all))
+	}
+}
+
+// TestCutKeepsTheTimeBudget: a cut from a link (#@cut N) is a ceiling, not
+// a way round the time budget: under a budget the computer's clock has
+// passed, a command cut at a million events stops once it has run the
+// floor, saying at how many events, which is where the same cut stops it
+// on a seek back and forth; without a time budget, it runs to the cut.
+func TestCutKeepsTheTimeBudget(t *testing.T) {
+	lines := []string{"set watermark=1000000000", "queue.declare queue=q", "basic.consume queue=q tag=c"}
+	s := New(Options{Record: true})
+	s.SetTimeBudget(time.Nanosecond)
+	mustExec(t, s, lines...)
+	start := s.rt.Events()
+	out := s.ExecLineCut("run events=100000000", 1_000_000)
+	ran := s.rt.Events() - start
+	want := "stopped after " + thousands(ran) + " events (the time budget of one command here, 1ns); run continues, reset starts again"
+	if len(out) != 2 || out[1] != want || ran < TimeBudgetFloor || ran >= 1_000_000 {
+		t.Fatalf("a cut of 1,000,000 under a passed time budget ran %d events, saying %q; want %q", ran, out, want)
+	}
+	at := seekState(t, s)
+	if err := s.SeekEvent(start); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SeekEvent(s.Furthest()); err != nil {
+		t.Fatal(err)
+	}
+	if st := seekState(t, s); st != at {
+		t.Fatalf("a seek away and back:\n%s", diffState(at, st))
+	}
+	free := New(Options{Record: true})
+	mustExec(t, free, lines...)
+	start = free.rt.Events()
+	if out := free.ExecLineCut("run events=100000000", 300_000); free.rt.Events()-start != 300_000 || !strings.HasPrefix(out[len(out)-1], "stopped after 300,000 events (the time budget") {
+		t.Fatalf("with no time budget, a cut of 300,000 ran %d events, saying %q", free.rt.Events()-start, out)
 	}
 }

@@ -48,11 +48,12 @@ import { renderTables } from "./tables.js";
 import { Terms } from "./terms.js";
 import { EventList, Player } from "./timeline.js";
 
-/** WHOLE_COMMAND, given to exec as a command's cut, lets a lesson's own
- * line run as far as the engine's budget of one command
+/** WHOLE_COMMAND, given to exec as a command's cut with whole set, lets a
+ * lesson's own line run as far as the engine's budget of one command
  * (engine.CommandEvents) whatever the time it takes: the browser's time
- * budget guards scripts from links and the console, and a lesson cut
- * short on a slow computer would teach something else. */
+ * budget guards scripts from links and the console (a link's #@cut is
+ * still under it), and a lesson cut short on a slow computer would teach
+ * something else. */
 const WHOLE_COMMAND = 3_000_000;
 
 /** base is where the widget's files are (warren.wasm, widget.css, the
@@ -399,7 +400,7 @@ class WarrenScenario extends HTMLElement {
         } else if (line.startsWith("#@cut ")) {
           cut = Number(line.slice(6).trim());
         } else {
-          await this.engine.exec(this.id_, line, cut || (this.lesson ? WHOLE_COMMAND : 0));
+          await this.engine.exec(this.id_, line, cut || (this.lesson ? WHOLE_COMMAND : 0), this.lesson);
           cut = 0;
         }
       }
@@ -500,7 +501,14 @@ class WarrenScenario extends HTMLElement {
       }
       await this.runLines(text);
       if (this.id_) {
-        await this.captions.resolve((goal, from) => this.engine.firstEvent(this.id_, goal, from));
+        try {
+          await this.captions.resolve((goal, from) => this.engine.firstEvent(this.id_, goal, from));
+        } catch (e) {
+          if (e.lost) {
+            throw e;
+          }
+          this.showProblem(this.tx("problem.whenStopped"), this.tx("problem.whenStoppedDetail", { error: errorText(e.message, this.lang) }));
+        }
       }
     } finally {
       this.busy = false;
@@ -519,6 +527,7 @@ class WarrenScenario extends HTMLElement {
   async runLines(text) {
     const lines = text.split("\n");
     const cuts = []; // [line index, events]: lines the time budget stopped
+    let cutAt = -1; // the line of the #@cut the next command runs with
     let refused = 0;
     const parseFailed = !this.el.problem.hidden;
     for (let i = 0; i < lines.length; i++) {
@@ -534,8 +543,13 @@ class WarrenScenario extends HTMLElement {
       }
       this.lastCut = 0;
       const ok = await this.runLine(line, i + 1);
-      if (this.lastCut) {
-        cuts.push([i, this.lastCut]);
+      if (line.startsWith("#@cut ")) {
+        cutAt = ok ? i : -1;
+      } else if (!line.startsWith("#@")) {
+        if (this.lastCut) {
+          cuts.push([cutAt >= 0 ? cutAt : i, this.lastCut, cutAt >= 0]);
+        }
+        cutAt = -1;
       }
       if (!ok) {
         refused++;
@@ -546,8 +560,9 @@ class WarrenScenario extends HTMLElement {
     }
     if (cuts.length && text === this.source) {
       // the source carries its cuts, so that a share link replays them
-      for (const [i, n] of cuts.reverse()) {
-        lines.splice(i, 0, `#@cut ${n}`);
+      for (const [i, n, replace] of cuts.reverse()) {
+        // a #@cut the time budget stopped sooner says where it stopped
+        lines.splice(i, replace ? 1 : 0, `#@cut ${n}`);
       }
       this.source = lines.join("\n");
     }
@@ -600,7 +615,7 @@ class WarrenScenario extends HTMLElement {
     this.lastCut = 0;
     let lines;
     try {
-      lines = await this.engine.exec(this.id_, line, cut || (this.lesson && !typed ? WHOLE_COMMAND : undefined));
+      lines = await this.engine.exec(this.id_, line, cut || (this.lesson && !typed ? WHOLE_COMMAND : undefined), this.lesson && !typed);
     } catch (e) {
       if (e.lost) {
         this.console.add({ cmd: line, lines: ["error: " + e.message], at: from, typed });
@@ -609,8 +624,9 @@ class WarrenScenario extends HTMLElement {
       lines = ["error: " + e.message];
     }
     const refused = lines.length > 0 && lines[0].startsWith("error: ");
-    const stop = !cut && lines.length ? /^stopped after ([\d,]+) events \(the time budget/.exec(lines[lines.length - 1]) : null;
-    if (stop) {
+    const stop = lines.length ? /^stopped after ([\d,]+) events \(the time budget/.exec(lines[lines.length - 1]) : null;
+    if (stop && (!cut || Number(stop[1].replaceAll(",", "")) < cut)) {
+      // the time budget stopped it, before the cut if it had one
       this.lastCut = Number(stop[1].replaceAll(",", ""));
     }
     if (refused && lineNo && !/^error: line \d+/.test(lines[0])) {

@@ -231,6 +231,8 @@ const CONSOLE_TEXTS = [
   ["usage: %s", "con.usage"],
   ["%s: the engine has no handler for this command", "con.noHandler"],
   ["when: event %d is outside the timeline (0 to %d)", "con.whenOutside"],
+  ["when: stopped looking after %s events, at event %d (the budget of one command)", "con.whenStopEvents"],
+  ["when: stopped looking after %s events, at event %d (the time budget of one command here, %s)", "con.whenStopTime"],
   ["%s: a single node cannot be stopped and started this way (form a cluster with cluster nodes=N; restart kind=clean restarts one node)", "con.singleNode"],
   ["c%d is on %s, which is stopped: start it (start_app node=%s) or place the connection on a running node (connect on=c%d node=N)", "con.connOnStopped"],
   ["cluster: nodes must be at least 2", "con.clusterTwo"],
