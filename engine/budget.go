@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"warren/engine/script"
@@ -22,6 +23,12 @@ const (
 	// TimelineBytes is the most memory the recorded timeline (events and
 	// trace lines) takes.
 	TimelineBytes = 288 << 20
+	// HeldBytes is the most memory a simulation's messages and files take
+	// (node.Node.HeldBytes: bodies in memory and in mailboxes, and every
+	// file of every node's disk). A publish that would pass it is refused
+	// before it allocates anything: 40 bodies of 128 MB to a lazy queue
+	// took a tab to 4 GB and killed it.
+	HeldBytes = 256 << 20
 )
 
 // BrowserCommandTime is the time budget the browser gives one command
@@ -41,6 +48,11 @@ const TimeBudgetFloor = 250_000
 // reads the clock.
 const timeCheckEvery = 1 << 10
 
+// bytesCheckEvery is how often, in events, the bytes the simulation holds
+// are measured while a command runs: more often than the other memory
+// budgets, as one event can write a whole body to a file.
+const bytesCheckEvery = 1 << 10
+
 // budgetCheckEvery is how often, in events, the memory budgets are
 // measured while a command runs (measuring visits every queue and
 // process).
@@ -51,11 +63,12 @@ type limits struct {
 	events   int64
 	held     int
 	timeline int64
+	bytes    int64 // HeldBytes
 	// wall is the time budget of one command (0: none; SetTimeBudget).
 	wall time.Duration
 }
 
-var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes}
+var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes}
 
 func (s *Sim) limits() limits {
 	if s.budgetLimits != nil {
@@ -69,6 +82,7 @@ type budget struct {
 	on    bool  // a command is running under the budget (not a replay)
 	start int64 // events when it started
 	held  int   // messages held at its last check (the budget before the first)
+	bytes int64 // bytes held at its last check (likewise)
 	stop  string
 	// at is the event count at which the checks of budgetCheck last ran,
 	// next the first after it at which one can stop the command
@@ -145,7 +159,7 @@ func timeStop(ran int64, wall time.Duration) string {
 // before.
 func (s *Sim) startBudget() {
 	lim := s.limits()
-	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, cut: s.budget.cut, whole: s.budget.whole}
+	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, bytes: lim.bytes, cut: s.budget.cut, whole: s.budget.whole}
 	if lim.wall > 0 && !s.budget.whole {
 		s.budget.deadline = clock() + int64(lim.wall)
 	}
@@ -204,6 +218,7 @@ func (s *Sim) budgetCheck() bool {
 		b.stop = timeStop(ran, lim.wall)
 	case b.deadline != 0 && ran%timeCheckEvery == 0 && ran >= TimeBudgetFloor && clock() > b.deadline:
 		b.stop = timeStop(ran, lim.wall)
+	case ran%bytesCheckEvery == 0 && ran > 0 && s.overBytes(ran, lim):
 	case ran%s.checkEvery() != 0 || ran == 0:
 		return false
 	case s.TimelineBytes() > lim.timeline:
@@ -223,6 +238,20 @@ func (s *Sim) budgetCheck() bool {
 	return b.stop != ""
 }
 
+// overBytes measures the bytes the simulation holds and sets the stop
+// when they are over the budget and more than at the last measure (over
+// it, a command may go on while it drains).
+func (s *Sim) overBytes(ran int64, lim limits) bool {
+	b := &s.budget
+	n := s.heldBytes()
+	if n > lim.bytes && n > b.bytes {
+		b.stop = fmt.Sprintf("stopped after %s events: the simulation holds %s MB of messages and files (the memory budget of a simulation is %s MB); consume, purge or delete, or reset to start again",
+			thousands(ran), thousands(megabytes(n)), thousands(megabytes(lim.bytes)))
+	}
+	b.bytes = max(n, lim.bytes)
+	return b.stop != ""
+}
+
 // nextCheck is the first number of events after ran at which overBudget
 // has anything to check: the budget of events, the cut, the next clock
 // reading (a multiple of timeCheckEvery from TimeBudgetFloor on) or the
@@ -238,7 +267,7 @@ func (s *Sim) nextCheck(ran int64, lim limits) int64 {
 	if s.budget.deadline != 0 {
 		next = min(next, max(roundUp(ran+1, timeCheckEvery), roundUp(TimeBudgetFloor, timeCheckEvery)))
 	}
-	return min(next, roundUp(ran+1, s.checkEvery()))
+	return min(next, roundUp(ran+1, s.checkEvery()), roundUp(ran+1, bytesCheckEvery))
 }
 
 // roundUp is the least multiple of k at or above n (k > 0, n >= 0).
@@ -256,8 +285,33 @@ func (s *Sim) checkBudget(cmd script.Command) error {
 		return fmt.Errorf("basic.publish: count=%d would make the simulation hold %s messages, more than its memory budget of %s; publish fewer in one command",
 			n, thousands(int64(held)+n), thousands(int64(lim)))
 	}
+	// NB: size x count before anything is allocated; each product fits an
+	// int64 (size and body are at most 128 MB, count at most a million
+	// by the budget above).
+	body := int64(len(cmd.Str("body", "")))
+	if strings.Contains(cmd.Str("body", ""), script.IndexMark) {
+		body = int64(len(script.Indexed(cmd.Str("body", ""), max(n-1, 0))))
+	}
+	body = max(body, cmd.Int("size", 0))
+	if held, lim := s.heldBytes(), s.limits().bytes; held+body*n > lim {
+		return fmt.Errorf("basic.publish: count=%d messages of %s bytes would make the simulation hold %s MB of messages and files, more than its memory budget of %s MB; publish fewer or smaller messages",
+			n, thousands(body), thousands(megabytes(held+body*n)), thousands(megabytes(lim)))
+	}
 	return nil
 }
+
+// heldBytes is what the simulation's messages and files take in the
+// computer's memory, about (node.Node.HeldBytes of every node).
+func (s *Sim) heldBytes() int64 {
+	var n int64
+	for _, m := range s.cluster.Members() {
+		n += m.HeldBytes()
+	}
+	return n
+}
+
+// megabytes is n bytes in whole MB, rounded up.
+func megabytes(n int64) int64 { return (n + 1<<20 - 1) >> 20 }
 
 func (s *Sim) checkEvery() int64 {
 	lim := s.limits()
