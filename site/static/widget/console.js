@@ -165,10 +165,10 @@ export class Console {
     }
   }
 
-  /** markDropped strikes out the commands after event pos: new history
-   * replaces them. */
-  markDropped(pos) {
-    for (const e of this.entries) {
+  /** markDropped strikes out the commands after event pos (of entries,
+   * all by default): new history replaces them. */
+  markDropped(pos, entries = this.entries) {
+    for (const e of entries) {
       if (e.at >= pos && e.cmdEl) {
         e.cmdEl.parentElement.classList.add("dropped");
         e.cmdEl.parentElement.title = this.tr("console.undone");

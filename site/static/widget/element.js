@@ -34,6 +34,7 @@ import { Diagram } from "./diagram.js";
 import { Editor } from "./editor.js";
 import { h, setText } from "./dom.js";
 import { formatTime } from "./format.js";
+import { typedEntries, withCuts } from "./history.js";
 import { Rates } from "./rates.js";
 import { SampleSeries } from "./samples.js";
 import { LinkError, said, ShareBox, ShareState, shareTarget, VIEWS } from "./share.js";
@@ -560,11 +561,7 @@ class WarrenScenario extends HTMLElement {
     }
     if (cuts.length && text === this.source) {
       // the source carries its cuts, so that a share link replays them
-      for (const [i, n, replace] of cuts.reverse()) {
-        // a #@cut the time budget stopped sooner says where it stopped
-        lines.splice(i, replace ? 1 : 0, `#@cut ${n}`);
-      }
-      this.source = lines.join("\n");
+      this.source = withCuts(lines, cuts).join("\n");
     }
   }
 
@@ -649,15 +646,6 @@ class WarrenScenario extends HTMLElement {
   // -------------------------------------------------------------------
   // What the reader does.
 
-  /** branchPoint prepares a change that makes new history: after a seek
-   * back, the share script must say where the change happened. */
-  branchPoint() {
-    if (this.pos < this.end) {
-      this.extra.push(`#@seek ${this.pos}`);
-      this.console.markDropped(this.pos);
-    }
-  }
-
   /** typed runs a command as if typed in the console. */
   typed(line) {
     line = line.trim();
@@ -668,28 +656,20 @@ class WarrenScenario extends HTMLElement {
     this.pause();
     return this.act(async () => {
       this.lastStepWasButton = false;
-      const mark = this.extra.length;
-      // what branchPoint strikes out, to put back if the command is lost
-      const kept = this.console.entries.filter((e) => e.cmdEl && !e.cmdEl.parentElement.classList.contains("dropped"));
-      this.branchPoint();
+      const from = this.pos;
+      const end = this.end;
+      // what a new history strikes out: the entries before this one's
+      const earlier = [...this.console.entries];
       if (this.console.stepMode && /^[a-z]+\.[a-z]+(\s|$)/.test(line)) {
         line = `submit ${line}`; // a client command: its frames wait in the socket
       }
-      let ok;
-      try {
-        ok = await this.execLine(line, true);
-      } catch (e) {
-        this.extra.length = mark; // not part of the history
-        for (const entry of kept) {
-          entry.cmdEl.parentElement.classList.remove("dropped");
-          entry.cmdEl.parentElement.removeAttribute("title");
-        }
-        throw e;
+      // NB: a lost command (it throws) and a refused one change neither
+      // the history nor the console's marks: the engine kept its history
+      const ok = await this.execLine(line, true);
+      if (ok && from < end) {
+        this.console.markDropped(from, earlier);
       }
-      if (this.lastCut) {
-        this.extra.push(`#@cut ${this.lastCut}`);
-      }
-      this.extra.push(line);
+      this.extra.push(...typedEntries({ line, ok, pos: from, end, cut: this.lastCut }));
       await this.refresh();
       this.announce(ok ? this.tx("announce.ran", { line, where: this.positionText() }) : this.tx("announce.refused", { line }));
       this.updateURL();
