@@ -70,6 +70,8 @@ func TestStrangersLinesParseInOnePass(t *testing.T) {
 		{strings.Repeat("submit ", 140_000) + "basic.get queue=q", "line 1, column 8: submit: submit is not a client command"},
 		{"queue.declare queue=q x-a=" + strings.Repeat("1", MaxLineBytes), "line 1, column 2097153: queue.declare: the line is 2,097,178 bytes long; a line holds at most 2,097,152 (write a long body as size=N)"},
 		{strings.Repeat("q", 1<<20) + " queue=q", `unknown command "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq..."`},
+		{"basic.ack tag=" + strings.Repeat("1", 1_000_000), `line 1, column 11: basic.ack: tag must be an integer, got "1111111111111111111111111111111111111111..."`},
+		{"queue.declare queue=q durable=" + strings.Repeat("x", 100_000), `queue.declare: durable is a flag and takes no value (write durable, not durable=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...)`},
 	}
 	for _, c := range cases {
 		start := time.Now()

@@ -217,6 +217,10 @@ func extraAllowed(spec *Spec, a Arg) bool {
 }
 
 func checkParam(p *Param, a Arg) string {
+	// NB: an error quotes at most 40 bytes of the value; no value a
+	// check accepts (a number, a word of an enum, true or false, a target
+	// like c1.2) is longer than clipName leaves whole
+	a.Val = clipName(a.Val)
 	switch p.Kind {
 	case Flag:
 		if a.HasVal {
