@@ -25,6 +25,12 @@ func init() {
 <warren-scenario id="link" from-url>list_queues</warren-scenario>
 <warren-scenario id="after">queue.declare queue=other
 basic.publish key=other body=x count=2</warren-scenario></body></html>`
+	// a v2 index segment of 4,096 entries: thousands of rows of bytes
+	testPages["test-big-bytes.html"] = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>big bytes</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario id="big" view="files">queue.declare queue=big durable x-queue-version=2
+basic.publish key=big body=m{i} count=5000 persistent</warren-scenario></body></html>`
 }
 
 // strangerLink is the hash of a share link to script, made as the widget
@@ -67,6 +73,9 @@ func strangerScripts() []struct{ name, script, want string } {
 		{"quotes", "list_queues " + strings.Repeat(`"`, 1_000_000), "list_queues: unknown argument"},
 		{"whens", whens, "when: stopped looking after"},
 		{"cuts", "set watermark=1000000000\nqueue.declare queue=q\nbasic.consume queue=q tag=c\n#@cut 3000000\nrun events=3000000\n#@cut 3000000\nrun events=3000000", "(the time budget of one command here, 10s)"},
+		// refused when it runs (1,000 bodies of a megabyte): the banner
+		// quotes the line, which must be cut
+		{"long line", "queue.declare queue=q\nbasic.publish key=q count=1000 body=" + strings.Repeat("x", 1_000_000), "A command was refused: line 2: basic.publish key=q count=1000 body=xxx"},
 		{"fault", "cluster nodes=3\nconnect on=c2 node=2\nqueue.declare queue=q durable x-queue-version=2 on=c2.1\nbasic.publish key=q persistent count=100 on=c2.1\nfault sync-fail path=*.qi node=2\nstop_app node=2",
 			"stop_app: sync "},
 	}
@@ -105,6 +114,10 @@ func TestStrangersLinks(t *testing.T) {
 			b.open(at.page + hash)
 			took := time.Since(start)
 			got := said(b, at.widget)
+			// the banner is cut as console lines are
+			if banner := evalJS[int](b, in(at.widget, ".problem")+".textContent.length"); banner > 2200 {
+				t.Errorf("%s in %s: the problem banner holds %d characters", r.name, at.page, banner)
+			}
 			t.Logf("%s in %s: %v, %d characters shown", r.name, at.page, took.Round(time.Millisecond), len(got))
 			if !strings.Contains(got, r.want) {
 				t.Errorf("%s in %s: the widget shows %.600q, want %q", r.name, at.page, got, r.want)
@@ -218,4 +231,48 @@ func descendants(pid int) []int {
 		}
 	}
 	return out
+}
+
+// TestBytesViewDrawsInPieces opens the bytes of a queue index segment of
+// 4,096 entries (thousands of rows of hex and of fields): no task holds
+// the page for long while they are drawn, and in the end every field the
+// engine read is in the table.
+func TestBytesViewDrawsInPieces(t *testing.T) {
+	b := newBrowser(t)
+	b.watchLongTasks()
+	b.open("/test-big-bytes.html")
+	clicked := evalJS[float64](b, `(() => {
+		const r = document.querySelector("#big").shadowRoot;
+		const li = [...r.querySelectorAll("li.file")].find((li) => li.dataset.path.endsWith(".qi"));
+		if (!li) throw new Error("no .qi file: " + [...r.querySelectorAll("li.file")].map((l) => l.dataset.path).join(" "));
+		const at = performance.now();
+		li.querySelector("button.bytes-btn").click();
+		return at;
+	})()`)
+	fields := evalJS[int](b, `new Promise((done) => {
+		const r = document.querySelector("#big").shadowRoot;
+		let last = -1;
+		const look = () => {
+			const n = r.querySelectorAll(".bytes tr.field").length;
+			if (n > 0 && n === last) return done(n);
+			last = n;
+			setTimeout(look, 500);
+		};
+		look();
+	})`)
+	var worst float64
+	for _, task := range b.longTasks() {
+		if task.Start >= clicked {
+			worst = max(worst, task.Ms)
+		}
+	}
+	read := evalJS[int](b, `document.querySelector("#big").files.bytes.fb.fields.length`)
+	t.Logf("%d fields drawn of the %d read; the longest task after the click took %.0f ms", fields, read, worst)
+	if fields != read || fields < 1000 {
+		t.Errorf("the table holds %d fields, want the %d the engine read", fields, read)
+	}
+	if worst > 500 {
+		t.Errorf("a task held the page %.0f ms while the bytes were drawn", worst)
+	}
+	b.noErrors()
 }

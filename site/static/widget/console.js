@@ -16,8 +16,9 @@ const MAX_LINE_CHARS = 2000;
 const MAX_CONSOLE_ENTRIES = 400;
 const MAX_CONSOLE_LINES = 4000;
 
-/** clip shortens a line past MAX_LINE_CHARS, saying by how much. */
-function clip(line, tr) {
+/** clip shortens a line past MAX_LINE_CHARS, saying by how much: a
+ * console line, or the words of the widget's problem banner. */
+export function clip(line, tr) {
   if (line.length <= MAX_LINE_CHARS) {
     return line;
   }

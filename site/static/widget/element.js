@@ -29,7 +29,7 @@
 import { loadEngine } from "./bridge-loader.js";
 import { Captions } from "./captions.js";
 import { changes, mark, NONE } from "./changes.js";
-import { Console } from "./console.js";
+import { clip, Console } from "./console.js";
 import { Diagram } from "./diagram.js";
 import { Editor } from "./editor.js";
 import { h, setText } from "./dom.js";
@@ -951,8 +951,11 @@ class WarrenScenario extends HTMLElement {
 
   showProblem(title, detail) {
     this.el.problem.hidden = false;
-    setText(this.el.problem.firstChild, title + ": ");
-    setText(this.el.problem.lastChild, errorText(detail, this.lang)); // the engine's words too
+    // cut as console lines are: a refused line quoted whole may be a
+    // megabyte, which the page would take seconds to lay out
+    const tr = this.tr || translator("en");
+    setText(this.el.problem.firstChild, clip(title, tr) + ": ");
+    setText(this.el.problem.lastChild, clip(errorText(detail, this.lang), tr)); // the engine's words too
   }
 
   hideProblem() {
