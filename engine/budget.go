@@ -29,6 +29,11 @@ const (
 	// before it allocates anything: 40 bodies of 128 MB to a lazy queue
 	// took a tab to 4 GB and killed it.
 	HeldBytes = 256 << 20
+	// SharedHeldBytes is the most memory the simulations of one engine
+	// (a page's worker, which holds several widgets' simulations) take
+	// together, counted as HeldBytes is: each may hold HeldBytes, not all
+	// of them at once (SetOthersHeld).
+	SharedHeldBytes = 512 << 20
 )
 
 // BrowserCommandTime is the time budget the browser gives one command
@@ -64,11 +69,24 @@ type limits struct {
 	held     int
 	timeline int64
 	bytes    int64 // HeldBytes
+	// others is what the other simulations of the same engine hold
+	// (SetOthersHeld), counted against SharedHeldBytes with this one's
+	others int64
 	// wall is the time budget of one command (0: none; SetTimeBudget).
 	wall time.Duration
 }
 
 var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes}
+
+// bytesCap is the most bytes this simulation may hold: its own budget,
+// or less when the other simulations of its engine hold the rest of
+// theirs.
+func (l limits) bytesCap() int64 {
+	if l.others > 0 {
+		return max(min(l.bytes, SharedHeldBytes-l.others), 0)
+	}
+	return l.bytes
+}
 
 func (s *Sim) limits() limits {
 	if s.budgetLimits != nil {
@@ -122,6 +140,21 @@ func (s *Sim) SetTimeBudget(d time.Duration) {
 	s.budgetLimits = &lim
 }
 
+// SetOthersHeld says how many bytes the other simulations of the same
+// engine hold (their HeldBytes): from now on a publish that would make
+// them all hold more than SharedHeldBytes is refused, and a command that
+// grows them past it stops, as for this simulation's own budget. The
+// browser's bridge sets it before each command.
+func (s *Sim) SetOthersHeld(n int64) {
+	lim := s.limits()
+	lim.others = max(n, 0)
+	s.budgetLimits = &lim
+}
+
+// HeldBytes is what the simulation's messages and files take in the
+// computer's memory, about: what its memory budget of bytes measures.
+func (s *Sim) HeldBytes() int64 { return s.heldBytes() }
+
 // ExecLineCut runs a line as ExecLine does, but a command that runs stops
 // after events events (none: events < 1), where a time budget stopped it
 // before, and says so in the same line. The time budget still applies: a
@@ -159,7 +192,7 @@ func timeStop(ran int64, wall time.Duration) string {
 // before.
 func (s *Sim) startBudget() {
 	lim := s.limits()
-	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, bytes: lim.bytes, cut: s.budget.cut, whole: s.budget.whole}
+	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, bytes: lim.bytesCap(), cut: s.budget.cut, whole: s.budget.whole}
 	if lim.wall > 0 && !s.budget.whole {
 		s.budget.deadline = clock() + int64(lim.wall)
 	}
@@ -244,11 +277,15 @@ func (s *Sim) budgetCheck() bool {
 func (s *Sim) overBytes(ran int64, lim limits) bool {
 	b := &s.budget
 	n := s.heldBytes()
-	if n > lim.bytes && n > b.bytes {
+	switch {
+	case n > lim.bytes && n > b.bytes:
 		b.stop = fmt.Sprintf("stopped after %s events: the simulation holds %s MB of messages and files (the memory budget of a simulation is %s MB); consume, purge or delete, or reset to start again",
 			thousands(ran), thousands(megabytes(n)), thousands(megabytes(lim.bytes)))
+	case n > lim.bytesCap() && n > b.bytes:
+		b.stop = fmt.Sprintf("stopped after %s events: the simulations of this page hold %s MB of messages and files (their memory budget is %s MB); consume, purge or delete, or reset a widget",
+			thousands(ran), thousands(megabytes(lim.others+n)), thousands(megabytes(SharedHeldBytes)))
 	}
-	b.bytes = max(n, lim.bytes)
+	b.bytes = max(n, lim.bytesCap())
 	return b.stop != ""
 }
 
@@ -293,9 +330,14 @@ func (s *Sim) checkBudget(cmd script.Command) error {
 		body = int64(len(script.Indexed(cmd.Str("body", ""), max(n-1, 0))))
 	}
 	body = max(body, cmd.Int("size", 0))
-	if held, lim := s.heldBytes(), s.limits().bytes; held+body*n > lim {
+	held, lim := s.heldBytes(), s.limits()
+	if held+body*n > lim.bytes {
 		return fmt.Errorf("basic.publish: count=%d messages of %s bytes would make the simulation hold %s MB of messages and files, more than its memory budget of %s MB; publish fewer or smaller messages",
-			n, thousands(body), thousands(megabytes(held+body*n)), thousands(megabytes(lim)))
+			n, thousands(body), thousands(megabytes(held+body*n)), thousands(megabytes(lim.bytes)))
+	}
+	if all := lim.others + held + body*n; lim.others > 0 && all > SharedHeldBytes {
+		return fmt.Errorf("basic.publish: count=%d messages of %s bytes would make the simulations of this page hold %s MB of messages and files, more than their memory budget of %s MB; publish fewer or smaller messages, or reset another widget",
+			n, thousands(body), thousands(megabytes(all)), thousands(megabytes(SharedHeldBytes)))
 	}
 	return nil
 }

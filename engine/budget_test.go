@@ -311,3 +311,45 @@ func TestBudgetStopsBytesGrowth(t *testing.T) {
 		t.Fatalf("the simulation holds %d bytes, more than the budget and one check's worth of growth", n)
 	}
 }
+
+// TestBudgetSharedByAPage: the simulations of one engine (a page's
+// worker) hold at most SharedHeldBytes together: with others holding 400
+// MB, a publish of 200 MB that this simulation's own budget allows is
+// refused, changing nothing; with others holding all but 4 MB, a fanout
+// that grows past them stops, saying so; with others holding nothing,
+// only the simulation's own budget counts.
+func TestBudgetSharedByAPage(t *testing.T) {
+	s := New(Options{Record: true})
+	mustExec(t, s, "queue.declare queue=q")
+	s.SetOthersHeld(400 << 20)
+	before := wholeState(t, s)
+	out := s.ExecLine("basic.publish key=q size=100000000 count=2")
+	want := "error: basic.publish: count=2 messages of 100,000,000 bytes would make the simulations of this page hold 591 MB of messages and files, more than their memory budget of 512 MB; publish fewer or smaller messages, or reset another widget"
+	if len(out) != 1 || out[0] != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+	if after := wholeState(t, s); after != before {
+		t.Fatalf("the refused publish changed the simulation:\n%s", diffState(before, after))
+	}
+
+	g := New(Options{})
+	mustExec(t, g, "exchange.declare exchange=f type=fanout")
+	for _, q := range []string{"a", "b", "c", "d", "e"} {
+		mustExec(t, g, "queue.declare queue="+q+" durable", "queue.bind queue="+q+" exchange=f")
+	}
+	g.SetOthersHeld(SharedHeldBytes - 4<<20)
+	out = append([]string{""}, g.ExecLine("basic.publish exchange=f size=1000 count=3000 persistent")...)
+	if last := out[len(out)-1]; !strings.Contains(last, "MB of messages and files (their memory budget is 512 MB); consume, purge or delete, or reset a widget") {
+		t.Fatalf("got %q", last)
+	}
+	if n := g.HeldBytes(); n > 6<<20 {
+		t.Fatalf("the simulation holds %d bytes, more than what the page leaves it and one check's worth of growth", n)
+	}
+
+	alone := New(Options{})
+	mustExec(t, alone, "queue.declare queue=q")
+	alone.SetOthersHeld(0)
+	if out := alone.ExecLine("basic.publish key=q size=100000 count=100"); refused(out) {
+		t.Fatalf("with nothing else on the page: %q", out)
+	}
+}

@@ -103,6 +103,7 @@ func (b *bridge) exec(id int, line string, most int, cut int64, whole bool) (str
 	}
 	s.CutNext(cut)
 	s.WholeNext(whole)
+	s.SetOthersHeld(b.othersHeld(id))
 	lines, omitted := s.ExecLineShowing(line, most)
 	s.CutNext(0)
 	s.WholeNext(false)
@@ -304,4 +305,16 @@ func (b *bridge) parse(text string) (string, error) {
 	e.Int("commands", int64(len(cmds)))
 	e.Close('}')
 	return e.String(), nil
+}
+
+// othersHeld is what the simulations of this engine other than id hold
+// (engine.Sim.HeldBytes): what engine.SharedHeldBytes bounds with id's.
+func (b *bridge) othersHeld(id int) int64 {
+	var n int64
+	for other, h := range b.sims {
+		if other != id {
+			n += h.sim.HeldBytes()
+		}
+	}
+	return n
 }

@@ -659,6 +659,8 @@ export default {
   "con.stopMessages": "stopped after {a} events: the simulation holds {b} messages (the memory budget of a simulation is {c}); consume, purge or delete, or reset to start again",
   "con.budgetBytes": "basic.publish: count={a} messages of {b} bytes would make the simulation hold {c} MB of messages and files, more than its memory budget of {d} MB; publish fewer or smaller messages",
   "con.stopBytes": "stopped after {a} events: the simulation holds {b} MB of messages and files (the memory budget of a simulation is {c} MB); consume, purge or delete, or reset to start again",
+  "con.budgetPage": "basic.publish: count={a} messages of {b} bytes would make the simulations of this page hold {c} MB of messages and files, more than their memory budget of {d} MB; publish fewer or smaller messages, or reset another widget",
+  "con.stopPage": "stopped after {a} events: the simulations of this page hold {b} MB of messages and files (their memory budget is {c} MB); consume, purge or delete, or reset a widget",
   "con.stopTimeline": "stopped after {a} events: the timeline holds {b} MB (the memory budget of a simulation); reset starts again",
   "con.onWrap": "on: {a}",
   "con.clusterFirst": "cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes={a} first",

@@ -640,6 +640,8 @@ export default {
   "con.stopMessages": "运行了 {a} 个事件后停下：模拟中有 {b} 条消息（一个模拟的内存预算是 {c}）；请消费、清空或删除队列，或用 reset 从头开始",
   "con.budgetBytes": "basic.publish：count={a} 条 {b} 字节的消息会让模拟占用 {c} MB 的消息和文件，超过它 {d} MB 的内存预算；请发布更少或更小的消息",
   "con.stopBytes": "运行了 {a} 个事件后停下：模拟占用了 {b} MB 的消息和文件（一个模拟的内存预算是 {c} MB）；请消费、清空或删除队列，或用 reset 从头开始",
+  "con.budgetPage": "basic.publish：count={a} 条 {b} 字节的消息会让本页的各个模拟共占用 {c} MB 的消息和文件，超过它们 {d} MB 的内存预算；请发布更少或更小的消息，或者重置另一个组件",
+  "con.stopPage": "运行了 {a} 个事件后停下：本页的各个模拟共占用了 {b} MB 的消息和文件（它们的内存预算是 {c} MB）；请消费、清空或删除队列，或重置一个组件",
   "con.stopTimeline": "运行了 {a} 个事件后停下：时间线已占用 {b} MB（一个模拟的内存预算）；reset 从头开始",
   "con.onWrap": "on：{a}",
   "con.clusterFirst": "cluster：集群要在一切发生之前组建：请新建一个模拟，先执行 cluster nodes={a}",

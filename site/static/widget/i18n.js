@@ -218,6 +218,8 @@ const CONSOLE_TEXTS = [
   ["stopped after %s events: the simulation holds %s messages (the memory budget of a simulation is %s); consume, purge or delete, or reset to start again", "con.stopMessages"],
   ["basic.publish: count=%d messages of %s bytes would make the simulation hold %s MB of messages and files, more than its memory budget of %s MB; publish fewer or smaller messages", "con.budgetBytes"],
   ["stopped after %s events: the simulation holds %s MB of messages and files (the memory budget of a simulation is %s MB); consume, purge or delete, or reset to start again", "con.stopBytes"],
+  ["basic.publish: count=%d messages of %s bytes would make the simulations of this page hold %s MB of messages and files, more than their memory budget of %s MB; publish fewer or smaller messages, or reset another widget", "con.budgetPage"],
+  ["stopped after %s events: the simulations of this page hold %s MB of messages and files (their memory budget is %s MB); consume, purge or delete, or reset a widget", "con.stopPage"],
   ["stopped after %s events: the timeline holds %d MB (the memory budget of a simulation); reset starts again", "con.stopTimeline"],
   ["on: %s", "con.onWrap"],
   ["cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", "con.clusterFirst"],
