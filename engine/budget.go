@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"warren/engine/script"
@@ -22,6 +23,17 @@ const (
 	// TimelineBytes is the most memory the recorded timeline (events and
 	// trace lines) takes.
 	TimelineBytes = 288 << 20
+	// HeldBytes is the most memory a simulation's messages and files take
+	// (node.Node.HeldBytes: bodies in memory and in mailboxes, and every
+	// file of every node's disk). A publish that would pass it is refused
+	// before it allocates anything: 40 bodies of 128 MB to a lazy queue
+	// took a tab to 4 GB and killed it.
+	HeldBytes = 256 << 20
+	// SharedHeldBytes is the most memory the simulations of one engine
+	// (a page's worker, which holds several widgets' simulations) take
+	// together, counted as HeldBytes is: each may hold HeldBytes, not all
+	// of them at once (SetOthersHeld).
+	SharedHeldBytes = 512 << 20
 )
 
 // BrowserCommandTime is the time budget the browser gives one command
@@ -41,6 +53,11 @@ const TimeBudgetFloor = 250_000
 // reads the clock.
 const timeCheckEvery = 1 << 10
 
+// bytesCheckEvery is how often, in events, the bytes the simulation holds
+// are measured while a command runs: more often than the other memory
+// budgets, as one event can write a whole body to a file.
+const bytesCheckEvery = 1 << 10
+
 // budgetCheckEvery is how often, in events, the memory budgets are
 // measured while a command runs (measuring visits every queue and
 // process).
@@ -51,11 +68,25 @@ type limits struct {
 	events   int64
 	held     int
 	timeline int64
+	bytes    int64 // HeldBytes
+	// others is what the other simulations of the same engine hold
+	// (SetOthersHeld), counted against SharedHeldBytes with this one's
+	others int64
 	// wall is the time budget of one command (0: none; SetTimeBudget).
 	wall time.Duration
 }
 
-var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes}
+var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes}
+
+// bytesCap is the most bytes this simulation may hold: its own budget,
+// or less when the other simulations of its engine hold the rest of
+// theirs.
+func (l limits) bytesCap() int64 {
+	if l.others > 0 {
+		return max(min(l.bytes, SharedHeldBytes-l.others), 0)
+	}
+	return l.bytes
+}
 
 func (s *Sim) limits() limits {
 	if s.budgetLimits != nil {
@@ -69,16 +100,19 @@ type budget struct {
 	on    bool  // a command is running under the budget (not a replay)
 	start int64 // events when it started
 	held  int   // messages held at its last check (the budget before the first)
+	bytes int64 // bytes held at its last check (likewise)
 	stop  string
 	// at is the event count at which the checks of budgetCheck last ran,
 	// next the first after it at which one can stop the command
 	// (nextCheck); in between, none runs
 	at, next int64
 	// deadline ends the command under a time budget (clock() units, 0:
-	// none); cut ends it after that many events instead, where the time
-	// budget stopped it once (ExecLineCut)
+	// none); cut ends it after that many events, where the time budget
+	// stopped it once (ExecLineCut); whole runs it without the time
+	// budget (WholeNext)
 	deadline int64
 	cut      int64
+	whole    bool
 	// said is the line that said the last command stopped ("": it did
 	// not), which ExecLineShowing always shows
 	said string
@@ -97,16 +131,35 @@ func clock() int64 { return int64(time.Since(clockStart)) }
 // runs events about twenty times slower than a native build); 0 removes
 // it. Where a command stops then depends on the computer, so the cut is
 // kept as its number of events: a seek replays exactly that many, and
-// ExecLineCut runs a command again with the same cut, as a share link does.
+// ExecLineCut runs a command again with the same cut, as a share link does
+// (still under the time budget: a cut in a link is a ceiling, not a way
+// round it).
 func (s *Sim) SetTimeBudget(d time.Duration) {
 	lim := s.limits()
 	lim.wall = max(d, 0)
 	s.budgetLimits = &lim
 }
 
+// SetOthersHeld says how many bytes the other simulations of the same
+// engine hold (their HeldBytes): from now on a publish that would make
+// them all hold more than SharedHeldBytes is refused, and a command that
+// grows them past it stops, as for this simulation's own budget. The
+// browser's bridge sets it before each command.
+func (s *Sim) SetOthersHeld(n int64) {
+	lim := s.limits()
+	lim.others = max(n, 0)
+	s.budgetLimits = &lim
+}
+
+// HeldBytes is what the simulation's messages and files take in the
+// computer's memory, about: what its memory budget of bytes measures.
+func (s *Sim) HeldBytes() int64 { return s.heldBytes() }
+
 // ExecLineCut runs a line as ExecLine does, but a command that runs stops
 // after events events (none: events < 1), where a time budget stopped it
-// before, and says so in the same line; the time budget does not apply.
+// before, and says so in the same line. The time budget still applies: a
+// cut that would run past it stops where the time budget stops it, with
+// the line that says so (and the smaller number to cut at).
 func (s *Sim) ExecLineCut(line string, events int64) []string {
 	s.CutNext(events)
 	defer s.CutNext(0)
@@ -116,6 +169,12 @@ func (s *Sim) ExecLineCut(line string, events int64) []string {
 // CutNext makes the commands run from now on stop after events events, as
 // ExecLineCut does, until CutNext(0).
 func (s *Sim) CutNext(events int64) { s.budget.cut = max(events, 0) }
+
+// WholeNext makes the commands run from now on run without the time
+// budget (the budget of events still applies), until WholeNext(false):
+// what the site's own lessons run, which a slow computer must not cut
+// short. NB: nothing from a link or the console may set it.
+func (s *Sim) WholeNext(on bool) { s.budget.whole = on }
 
 // timeStop is the line of a command the time budget stopped.
 func timeStop(ran int64, wall time.Duration) string {
@@ -133,8 +192,8 @@ func timeStop(ran int64, wall time.Duration) string {
 // before.
 func (s *Sim) startBudget() {
 	lim := s.limits()
-	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, cut: s.budget.cut}
-	if lim.wall > 0 && s.budget.cut == 0 {
+	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, bytes: lim.bytesCap(), cut: s.budget.cut, whole: s.budget.whole}
+	if lim.wall > 0 && !s.budget.whole {
 		s.budget.deadline = clock() + int64(lim.wall)
 	}
 }
@@ -146,7 +205,7 @@ func (s *Sim) endBudget(out []string, err error) ([]string, error) {
 	if budgetProbe != nil {
 		budgetProbe(s.rt.Events() - s.budget.start)
 	}
-	s.budget = budget{cut: s.budget.cut}
+	s.budget = budget{cut: s.budget.cut, whole: s.budget.whole}
 	if stop != "" && err == nil {
 		s.budget.said = stop
 		out = append(out, stop)
@@ -192,6 +251,7 @@ func (s *Sim) budgetCheck() bool {
 		b.stop = timeStop(ran, lim.wall)
 	case b.deadline != 0 && ran%timeCheckEvery == 0 && ran >= TimeBudgetFloor && clock() > b.deadline:
 		b.stop = timeStop(ran, lim.wall)
+	case ran%bytesCheckEvery == 0 && ran > 0 && s.overBytes(ran, lim):
 	case ran%s.checkEvery() != 0 || ran == 0:
 		return false
 	case s.TimelineBytes() > lim.timeline:
@@ -211,6 +271,24 @@ func (s *Sim) budgetCheck() bool {
 	return b.stop != ""
 }
 
+// overBytes measures the bytes the simulation holds and sets the stop
+// when they are over the budget and more than at the last measure (over
+// it, a command may go on while it drains).
+func (s *Sim) overBytes(ran int64, lim limits) bool {
+	b := &s.budget
+	n := s.heldBytes()
+	switch {
+	case n > lim.bytes && n > b.bytes:
+		b.stop = fmt.Sprintf("stopped after %s events: the simulation holds %s MB of messages and files (the memory budget of a simulation is %s MB); consume, purge or delete, or reset to start again",
+			thousands(ran), thousands(megabytes(n)), thousands(megabytes(lim.bytes)))
+	case n > lim.bytesCap() && n > b.bytes:
+		b.stop = fmt.Sprintf("stopped after %s events: the simulations of this page hold %s MB of messages and files (their memory budget is %s MB); consume, purge or delete, or reset a widget",
+			thousands(ran), thousands(megabytes(lim.others+n)), thousands(megabytes(SharedHeldBytes)))
+	}
+	b.bytes = max(n, lim.bytesCap())
+	return b.stop != ""
+}
+
 // nextCheck is the first number of events after ran at which overBudget
 // has anything to check: the budget of events, the cut, the next clock
 // reading (a multiple of timeCheckEvery from TimeBudgetFloor on) or the
@@ -226,7 +304,7 @@ func (s *Sim) nextCheck(ran int64, lim limits) int64 {
 	if s.budget.deadline != 0 {
 		next = min(next, max(roundUp(ran+1, timeCheckEvery), roundUp(TimeBudgetFloor, timeCheckEvery)))
 	}
-	return min(next, roundUp(ran+1, s.checkEvery()))
+	return min(next, roundUp(ran+1, s.checkEvery()), roundUp(ran+1, bytesCheckEvery))
 }
 
 // roundUp is the least multiple of k at or above n (k > 0, n >= 0).
@@ -244,8 +322,38 @@ func (s *Sim) checkBudget(cmd script.Command) error {
 		return fmt.Errorf("basic.publish: count=%d would make the simulation hold %s messages, more than its memory budget of %s; publish fewer in one command",
 			n, thousands(int64(held)+n), thousands(int64(lim)))
 	}
+	// NB: size x count before anything is allocated; each product fits an
+	// int64 (size and body are at most 128 MB, count at most a million
+	// by the budget above).
+	body := int64(len(cmd.Str("body", "")))
+	if strings.Contains(cmd.Str("body", ""), script.IndexMark) {
+		body = int64(len(script.Indexed(cmd.Str("body", ""), max(n-1, 0))))
+	}
+	body = max(body, cmd.Int("size", 0))
+	held, lim := s.heldBytes(), s.limits()
+	if held+body*n > lim.bytes {
+		return fmt.Errorf("basic.publish: count=%d messages of %s bytes would make the simulation hold %s MB of messages and files, more than its memory budget of %s MB; publish fewer or smaller messages",
+			n, thousands(body), thousands(megabytes(held+body*n)), thousands(megabytes(lim.bytes)))
+	}
+	if all := lim.others + held + body*n; lim.others > 0 && all > SharedHeldBytes {
+		return fmt.Errorf("basic.publish: count=%d messages of %s bytes would make the simulations of this page hold %s MB of messages and files, more than their memory budget of %s MB; publish fewer or smaller messages, or reset another widget",
+			n, thousands(body), thousands(megabytes(all)), thousands(megabytes(SharedHeldBytes)))
+	}
 	return nil
 }
+
+// heldBytes is what the simulation's messages and files take in the
+// computer's memory, about (node.Node.HeldBytes of every node).
+func (s *Sim) heldBytes() int64 {
+	var n int64
+	for _, m := range s.cluster.Members() {
+		n += m.HeldBytes()
+	}
+	return n
+}
+
+// megabytes is n bytes in whole MB, rounded up.
+func megabytes(n int64) int64 { return (n + 1<<20 - 1) >> 20 }
 
 func (s *Sim) checkEvery() int64 {
 	lim := s.limits()

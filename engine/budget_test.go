@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestBudgetStopsARunawayRun(t *testing.T) {
 // nothing, and run drains the rest.
 func TestBudgetStopLeavesAConsistentState(t *testing.T) {
 	s := New(Options{Record: true})
-	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes}
+	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes}
 	mustExec(t, s, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
 	out := s.ExecLine("basic.publish key=q body=m{i} count=3000")
 	if last := out[len(out)-1]; last != "stopped after 5,000 events (the budget of one command); run continues, reset starts again" {
@@ -94,7 +95,7 @@ func TestBudgetRefusesAPublishTooBig(t *testing.T) {
 // past the budget is refused.
 func TestBudgetStopsGrowth(t *testing.T) {
 	s := New(Options{})
-	s.budgetLimits = &limits{events: CommandEvents, held: 1000, timeline: TimelineBytes}
+	s.budgetLimits = &limits{events: CommandEvents, held: 1000, timeline: TimelineBytes, bytes: HeldBytes}
 	mustExec(t, s, "exchange.declare exchange=f type=fanout")
 	for _, q := range []string{"a", "b", "c", "d", "e"} {
 		mustExec(t, s, "queue.declare queue="+q, "queue.bind queue="+q+" exchange=f")
@@ -116,7 +117,7 @@ func TestBudgetStopsGrowth(t *testing.T) {
 // simulation over it, not at a later one.
 func TestBudgetMeasuresAtEveryCheck(t *testing.T) {
 	s := New(Options{Record: true})
-	s.budgetLimits = &limits{events: CommandEvents, held: 1000, timeline: TimelineBytes}
+	s.budgetLimits = &limits{events: CommandEvents, held: 1000, timeline: TimelineBytes, bytes: HeldBytes}
 	mustExec(t, s, "exchange.declare exchange=f type=fanout")
 	for _, q := range []string{"a", "b", "c", "d", "e"} {
 		mustExec(t, s, "queue.declare queue="+q, "queue.bind queue="+q+" exchange=f")
@@ -186,7 +187,9 @@ func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 		b := New(Options{Record: true})
 		b.SetTimeBudget(wall)
 		mustExec(t, b, lines...)
+		b.WholeNext(wall == time.Nanosecond) // the site's own line: whatever the clock
 		got := b.ExecLineCut("run events=100000000", ran)
+		b.WholeNext(false)
 		if len(got) != 2 || got[0] != out[0] || !strings.HasPrefix(got[1], "stopped after "+thousands(ran)+" events (the time budget") {
 			t.Fatalf("time budget %v: the cut replayed says %q, the stop said %q", wall, got, out)
 		}
@@ -205,7 +208,7 @@ func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 // stopped it.
 func TestBudgetStopLineIsAlwaysShown(t *testing.T) {
 	s := New(Options{Record: true})
-	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes}
+	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes}
 	mustExec(t, s, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
 	out, omitted := s.ExecLineShowing("basic.publish key=q body=m{i} count=3000", 10)
 	want := "stopped after 5,000 events (the budget of one command); run continues, reset starts again"
@@ -217,5 +220,136 @@ func TestBudgetStopLineIsAlwaysShown(t *testing.T) {
 	mustExec(t, full, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
 	if all := full.ExecLine("basic.publish key=q body=m{i} count=3000"); len(out)+omitted != len(all) {
 		t.Fatalf("%d shown and %d omitted of %d lines", len(out), omitted, len(all))
+	}
+}
+
+// TestCutKeepsTheTimeBudget: a cut from a link (#@cut N) is a ceiling, not
+// a way round the time budget: under a budget the computer's clock has
+// passed, a command cut at a million events stops once it has run the
+// floor, saying at how many events, which is where the same cut stops it
+// on a seek back and forth; without a time budget, it runs to the cut.
+func TestCutKeepsTheTimeBudget(t *testing.T) {
+	lines := []string{"set watermark=1000000000", "queue.declare queue=q", "basic.consume queue=q tag=c"}
+	s := New(Options{Record: true})
+	s.SetTimeBudget(time.Nanosecond)
+	mustExec(t, s, lines...)
+	start := s.rt.Events()
+	out := s.ExecLineCut("run events=100000000", 1_000_000)
+	ran := s.rt.Events() - start
+	want := "stopped after " + thousands(ran) + " events (the time budget of one command here, 1ns); run continues, reset starts again"
+	if len(out) != 2 || out[1] != want || ran < TimeBudgetFloor || ran >= 1_000_000 {
+		t.Fatalf("a cut of 1,000,000 under a passed time budget ran %d events, saying %q; want %q", ran, out, want)
+	}
+	at := seekState(t, s)
+	if err := s.SeekEvent(start); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SeekEvent(s.Furthest()); err != nil {
+		t.Fatal(err)
+	}
+	if st := seekState(t, s); st != at {
+		t.Fatalf("a seek away and back:\n%s", diffState(at, st))
+	}
+	free := New(Options{Record: true})
+	mustExec(t, free, lines...)
+	start = free.rt.Events()
+	if out := free.ExecLineCut("run events=100000000", 300_000); free.rt.Events()-start != 300_000 || !strings.HasPrefix(out[len(out)-1], "stopped after 300,000 events (the time budget") {
+		t.Fatalf("with no time budget, a cut of 300,000 ran %d events, saying %q", free.rt.Events()-start, out)
+	}
+}
+
+// TestBudgetRefusesBodiesTooBig: 40 bodies of 128 MB to a lazy queue (a
+// share link that took a tab to 4 GB) are refused at once, size x count
+// measured before anything is allocated, and nothing changes; one such
+// body is accepted, and a publish that would pass the budget with what
+// the simulation already holds is refused.
+func TestBudgetRefusesBodiesTooBig(t *testing.T) {
+	s := New(Options{Record: true})
+	mustExec(t, s, "queue.declare queue=q2 x-queue-mode=lazy")
+	before := wholeState(t, s)
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	out := s.ExecLine("basic.publish key=q2 size=134217728 count=40")
+	runtime.ReadMemStats(&m1)
+	want := "error: basic.publish: count=40 messages of 134,217,728 bytes would make the simulation hold 5,121 MB of messages and files, more than its memory budget of 256 MB; publish fewer or smaller messages"
+	if len(out) != 1 || out[0] != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+	if got := m1.TotalAlloc - m0.TotalAlloc; got > 16<<20 {
+		t.Errorf("the refusal allocated %d MB", got>>20)
+	}
+	if after := wholeState(t, s); after != before {
+		t.Fatalf("the refused publish changed the simulation:\n%s", diffState(before, after))
+	}
+	if out := s.ExecLine("basic.publish key=q2 body={i}" + strings.Repeat("b", 100_000) + " count=3000"); !refused(out) || !strings.Contains(out[0], "count=3000 messages of 100,004 bytes") {
+		t.Fatalf("3,000 bodies of 100,000 bytes and an index: %q", out)
+	}
+	mustExec(t, s, "basic.publish key=q2 size=100000000")
+	if s.heldBytes() < 100_000_000 {
+		t.Errorf("a 100 MB body held: the simulation counts %d bytes", s.heldBytes())
+	}
+	if out := s.ExecLine("basic.publish key=q2 size=100000000 count=2"); !refused(out) || !strings.Contains(out[0], "more than its memory budget of 256 MB") {
+		t.Fatalf("two more 100 MB bodies: %q", out)
+	}
+}
+
+// TestBudgetStopsBytesGrowth: a command whose messages and files grow
+// past the memory budget of bytes while it runs (a fanout copies each
+// body to five queues) stops at a check, saying so.
+func TestBudgetStopsBytesGrowth(t *testing.T) {
+	s := New(Options{})
+	s.budgetLimits = &limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: 4 << 20}
+	mustExec(t, s, "exchange.declare exchange=f type=fanout")
+	for _, q := range []string{"a", "b", "c", "d", "e"} {
+		mustExec(t, s, "queue.declare queue="+q+" durable", "queue.bind queue="+q+" exchange=f")
+	}
+	out := append([]string{""}, s.ExecLine("basic.publish exchange=f size=1000 count=3000 persistent")...)
+	if last := out[len(out)-1]; !strings.Contains(last, "MB of messages and files (the memory budget of a simulation is 4 MB); consume, purge or delete, or reset to start again") {
+		t.Fatalf("got %q", last)
+	}
+	if n := s.heldBytes(); n > 6<<20 {
+		t.Fatalf("the simulation holds %d bytes, more than the budget and one check's worth of growth", n)
+	}
+}
+
+// TestBudgetSharedByAPage: the simulations of one engine (a page's
+// worker) hold at most SharedHeldBytes together: with others holding 400
+// MB, a publish of 200 MB that this simulation's own budget allows is
+// refused, changing nothing; with others holding all but 4 MB, a fanout
+// that grows past them stops, saying so; with others holding nothing,
+// only the simulation's own budget counts.
+func TestBudgetSharedByAPage(t *testing.T) {
+	s := New(Options{Record: true})
+	mustExec(t, s, "queue.declare queue=q")
+	s.SetOthersHeld(400 << 20)
+	before := wholeState(t, s)
+	out := s.ExecLine("basic.publish key=q size=100000000 count=2")
+	want := "error: basic.publish: count=2 messages of 100,000,000 bytes would make the simulations of this page hold 591 MB of messages and files, more than their memory budget of 512 MB; publish fewer or smaller messages, or reset another widget"
+	if len(out) != 1 || out[0] != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+	if after := wholeState(t, s); after != before {
+		t.Fatalf("the refused publish changed the simulation:\n%s", diffState(before, after))
+	}
+
+	g := New(Options{})
+	mustExec(t, g, "exchange.declare exchange=f type=fanout")
+	for _, q := range []string{"a", "b", "c", "d", "e"} {
+		mustExec(t, g, "queue.declare queue="+q+" durable", "queue.bind queue="+q+" exchange=f")
+	}
+	g.SetOthersHeld(SharedHeldBytes - 4<<20)
+	out = append([]string{""}, g.ExecLine("basic.publish exchange=f size=1000 count=3000 persistent")...)
+	if last := out[len(out)-1]; !strings.Contains(last, "MB of messages and files (their memory budget is 512 MB); consume, purge or delete, or reset a widget") {
+		t.Fatalf("got %q", last)
+	}
+	if n := g.HeldBytes(); n > 6<<20 {
+		t.Fatalf("the simulation holds %d bytes, more than what the page leaves it and one check's worth of growth", n)
+	}
+
+	alone := New(Options{})
+	mustExec(t, alone, "queue.declare queue=q")
+	alone.SetOthersHeld(0)
+	if out := alone.ExecLine("basic.publish key=q size=100000 count=100"); refused(out) {
+		t.Fatalf("with nothing else on the page: %q", out)
 	}
 }

@@ -29,15 +29,24 @@ func (g Goal) Line() string {
 // Expect checks one goal line against the simulation as it is now. An
 // error means the line is not a goal (a typo, another command).
 func (s *Sim) Expect(line string) (Goal, error) {
-	cmd, err := script.ParseLine(line, 0)
+	cmd, err := s.goalCommand(line)
 	if err != nil {
 		return Goal{}, err
 	}
+	return s.expect(cmd), nil
+}
+
+// goalCommand reads a goal: an expect line.
+func (s *Sim) goalCommand(line string) (script.Command, error) {
+	cmd, err := script.ParseLine(line, 0)
+	if err != nil {
+		return script.Command{}, err
+	}
 	if cmd.Name != "expect" {
 		spec, _ := script.Lookup("expect")
-		return Goal{}, &script.Error{Col: 1, Cmd: cmd.Name, Msg: "a goal is an expect command", Hint: "usage: " + spec.Usage}
+		return script.Command{}, &script.Error{Col: 1, Cmd: cmd.Name, Msg: "a goal is an expect command", Hint: "usage: " + spec.Usage}
 	}
-	return s.expect(cmd), nil
+	return cmd, nil
 }
 
 // expectCommands are the goals.

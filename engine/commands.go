@@ -107,6 +107,9 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 	if err := s.checkBudget(cmd); err != nil {
 		return nil, err
 	}
+	if err := s.tryFirst(h, cmd); err != nil {
+		return nil, err
+	}
 	s.branch()
 	s.markStart()
 	s.startBudget()

@@ -6,8 +6,15 @@ import "fmt"
 // goal (an expect line) holds: the moment a lesson's "#@when" line names.
 // ok is false when it never holds up to the end of the timeline. The
 // simulation is left at the event it showed before.
+//
+// A scan is inside the budgets of a command: it looks at no more events
+// than a command runs, and under a time budget (SetTimeBudget) it stops
+// once it has taken that long; either way it says so in an error, so that
+// a link's #@when lines cannot hold a tab for the whole of a long
+// timeline each.
 func (s *Sim) FirstEventWhere(goal string, from int64) (n int64, ok bool, err error) {
-	if _, err := s.Expect(goal); err != nil {
+	cmd, err := s.goalCommand(goal)
+	if err != nil {
 		return 0, false, err
 	}
 	end := s.Furthest()
@@ -20,12 +27,23 @@ func (s *Sim) FirstEventWhere(goal string, from int64) (n int64, ok bool, err er
 			err = e
 		}
 	}()
+	lim := s.limits()
+	var deadline int64
+	if lim.wall > 0 {
+		deadline = clock() + int64(lim.wall)
+	}
 	for n = from; n <= end; n++ {
+		switch looked := n - from; {
+		case looked >= lim.events:
+			return 0, false, fmt.Errorf("when: stopped looking after %s events, at event %d (the budget of one command)", thousands(looked), n)
+		case deadline != 0 && looked%timeCheckEvery == 0 && clock() > deadline:
+			return 0, false, fmt.Errorf("when: stopped looking after %s events, at event %d (the time budget of one command here, %s)",
+				thousands(looked), n, lim.wall)
+		}
 		if err := s.SeekEvent(n); err != nil {
 			return 0, false, err
 		}
-		g, _ := s.Expect(goal)
-		if g.Met {
+		if s.expect(cmd).Met {
 			return n, true, nil
 		}
 	}

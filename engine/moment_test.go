@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFirstEventWhere: the first event at which a reader's credit toward
@@ -43,5 +44,39 @@ func TestFirstEventWhere(t *testing.T) {
 	}
 	if _, _, err := s.FirstEventWhere(`basic.get queue=q`, 0); err == nil || !strings.Contains(err.Error(), "a goal is an expect command") {
 		t.Errorf("not a goal: %v", err)
+	}
+}
+
+// TestWhenScanKeepsTheBudgets: a #@when whose goal never holds looks at no
+// more than a command's events, and under a time budget stops once it has
+// taken that long, saying so, with the simulation left where it was.
+func TestWhenScanKeepsTheBudgets(t *testing.T) {
+	s := New(Options{Record: true})
+	mustExec(t, s, "set watermark=1000000000", "queue.declare queue=q", "basic.consume queue=q tag=c", "run events=300000")
+	end := s.Furthest()
+	goal := `expect queue=q messages=99999`
+	before := seekState(t, s)
+
+	s.SetTimeBudget(20 * time.Millisecond)
+	start := time.Now()
+	_, ok, err := s.FirstEventWhere(goal, 0)
+	took := time.Since(start)
+	if ok || err == nil || !strings.HasPrefix(err.Error(), "when: stopped looking after ") || !strings.HasSuffix(err.Error(), "(the time budget of one command here, 20ms)") {
+		t.Fatalf("a scan under a 20ms budget: %v %v", ok, err)
+	}
+	if took > 2*time.Second {
+		t.Errorf("a scan under a 20ms budget took %v", took)
+	}
+	if s.Runtime().Events() != end || seekState(t, s) != before {
+		t.Errorf("left at event %d, want %d as it was", s.Runtime().Events(), end)
+	}
+
+	s.SetTimeBudget(0)
+	s.budgetLimits.events = 5000
+	if _, ok, err := s.FirstEventWhere(goal, 100); ok || err == nil || err.Error() != "when: stopped looking after 5,000 events, at event 5100 (the budget of one command)" {
+		t.Fatalf("a scan past the budget of events: %v %v", ok, err)
+	}
+	if s.Runtime().Events() != end || seekState(t, s) != before {
+		t.Errorf("left at event %d, want %d as it was", s.Runtime().Events(), end)
 	}
 }

@@ -63,14 +63,14 @@ func Build(outDir string, opts BuildOptions) error {
 	if err := copyStatic(outDir); err != nil {
 		return fmt.Errorf("site: copying static assets: %w", err)
 	}
-	n, err := writePages(outDir, opts)
+	written, err := writePages(outDir, opts)
 	if err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
-	logf("site: wrote %d pages to %s", n, outDir)
+	logf("site: wrote %d pages to %s", len(written), outDir)
 	// The headers a static host that reads _headers (Netlify, Cloudflare
 	// Pages) sends with every file; Handler sends the same.
-	if err := writeFile(filepath.Join(outDir, "_headers"), []byte(hostHeaders())); err != nil {
+	if err := writeFile(filepath.Join(outDir, "_headers"), []byte(hostHeaders(written))); err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
 	if !opts.SkipWasm {
@@ -118,10 +118,10 @@ type page struct {
 // writePages renders every page into out, in every language of the site
 // (English at the root, the others under their folder: zh/), and returns
 // how many it wrote.
-func writePages(out string, opts BuildOptions) (int, error) {
+func writePages(out string, opts BuildOptions) ([]string, error) {
 	all, err := lessons.All()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	// translated[lang][slug] is a lesson in lang; English has them all.
 	translated := map[string]map[string]lessons.Lesson{}
@@ -135,7 +135,7 @@ func writePages(out string, opts BuildOptions) (int, error) {
 		}
 		tl, err := lessons.In(lang)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		for _, l := range tl {
 			translated[lang][l.Slug] = l
@@ -145,16 +145,18 @@ func writePages(out string, opts BuildOptions) (int, error) {
 	for _, lang := range siteLangs {
 		lp, err := langPages(lang, all, translated, opts)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		pages = append(pages, lp...)
 	}
+	var written []string
 	for _, p := range pages {
 		if err := writePage(filepath.Join(out, filepath.FromSlash(p.path)), p.comp); err != nil {
-			return 0, fmt.Errorf("%s: %w", p.path, err)
+			return nil, fmt.Errorf("%s: %w", p.path, err)
 		}
+		written = append(written, p.path)
 	}
-	return len(pages), nil
+	return written, nil
 }
 
 // langPages are the pages of one language. A lesson not translated into

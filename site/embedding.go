@@ -89,12 +89,46 @@ func (d embeddingDoc) FillOrigin() bool { return d.Origin == originPlaceholder }
 
 // hostHeaders is what a static host must send with every file of the site
 // for pages of other origins to embed the widget, as a Netlify _headers
-// file writes it (Build writes one; Cloudflare Pages reads it too).
-func hostHeaders() string {
-	return "/*\n" +
+// file writes it (Build writes one; Cloudflare Pages reads it too), and
+// with each of pages (the site's pages, slash-separated paths of the
+// files written) that is not meant to be framed: a second policy,
+// frame-ancestors 'none', and X-Frame-Options for older browsers, under
+// every address the page answers to. NB: each such page has its own rule,
+// as neither host can take a header of /* off one page the same way
+// (Cloudflare's "! NAME" is refused by Netlify), and a rule for /* would
+// stop the embed page being framed.
+func hostHeaders(pages []string) string {
+	var b strings.Builder
+	b.WriteString("/*\n" +
 		"  Access-Control-Allow-Origin: *\n" +
 		"  Cross-Origin-Resource-Policy: cross-origin\n" +
-		"  Content-Security-Policy: " + ContentSecurityPolicy + "\n"
+		"  X-Content-Type-Options: nosniff\n" +
+		"  Content-Security-Policy: " + ContentSecurityPolicy + "\n")
+	for _, p := range pages {
+		if framed(p) {
+			continue
+		}
+		for _, addr := range pageAddresses(p) {
+			b.WriteString(addr + "\n" +
+				"  Content-Security-Policy: " + NoFraming + "\n" +
+				"  X-Frame-Options: DENY\n")
+		}
+	}
+	return b.String()
+}
+
+// pageAddresses are the addresses a page's file answers to on a static
+// host: its path, and for index.html its folder, and for another page its
+// path without .html (a host may serve it there).
+func pageAddresses(file string) []string {
+	out := []string{"/" + file}
+	if dir, ok := strings.CutSuffix(file, "index.html"); ok && (dir == "" || strings.HasSuffix(dir, "/")) {
+		return append(out, "/"+dir)
+	}
+	if bare, ok := strings.CutSuffix(file, ".html"); ok {
+		out = append(out, "/"+bare)
+	}
+	return out
 }
 
 // nginxSnippet is the same for nginx, in a server or location block; the

@@ -100,6 +100,10 @@ func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", ContentSecurityPolicy)
+	if !framed(name) {
+		h.Add("Content-Security-Policy", NoFraming)
+		h.Set("X-Frame-Options", "DENY")
+	}
 	// Any page may load the widget's modules, style sheets and warren.wasm
 	// (module scripts and fetch are CORS requests), also one that
 	// isolates itself with Cross-Origin-Embedder-Policy.

@@ -93,15 +93,20 @@ func (b *bridge) destroy(id int) bool {
 // shows no more (engine-worker.js), and the text of a long run's
 // thousands of deliveries costs more to build and carry than the run.
 // With cut > 0 it stops after that many events, where the time budget
-// stopped it when it first ran (engine.Sim.CutNext).
-func (b *bridge) exec(id int, line string, most int, cut int64) (string, error) {
+// stopped it when it first ran (engine.Sim.CutNext), or sooner if the time
+// budget stops it; whole runs it without the time budget (a lesson's own
+// line, engine.Sim.WholeNext).
+func (b *bridge) exec(id int, line string, most int, cut int64, whole bool) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
 	s.CutNext(cut)
+	s.WholeNext(whole)
+	s.SetOthersHeld(b.othersHeld(id))
 	lines, omitted := s.ExecLineShowing(line, most)
 	s.CutNext(0)
+	s.WholeNext(false)
 	if omitted == 0 {
 		return linesJSON(lines), nil
 	}
@@ -300,4 +305,16 @@ func (b *bridge) parse(text string) (string, error) {
 	e.Int("commands", int64(len(cmds)))
 	e.Close('}')
 	return e.String(), nil
+}
+
+// othersHeld is what the simulations of this engine other than id hold
+// (engine.Sim.HeldBytes): what engine.SharedHeldBytes bounds with id's.
+func (b *bridge) othersHeld(id int) int64 {
+	var n int64
+	for other, h := range b.sims {
+		if other != id {
+			n += h.sim.HeldBytes()
+		}
+	}
+	return n
 }

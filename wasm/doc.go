@@ -11,7 +11,7 @@
 // when it cannot do what it was asked, and never throws):
 //
 //	create(optsJSON?)        → id            optsJSON: {"schedulers": N}
-//	exec(id, line, most?, cut?) → JSON {"lines": [...], "omitted"?: N}   runs
+//	exec(id, line, most?, cut?, whole?) → JSON {"lines": [...], "omitted"?: N}   runs
 //	                                          until quiet; a refused command is
 //	                                          one "error: ..." line; with most,
 //	                                          only the first most lines are
@@ -22,7 +22,10 @@
 //	                                          budget ..." line, always shown),
 //	                                          or after cut events when given
 //	                                          (the N of such a line, to replay
-//	                                          it exactly)
+//	                                          it; the time budget still
+//	                                          applies), and with whole = 1
+//	                                          without the time budget (a
+//	                                          lesson's own line)
 //	submit(id, line)         → JSON {"lines": [...]}   hands a client command to
 //	                                          the node without running it
 //	step(id, n?)             → events run (fewer than n: the node went idle)

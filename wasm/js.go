@@ -100,7 +100,11 @@ func (b *bridge) exports() []export {
 			if err != nil {
 				return nil, err
 			}
-			return b.exec(id, line, int(min(max(most, 0), math.MaxInt32)), cut)
+			whole, err := optIntArg(args, 4, "whole", 0)
+			if err != nil {
+				return nil, err
+			}
+			return b.exec(id, line, int(min(max(most, 0), math.MaxInt32)), cut, whole != 0)
 		}),
 		withID("submit", func(id int, args []safejs.Value) (any, error) {
 			line, err := stringArg(args, 1, "line")

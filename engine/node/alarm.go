@@ -168,3 +168,19 @@ func (m *memoryMonitor) Handle(ctx *sim.Ctx, msg sim.Msg) {
 	}
 	ctx.SendAfter(ctx.Self, MemoryCheckInterval, sim.Msg{Kind: kMemoryCheck})
 }
+
+// HeldBytes is what the node's messages and files take in the computer's
+// memory, about: the bodies of its queued messages that are not paged
+// out, the messages waiting in its mailboxes, and every file of its disk
+// (a paged-out body is in a file). The simulation's memory budget is
+// measured with it; it visits every file.
+func (n *Node) HeldBytes() int64 {
+	total := n.RT.MailboxBytes(n.group)
+	if t := n.held; t != nil {
+		total += t.readyBytes - t.pagedBytes + t.unackedBytes
+	}
+	if n.Disk != nil {
+		total += n.Disk.Bytes()
+	}
+	return total
+}

@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -53,6 +54,50 @@ func checkShortStrings(c *Command) *Error {
 func clipName(s string) string {
 	if len(s) > 60 {
 		return s[:40] + "..."
+	}
+	return s
+}
+
+// MaxLineBytes is the longest line the language reads. A line comes from
+// whoever wrote the link that runs it; lessons and scenarios stay under
+// 1,000 bytes, a long body is written size=N, and the longest name AMQP can
+// carry is 255 bytes, so the limit only keeps a stranger's line from
+// holding a tab while it is read (it is longer than a 1 MB name, which is
+// refused as a short string, with its length).
+const MaxLineBytes = 2 << 20
+
+// MaxArgs is the most arguments one command takes: more than any command
+// needs (a queue has a few x-arguments, a message a few headers).
+const MaxArgs = 1000
+
+// checkLineLength refuses a line longer than MaxLineBytes before it is
+// read.
+func checkLineLength(text string) *Error {
+	if len(text) <= MaxLineBytes {
+		return nil
+	}
+	e := &Error{Col: MaxLineBytes + 1, Msg: fmt.Sprintf("the line is %s bytes long; a line holds at most %s",
+		thousands(len(text)), thousands(MaxLineBytes)), Hint: "write a long body as size=N"}
+	if f := firstWord(text); f != "" && !strings.Contains(f, `"`) {
+		e.Cmd = clipName(f)
+	}
+	return e
+}
+
+// firstWord is the first word of a line, read no further than it goes.
+func firstWord(text string) string {
+	text = strings.TrimLeft(text, " \t")
+	if i := strings.IndexAny(text, " \t"); i >= 0 {
+		text = text[:i]
+	}
+	return text
+}
+
+// thousands prints n with a comma between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
 	return s
 }

@@ -63,14 +63,18 @@ func Parse(src string) ([]Command, error) {
 // ParseLine parses and checks one command. line is its 1-based line number
 // (0 for a console entry); columns count from the first byte of text.
 func ParseLine(text string, line int) (Command, error) {
+	if err := checkLineLength(text); err != nil {
+		err.Line = line
+		return Command{}, err
+	}
 	if f := strings.Fields(text); len(f) > 0 && f[0] == "import_definitions" {
 		return parseRaw(text, line)
 	}
 	toks, terr := tokenize(text)
 	if terr != nil {
 		terr.Line = line
-		if f := strings.Fields(text); len(f) > 0 && !strings.Contains(f[0], `"`) {
-			terr.Cmd = f[0]
+		if f := firstWord(text); f != "" && !strings.Contains(f, `"`) {
+			terr.Cmd = f
 		}
 		return Command{}, terr
 	}
@@ -83,7 +87,7 @@ func ParseLine(text string, line int) (Command, error) {
 	}
 	spec, ok := Lookup(name.s)
 	if !ok {
-		e := &Error{Line: line, Col: name.col, Msg: fmt.Sprintf("unknown command %q", name.s)}
+		e := &Error{Line: line, Col: name.col, Msg: fmt.Sprintf("unknown command %q", clipName(name.s))}
 		if c := closest(name.s, Names()); c != "" {
 			e.Hint = "did you mean " + c + "?"
 		} else {
@@ -98,15 +102,20 @@ func ParseLine(text string, line int) (Command, error) {
 		}
 		return Command{}, &Error{Line: line, Col: col, Cmd: spec.Name, Msg: fmt.Sprintf(format, args...), Hint: hint}
 	}
+	if len(toks)-1 > MaxArgs {
+		return fail(toks[MaxArgs+1].col, "", "a command takes at most %s arguments; this one has %s", thousands(MaxArgs), thousands(len(toks)-1))
+	}
+	given := make(map[string]bool, len(toks)-1)
 	for _, t := range toks[1:] {
 		key, val, hasVal := strings.Cut(t.s, "=")
 		a := Arg{Key: key, Val: val, HasVal: hasVal, Col: t.col, Quoted: t.quoted}
 		if key == "" {
-			return fail(t.col, "", "argument %q has no name", t.s)
+			return fail(t.col, "", "argument %q has no name", clipName(t.s))
 		}
-		if cmd.Has(key) {
-			return fail(t.col, "", "%s is given twice", key)
+		if given[key] {
+			return fail(t.col, "", "%s is given twice", clipName(key))
 		}
+		given[key] = true
 		if hasVal && !t.quoted && strings.HasPrefix(val, "(") {
 			return fail(t.col+len(key)+1, "write the value without a leading parenthesis", "%s: a value starting with ( is read as a list", key)
 		}
@@ -119,7 +128,7 @@ func ParseLine(text string, line int) (Command, error) {
 			if hint == "" {
 				hint = unknownHint(spec, key)
 			}
-			return fail(t.col, hint, "unknown argument %q", t.s)
+			return fail(t.col, hint, "unknown argument %q", clipName(t.s))
 		}
 		cmd.Args = append(cmd.Args, a)
 	}
@@ -211,6 +220,10 @@ func extraAllowed(spec *Spec, a Arg) bool {
 }
 
 func checkParam(p *Param, a Arg) string {
+	// NB: an error quotes at most 40 bytes of the value; no value a
+	// check accepts (a number, a word of an enum, true or false, a target
+	// like c1.2) is longer than clipName leaves whole
+	a.Val = clipName(a.Val)
 	switch p.Kind {
 	case Flag:
 		if a.HasVal {
@@ -414,14 +427,18 @@ func parseSubmit(text string, line int, toks []token) (Command, error) {
 		return Command{}, &Error{Line: line, Col: len(strings.TrimRight(text, " \t")) + 1, Cmd: "submit",
 			Msg: "missing the command to submit", Hint: "usage: submit basic.publish key=q count=100"}
 	}
+	if toks[1].s == "submit" {
+		// NB: refused before the inner command is parsed, so that a line
+		// of nested submits costs one pass, not one for each level.
+		return Command{}, notClient(line, toks[1].col, "submit")
+	}
 	start := toks[1].col - 1
 	inner, err := ParseLine(strings.Repeat(" ", start)+text[start:], line)
 	if err != nil {
 		return Command{}, err
 	}
 	if inner.Spec.Engine || inner.Spec.Extra == Words || inner.Name == "wait" || inner.Name == "set_policy" || inner.Name == "clear_policy" {
-		return Command{}, &Error{Line: line, Col: toks[1].col, Cmd: "submit", Msg: inner.Name + " is not a client command",
-			Hint: "submit takes an AMQP method such as basic.publish"}
+		return Command{}, notClient(line, toks[1].col, inner.Name)
 	}
 	return Command{Name: "submit", Line: line, Text: strings.TrimSpace(text), Spec: submitSpec, Inner: &inner}, nil
 }
@@ -441,6 +458,12 @@ func parseRaw(text string, line int) (Command, error) {
 	col := strings.Index(text, rest) + 1
 	return Command{Name: spec.Name, Line: line, Text: strings.TrimSpace(text), Spec: spec,
 		Args: []Arg{{Key: "json", Val: rest, HasVal: true, Col: col, Quoted: true}}}, nil
+}
+
+// notClient refuses to submit a command that is not an AMQP method.
+func notClient(line, col int, name string) *Error {
+	return &Error{Line: line, Col: col, Cmd: "submit", Msg: name + " is not a client command",
+		Hint: "submit takes an AMQP method such as basic.publish"}
 }
 
 var submitSpec = &Spec{Name: "submit", Engine: true, Usage: "submit CMD [ARG ...]"}
@@ -465,14 +488,18 @@ func tokenize(text string) ([]token, *Error) {
 		start := i
 		var b strings.Builder
 		quoted := false
+		eq := -1 // where the token's first = is
 		for i < len(text) && text[i] != ' ' && text[i] != '\t' {
 			c := text[i]
+			if c == '=' && eq < 0 {
+				eq = i
+			}
 			if c != '"' {
 				b.WriteByte(c)
 				i++
 				continue
 			}
-			if eq := strings.IndexByte(text[start:i], '='); eq < 0 || start+eq != i-1 {
+			if eq < 0 || eq != i-1 {
 				// NB: a quote anywhere but at the start of a value is
 				// an ordinary character, as it was before quoting.
 				b.WriteByte(c)

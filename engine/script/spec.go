@@ -253,6 +253,9 @@ func Names() []string {
 func closest(w string, words []string) string {
 	best, bestD := "", 1<<30
 	for _, c := range words {
+		if len(w) > len(c)+3 || len(c) > len(w)+3 {
+			continue // more than 3 edits apart: not worth the distance
+		}
 		if d := editDistance(w, c); d < bestD {
 			best, bestD = c, d
 		}

@@ -77,7 +77,8 @@ type driver struct {
 	ids      int
 	now      int64
 	step     int
-	gcOps    map[string]int // GC steps run, by job kind and op
+	gcOps    map[string]int    // GC steps run, by job kind and op
+	moved    map[string][]Move // the messages each GC job running has moved, by its name
 }
 
 // errStop ends a run at the injected crash.
@@ -98,6 +99,7 @@ func newDriver(t testing.TB, sc crashScenario, budget int, torn int, faults ...v
 		next: map[string]uint64{}, place: map[msgKey]Placement{}, seq: map[msgKey]uint64{},
 		m: newRunModel(), rng: rand.New(rand.NewSource(sc.seed)),
 		gcOps: map[string]int{},
+		moved: map[string][]Move{},
 	}
 }
 
@@ -153,6 +155,7 @@ func (d *driver) run() error {
 	}
 	for d.step = 0; d.step < d.sc.steps; d.step++ {
 		var err error
+		v, curP, curT := d.v, d.v.Store(true).current, d.v.Store(false).current
 		switch r := d.rng.Intn(100); {
 		case restarts[d.step]:
 			err = d.restart()
@@ -177,6 +180,10 @@ func (d *driver) run() error {
 		}
 		if err != nil {
 			return err
+		}
+		if d.v == v { // not restarted
+			d.checkRolled(v.Store(true), curP)
+			d.checkRolled(v.Store(false), curT)
 		}
 	}
 	return nil
@@ -378,6 +385,13 @@ func (d *driver) gc() error {
 			if rep.Op != "idle" {
 				d.gcOps[strings.Fields(rep.Job)[0]+" "+rep.Op]++
 			}
+			if rep.Start {
+				d.moved[rep.Job] = nil
+			}
+			d.moved[rep.Job] = append(d.moved[rep.Job], rep.Moved...)
+			d.checkCompacted(st, rep, d.moved[rep.Job])
+			d.checkMerging(rep)
+			d.checkMerged(st, rep)
 		}
 	}
 	return nil
@@ -400,11 +414,13 @@ func (d *driver) restart() error {
 	if err := d.deliverInflight(); err != nil {
 		return err
 	}
+	writing := d.v2Writing()
 	terms, _, err := d.v.Shutdown()
 	if err := d.check(err, "shutdown"); err != nil {
 		return err
 	}
 	d.checkShutdownSynced()
+	d.checkStoppedQS(writing)
 	for _, qn := range d.queueNames() {
 		d.acksReachedOS(qn)
 		if d.version(qn) == 1 {

@@ -422,3 +422,27 @@ func (m *MemFS) String() string {
 	walk("", m.root)
 	return b.String()
 }
+
+// Bytes is how many bytes the files hold, current and durable content
+// together (a file written since its last sync holds both): what the
+// filesystem takes in the computer's memory, about. It visits every file.
+func (m *MemFS) Bytes() int64 {
+	seen := map[*memNode]bool{}
+	var total int64
+	var walk func(n *memNode)
+	walk = func(n *memNode) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		total += int64(len(n.data) + len(n.syncedData))
+		for _, c := range n.children {
+			walk(c)
+		}
+		for _, c := range n.synced {
+			walk(c)
+		}
+	}
+	walk(m.root)
+	return total
+}

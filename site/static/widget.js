@@ -44,6 +44,7 @@
     "files-words.js",
     "goals.js",
     "goalwords.js",
+    "history.js",
     "i18n.js",
     "i18n-en.js",
     "i18n-zh.js",

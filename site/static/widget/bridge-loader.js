@@ -499,8 +499,12 @@ export class Engine {
     return h ? h.cost : 0;
   }
   /** exec runs a line; cut, when given, stops it after that many events
-   * (a #@cut). */
-  async exec(id, line, cut) {
+   * (a #@cut) or sooner if the time budget stops it; whole runs it
+   * without the time budget (a lesson's own line, never a link's). */
+  async exec(id, line, cut, whole) {
+    if (whole) {
+      return withOmitted(await this.call("exec", id, line, null, cut || 0, 1));
+    }
     return withOmitted(await (cut ? this.call("exec", id, line, null, cut) : this.call("exec", id, line)));
   }
   async submit(id, line) {

@@ -84,8 +84,18 @@ export class Captions {
    * and puts the captions that follow one at that event (a when that
    * never holds keeps its captions out). */
   async resolve(firstEvent) {
+    let failed = null;
     for (const [name, w] of this.whens) {
-      const n = await firstEvent(w.goal, w.from);
+      let n = -1;
+      if (!failed) {
+        try {
+          n = await firstEvent(w.goal, w.from);
+        } catch (e) {
+          // a scan the budget stopped: this when and the later ones
+          // keep their captions out, and the caller says why
+          failed = e;
+        }
+      }
       w.at = n >= 0 ? n : null;
       for (const c of this.list) {
         if (c.when === name) {
@@ -95,6 +105,9 @@ export class Captions {
     }
     this.list.sort((a, b) => a.at - b.at);
     this.current = -1;
+    if (failed) {
+      throw failed;
+    }
   }
 
   /** at is the caption in force at event pos: the last one standing at or

@@ -16,8 +16,9 @@ const MAX_LINE_CHARS = 2000;
 const MAX_CONSOLE_ENTRIES = 400;
 const MAX_CONSOLE_LINES = 4000;
 
-/** clip shortens a line past MAX_LINE_CHARS, saying by how much. */
-function clip(line, tr) {
+/** clip shortens a line past MAX_LINE_CHARS, saying by how much: a
+ * console line, or the words of the widget's problem banner. */
+export function clip(line, tr) {
   if (line.length <= MAX_LINE_CHARS) {
     return line;
   }
@@ -165,10 +166,10 @@ export class Console {
     }
   }
 
-  /** markDropped strikes out the commands after event pos: new history
-   * replaces them. */
-  markDropped(pos) {
-    for (const e of this.entries) {
+  /** markDropped strikes out the commands after event pos (of entries,
+   * all by default): new history replaces them. */
+  markDropped(pos, entries = this.entries) {
+    for (const e of entries) {
       if (e.at >= pos && e.cmdEl) {
         e.cmdEl.parentElement.classList.add("dropped");
         e.cmdEl.parentElement.title = this.tr("console.undone");

@@ -29,11 +29,12 @@
 import { loadEngine } from "./bridge-loader.js";
 import { Captions } from "./captions.js";
 import { changes, mark, NONE } from "./changes.js";
-import { Console } from "./console.js";
+import { clip, Console } from "./console.js";
 import { Diagram } from "./diagram.js";
 import { Editor } from "./editor.js";
 import { h, setText } from "./dom.js";
 import { formatTime } from "./format.js";
+import { typedEntries, withCuts } from "./history.js";
 import { Rates } from "./rates.js";
 import { SampleSeries } from "./samples.js";
 import { LinkError, said, ShareBox, ShareState, shareTarget, VIEWS } from "./share.js";
@@ -48,11 +49,12 @@ import { renderTables } from "./tables.js";
 import { Terms } from "./terms.js";
 import { EventList, Player } from "./timeline.js";
 
-/** WHOLE_COMMAND, given to exec as a command's cut, lets a lesson's own
- * line run as far as the engine's budget of one command
+/** WHOLE_COMMAND, given to exec as a command's cut with whole set, lets a
+ * lesson's own line run as far as the engine's budget of one command
  * (engine.CommandEvents) whatever the time it takes: the browser's time
- * budget guards scripts from links and the console, and a lesson cut
- * short on a slow computer would teach something else. */
+ * budget guards scripts from links and the console (a link's #@cut is
+ * still under it), and a lesson cut short on a slow computer would teach
+ * something else. */
 const WHOLE_COMMAND = 3_000_000;
 
 /** base is where the widget's files are (warren.wasm, widget.css, the
@@ -399,7 +401,7 @@ class WarrenScenario extends HTMLElement {
         } else if (line.startsWith("#@cut ")) {
           cut = Number(line.slice(6).trim());
         } else {
-          await this.engine.exec(this.id_, line, cut || (this.lesson ? WHOLE_COMMAND : 0));
+          await this.engine.exec(this.id_, line, cut || (this.lesson ? WHOLE_COMMAND : 0), this.lesson);
           cut = 0;
         }
       }
@@ -500,7 +502,14 @@ class WarrenScenario extends HTMLElement {
       }
       await this.runLines(text);
       if (this.id_) {
-        await this.captions.resolve((goal, from) => this.engine.firstEvent(this.id_, goal, from));
+        try {
+          await this.captions.resolve((goal, from) => this.engine.firstEvent(this.id_, goal, from));
+        } catch (e) {
+          if (e.lost) {
+            throw e;
+          }
+          this.showProblem(this.tx("problem.whenStopped"), this.tx("problem.whenStoppedDetail", { error: errorText(e.message, this.lang) }));
+        }
       }
     } finally {
       this.busy = false;
@@ -519,6 +528,7 @@ class WarrenScenario extends HTMLElement {
   async runLines(text) {
     const lines = text.split("\n");
     const cuts = []; // [line index, events]: lines the time budget stopped
+    let cutAt = -1; // the line of the #@cut the next command runs with
     let refused = 0;
     const parseFailed = !this.el.problem.hidden;
     for (let i = 0; i < lines.length; i++) {
@@ -534,8 +544,13 @@ class WarrenScenario extends HTMLElement {
       }
       this.lastCut = 0;
       const ok = await this.runLine(line, i + 1);
-      if (this.lastCut) {
-        cuts.push([i, this.lastCut]);
+      if (line.startsWith("#@cut ")) {
+        cutAt = ok ? i : -1;
+      } else if (!line.startsWith("#@")) {
+        if (this.lastCut) {
+          cuts.push([cutAt >= 0 ? cutAt : i, this.lastCut, cutAt >= 0]);
+        }
+        cutAt = -1;
       }
       if (!ok) {
         refused++;
@@ -546,10 +561,7 @@ class WarrenScenario extends HTMLElement {
     }
     if (cuts.length && text === this.source) {
       // the source carries its cuts, so that a share link replays them
-      for (const [i, n] of cuts.reverse()) {
-        lines.splice(i, 0, `#@cut ${n}`);
-      }
-      this.source = lines.join("\n");
+      this.source = withCuts(lines, cuts).join("\n");
     }
   }
 
@@ -600,7 +612,7 @@ class WarrenScenario extends HTMLElement {
     this.lastCut = 0;
     let lines;
     try {
-      lines = await this.engine.exec(this.id_, line, cut || (this.lesson && !typed ? WHOLE_COMMAND : undefined));
+      lines = await this.engine.exec(this.id_, line, cut || (this.lesson && !typed ? WHOLE_COMMAND : undefined), this.lesson && !typed);
     } catch (e) {
       if (e.lost) {
         this.console.add({ cmd: line, lines: ["error: " + e.message], at: from, typed });
@@ -609,8 +621,9 @@ class WarrenScenario extends HTMLElement {
       lines = ["error: " + e.message];
     }
     const refused = lines.length > 0 && lines[0].startsWith("error: ");
-    const stop = !cut && lines.length ? /^stopped after ([\d,]+) events \(the time budget/.exec(lines[lines.length - 1]) : null;
-    if (stop) {
+    const stop = lines.length ? /^stopped after ([\d,]+) events \(the time budget/.exec(lines[lines.length - 1]) : null;
+    if (stop && (!cut || Number(stop[1].replaceAll(",", "")) < cut)) {
+      // the time budget stopped it, before the cut if it had one
       this.lastCut = Number(stop[1].replaceAll(",", ""));
     }
     if (refused && lineNo && !/^error: line \d+/.test(lines[0])) {
@@ -633,15 +646,6 @@ class WarrenScenario extends HTMLElement {
   // -------------------------------------------------------------------
   // What the reader does.
 
-  /** branchPoint prepares a change that makes new history: after a seek
-   * back, the share script must say where the change happened. */
-  branchPoint() {
-    if (this.pos < this.end) {
-      this.extra.push(`#@seek ${this.pos}`);
-      this.console.markDropped(this.pos);
-    }
-  }
-
   /** typed runs a command as if typed in the console. */
   typed(line) {
     line = line.trim();
@@ -652,28 +656,20 @@ class WarrenScenario extends HTMLElement {
     this.pause();
     return this.act(async () => {
       this.lastStepWasButton = false;
-      const mark = this.extra.length;
-      // what branchPoint strikes out, to put back if the command is lost
-      const kept = this.console.entries.filter((e) => e.cmdEl && !e.cmdEl.parentElement.classList.contains("dropped"));
-      this.branchPoint();
+      const from = this.pos;
+      const end = this.end;
+      // what a new history strikes out: the entries before this one's
+      const earlier = [...this.console.entries];
       if (this.console.stepMode && /^[a-z]+\.[a-z]+(\s|$)/.test(line)) {
         line = `submit ${line}`; // a client command: its frames wait in the socket
       }
-      let ok;
-      try {
-        ok = await this.execLine(line, true);
-      } catch (e) {
-        this.extra.length = mark; // not part of the history
-        for (const entry of kept) {
-          entry.cmdEl.parentElement.classList.remove("dropped");
-          entry.cmdEl.parentElement.removeAttribute("title");
-        }
-        throw e;
+      // NB: a lost command (it throws) and a refused one change neither
+      // the history nor the console's marks: the engine kept its history
+      const ok = await this.execLine(line, true);
+      if (ok && from < end) {
+        this.console.markDropped(from, earlier);
       }
-      if (this.lastCut) {
-        this.extra.push(`#@cut ${this.lastCut}`);
-      }
-      this.extra.push(line);
+      this.extra.push(...typedEntries({ line, ok, pos: from, end, cut: this.lastCut }));
       await this.refresh();
       this.announce(ok ? this.tx("announce.ran", { line, where: this.positionText() }) : this.tx("announce.refused", { line }));
       this.updateURL();
@@ -955,8 +951,11 @@ class WarrenScenario extends HTMLElement {
 
   showProblem(title, detail) {
     this.el.problem.hidden = false;
-    setText(this.el.problem.firstChild, title + ": ");
-    setText(this.el.problem.lastChild, errorText(detail, this.lang)); // the engine's words too
+    // cut as console lines are: a refused line quoted whole may be a
+    // megabyte, which the page would take seconds to lay out
+    const tr = this.tr || translator("en");
+    setText(this.el.problem.firstChild, clip(title, tr) + ": ");
+    setText(this.el.problem.lastChild, clip(errorText(detail, this.lang), tr)); // the engine's words too
   }
 
   hideProblem() {

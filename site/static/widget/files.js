@@ -71,6 +71,10 @@ export function readFile(f) {
   return { ...a, path: f.path, size: f.size, synced: f.synced, read: data.length };
 }
 
+/** PIECE is how many rows of the dump, or fields of the table, are drawn
+ * in one task. */
+const PIECE = 128;
+
 /** BytesView is one file as annotated bytes. */
 class BytesView {
   constructor(tr) {
@@ -83,9 +87,14 @@ class BytesView {
     this.el = h("div.bytes", { role: "region" }, this.summary, this.hex, this.table);
   }
 
-  /** show draws a file read by the engine; width is the bytes per row. */
+  /** show draws a file read by the engine; width is the bytes per row.
+   * The dump and the table are drawn PIECE rows at a time, the first at
+   * once and each next one in a task of its own, so that a file of
+   * thousands of fields never holds the page for long; a later show drops
+   * the pieces still to draw. */
   show(fb, width) {
     const tr = this.tr;
+    this.drawing = (this.drawing || 0) + 1;
     const keepOff = this.fb && this.fb.path === fb.path && this.sel >= 0 ? this.fb.fields[this.sel].off : -1;
     this.fb = fb;
     this.el.setAttribute("aria-label", tr("files.bytesOf", { path: fb.path }));
@@ -121,41 +130,58 @@ class BytesView {
     const rows = hexRows(fb.fields, width);
     this.cells = fb.fields.map(() => []);
     this.hex.style.setProperty("--w", String(width));
-    this.hex.replaceChildren(
-      ...rows.map((r) => {
-        if (r.gap !== undefined) {
-          const f = fb.fields[r.field];
-          return h("div.row.gap", { text: this.tr("files.gap", { n: r.gap, name: fieldName(f.name, this.tr) }) });
+    const draw = (r) => {
+      if (r.gap !== undefined) {
+        const f = fb.fields[r.field];
+        return h("div.row.gap", { text: this.tr("files.gap", { n: r.gap, name: fieldName(f.name, this.tr) }) });
+      }
+      const hexCells = [];
+      const chars = [];
+      r.cells.forEach((c, k) => {
+        if (!c) {
+          hexCells.push(h("span.b.none", { text: "  " }));
+          chars.push(h("span.c.none", { text: " " }));
+          return;
         }
-        const hexCells = [];
-        const chars = [];
-        r.cells.forEach((c, k) => {
-          if (!c) {
-            hexCells.push(h("span.b.none", { text: "  " }));
-            chars.push(h("span.c.none", { text: " " }));
-            return;
-          }
-          const f = fb.fields[c.field];
-          const e = f.entry >= 0 ? fb.entries[f.entry] : null;
-          let cls = `.role-${f.role}${c.field % 2 ? ".odd" : ""}${c.first ? ".first" : ""}`;
-          if (e && (e.state === "dead" || e.state === "acked" || e.state === "invalid")) {
-            cls += ".gone";
-          }
-          if (e && unsynced(e, fb.synced)) {
-            cls += ".unsynced";
-          }
-          if (e && e.off === r.off + k) {
-            cls += ".entry-start";
-          }
-          const b = h(`span.b${cls}`, { "data-f": c.field, text: hex2(c.b) });
-          const ch = h(`span.c${cls}`, { "data-f": c.field, text: ascii(c.b) });
-          this.cells[c.field].push(b, ch);
-          hexCells.push(b);
-          chars.push(ch);
-        });
-        return h("div.row", null, h("span.off", { text: offsetText(r.off) }), h("span.hexcells", null, hexCells), h("span.chars", null, chars));
-      }),
-    );
+        const f = fb.fields[c.field];
+        const e = f.entry >= 0 ? fb.entries[f.entry] : null;
+        let cls = `.role-${f.role}${c.field % 2 ? ".odd" : ""}${c.first ? ".first" : ""}`;
+        if (e && (e.state === "dead" || e.state === "acked" || e.state === "invalid")) {
+          cls += ".gone";
+        }
+        if (e && unsynced(e, fb.synced)) {
+          cls += ".unsynced";
+        }
+        if (e && e.off === r.off + k) {
+          cls += ".entry-start";
+        }
+        const b = h(`span.b${cls}`, { "data-f": c.field, text: hex2(c.b) });
+        const ch = h(`span.c${cls}`, { "data-f": c.field, text: ascii(c.b) });
+        this.cells[c.field].push(b, ch);
+        hexCells.push(b);
+        chars.push(ch);
+      });
+      return h("div.row", null, h("span.off", { text: offsetText(r.off) }), h("span.hexcells", null, hexCells), h("span.chars", null, chars));
+    };
+    this.hex.replaceChildren();
+    this.inPieces(rows, (part) => this.hex.append(...part.map(draw)));
+  }
+
+  /** inPieces draws items PIECE at a time with draw: the first piece now,
+   * each next in a later task, until show draws something else. */
+  inPieces(items, draw) {
+    const drawing = this.drawing;
+    const next = (i) => {
+      if (this.drawing !== drawing || i >= items.length) {
+        return;
+      }
+      draw(items.slice(i, i + PIECE));
+      if (i > 0) {
+        this.markSelected(); // what the new piece holds of the selection
+      }
+      setTimeout(() => next(i + PIECE), 0);
+    };
+    next(0);
   }
 
   drawTable() {
@@ -163,14 +189,15 @@ class BytesView {
     const tr = this.tr;
     this.rows = [];
     const head = h("tr", null, ...["files.col.offset", "files.col.size", "files.col.field", "files.col.value"].map((k) => h("th", { scope: "col", text: tr(k) })));
-    const body = [];
+    const body = h("tbody");
     let entry = -2;
-    fb.fields.forEach((f, i) => {
+    const draw = (f, i) => {
+      const out = [];
       if (f.entry !== entry) {
         entry = f.entry;
         const e = entry >= 0 ? fb.entries[entry] : null;
         const label = e ? `${entryLabel(e.label, tr)}: ${tr(STATE_KEYS[e.state] || e.state)}${unsynced(e, fb.synced) ? `, ${tr("files.state.unsynced")}` : ""}` : f.name === "unreadable" ? tr("files.unreadable") : tr("files.header");
-        body.push(h(`tr.entry${e ? `.state-${e.state}` : ""}`, null, h("th", { colspan: "4", scope: "colgroup", text: label })));
+        out.push(h(`tr.entry${e ? `.state-${e.state}` : ""}`, null, h("th", { colspan: "4", scope: "colgroup", text: label })));
       }
       const row = h(
         `tr.field.role-${f.role}`,
@@ -181,9 +208,28 @@ class BytesView {
         h("td", { text: fieldValue(f.value, tr) }),
       );
       this.rows.push(row);
-      body.push(row);
-    });
-    this.table.replaceChildren(h("caption", { text: tr("files.fieldsCaption") }), h("thead", null, head), h("tbody", null, body));
+      out.push(row);
+      return out;
+    };
+    this.table.replaceChildren(h("caption", { text: tr("files.fieldsCaption") }), h("thead", null, head), body);
+    this.inPieces(
+      fb.fields.map((f, i) => [f, i]),
+      (part) => body.append(...part.flatMap(([f, i]) => draw(f, i))),
+    );
+  }
+
+  /** markSelected marks the selected field where it is drawn. */
+  markSelected() {
+    const i = this.sel;
+    if (i < 0 || !this.cells[i]) {
+      return;
+    }
+    this.cells[i].forEach((c) => c.classList.add("sel"));
+    const row = this.rows[i];
+    if (row) {
+      row.tabIndex = 0;
+      row.classList.add("sel");
+    }
   }
 
   /** select marks field i in the dump and the table; focus moves there when asked. */
@@ -200,11 +246,9 @@ class BytesView {
       }
     }
     this.sel = i;
-    this.cells[i].forEach((c) => c.classList.add("sel"));
+    this.markSelected();
     const row = this.rows[i];
-    row.tabIndex = 0;
-    row.classList.add("sel");
-    if (focus) {
+    if (focus && row) {
       row.focus();
       const first = this.cells[i][0];
       if (first && first.scrollIntoView) {
