@@ -261,7 +261,8 @@ class WarrenScenario extends HTMLElement {
       ({ share, source } = await readSource(this, base));
     } catch (e) {
       this.engine = await engine.catch(() => null);
-      this.showProblem(this.tx(e instanceof LinkError ? "problem.linkDamaged" : "problem.cannotLoad"), said(e, this.tr));
+      const title = e instanceof LinkError ? "problem.linkDamaged" : e && e.arrival ? "problem.changedOnArrival" : "problem.cannotLoad";
+      this.showProblem(this.tx(title), said(e, this.tr));
       this.source = "";
       if (this.engine) {
         this.watchRestarts();
