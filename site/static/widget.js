@@ -27,9 +27,11 @@
 // alone.
 (() => {
   "use strict";
-  if (customElements.get("warren-scenario")) {
+  const LOADED = Symbol.for("warren.widget.js");
+  if (customElements.get("warren-scenario") || globalThis[LOADED]) {
     return; // the script was included twice
   }
+  globalThis[LOADED] = true;
 
   // NB: every module in widget/, so that they all load at once instead of
   // one import level after another; site tests check the list.
