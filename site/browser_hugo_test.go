@@ -123,13 +123,15 @@ func copyTree(t *testing.T, from, to string) {
 	}
 }
 
-// serveDocs serves a built documentation site on a second loopback origin
-// with the policy the embedding page asks for.
-func serveDocs(t *testing.T, site, dir string) string {
+// serveDocs serves a built documentation site on a second loopback origin,
+// with policy as its Content-Security-Policy unless it is empty.
+func serveDocs(t *testing.T, policy, dir string) string {
 	t.Helper()
 	files := http.FileServer(http.Dir(dir))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", hostPolicy(site))
+		if policy != "" {
+			w.Header().Set("Content-Security-Policy", policy)
+		}
 		files.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
@@ -205,11 +207,13 @@ func (b *browser) layoutShift() float64 {
 // fetched once a page view.
 func TestHugoSite(t *testing.T) {
 	site := siteURL(t)
-	docs := serveDocs(t, site, hugoSite(t, site))
+	docs := serveDocs(t, hostPolicy(site), hugoSite(t, site))
 	b := newBrowser(t)
 
 	wasm, all := fetches("/warren.wasm"), siteFetches()
 	b.open(docs + "/a/")
+	b.waitFor(rawFormsDone)
+	b.waitReady()
 	t.Logf("Hugo page A, first view: layout shift %.3f, %d requests to warren's files", b.layoutShift(), siteFetches()-all)
 	b.checkDocPage("page A", "a1", "a2")
 	b.shot("hugo-a")
@@ -217,6 +221,7 @@ func TestHugoSite(t *testing.T) {
 	if err := chromedp.Do(b.ctx, chromedp.Click(`a[href="/b/"]`), chromedp.WaitReady(`#b2`)); err != nil {
 		t.Fatalf("following the link to page B: %v", err)
 	}
+	b.waitFor(rawFormsDone)
 	b.waitReady()
 	b.checkDocPage("page B", "b1", "b2")
 	b.shot("hugo-b")

@@ -32,6 +32,10 @@ func hostPages(t *testing.T, site string, pages map[string]string) string {
 	return strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
 }
 
+// rawFormsDone holds once widget.js has made every raw form of the page a
+// widget.
+const rawFormsDone = `document.querySelectorAll('script[type="text/warren"]:not([hidden]), pre.warren:not([hidden])').length === 0`
+
 // rawScript is a script with what Markdown processors break: a first line
 // that is a comment, a blank line, braces and quotes.
 const rawScript = `# three jobs, one worker
@@ -60,6 +64,8 @@ basic.publish key=other body="it's {i}" count=2</pre>
 </main>`})
 	before := fetches("/warren.wasm")
 	b.open(host + "/raw.html")
+	b.waitFor(rawFormsDone)
+	b.waitReady()
 
 	type widget struct {
 		Source, Label, Open string
@@ -92,6 +98,7 @@ basic.publish key=other body="it's {i}" count=2</pre>
 	// What a site's client-side navigation does: the page's content is
 	// replaced without a reload.
 	evalJS[bool](b, `(document.querySelector("main").innerHTML = '<h1>Page B</h1><script type="text/warren" id="n">queue.declare queue=next\nbasic.publish key=next count=4</script>', true)`)
+	b.waitFor(rawFormsDone)
 	b.waitReady()
 	if n := evalJS[int](b, `document.querySelectorAll("warren-scenario").length`); n != 1 {
 		t.Errorf("after the page's content was replaced there are %d widgets, want the new page's one", n)

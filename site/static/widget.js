@@ -128,7 +128,16 @@
         root.querySelectorAll(RAW).forEach(upgrade);
       }
     };
-    scan(document);
+    // NB: a framework that hydrates the page's server-rendered HTML
+    // (VitePress, Docusaurus) must find it as it left it, or it gives up on
+    // the rest of the page: the page's own raw forms are upgraded once it
+    // has loaded and the browser is idle, those added later at once.
+    const later = () => (typeof requestIdleCallback === "function" ? requestIdleCallback(() => scan(document), { timeout: 1000 }) : setTimeout(() => scan(document), 0));
+    if (document.readyState === "complete") {
+      later();
+    } else {
+      addEventListener("load", later, { once: true });
+    }
     new MutationObserver((records) => {
       let removed = false;
       for (const r of records) {
