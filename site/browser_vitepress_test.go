@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -21,7 +22,7 @@ func needDocSites(t *testing.T) {
 	}
 }
 
-// npmPackage installs spec (name@version) once into a folder of its own
+// npmPackage installs spec (name@version, space-separated) once into a folder of its own
 // under $WARREN_NPM_CACHE (default: the user's cache folder), outside the
 // repository, and returns that folder's node_modules.
 func npmPackage(t *testing.T, dir, spec string) string {
@@ -41,7 +42,7 @@ func npmPackage(t *testing.T, dir, spec string) string {
 		return modules
 	}
 	writeFile(t, filepath.Join(folder, "package.json"), `{"private": true}`)
-	cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", spec)
+	cmd := exec.Command("npm", append([]string{"install", "--no-audit", "--no-fund", "--loglevel=error"}, strings.Fields(spec)...)...)
 	cmd.Dir = folder
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("npm install %s in %s: %v\n%s", spec, folder, err, out)
@@ -148,4 +149,50 @@ export default {
 	docs := serveDocs(t, "", filepath.Join(dir, "docs", ".vitepress", "dist"))
 	b := newBrowser(t)
 	b.checkClientNavigation("vitepress", docs, "/a.html", `a[href$="b.html"]`)
+}
+
+// TestDocusaurusSite builds a Docusaurus 3 site that uses
+// integrations/docusaurus as its README says (two fences a page, in MDX,
+// whose braces and # lines would otherwise be code and headings) and
+// reads it in Chromium with its client-side navigation.
+func TestDocusaurusSite(t *testing.T) {
+	needDocSites(t)
+	site := siteURL(t)
+	modules := npmPackage(t, "docusaurus", "@docusaurus/core@3.10.2 @docusaurus/preset-classic@3.10.2 react@18.3.1 react-dom@18.3.1")
+	plugin, err := filepath.Abs(filepath.Join("..", "integrations", "docusaurus", "index.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	fence := func(opts, id string) string { return "```warren " + opts + "\n" + docScripts[id] + "```\n\n" }
+	files := map[string]string{
+		"package.json": `{"private": true}`,
+		"docusaurus.config.mjs": `import { remarkWarren, warrenHead } from ` + fmt.Sprintf("%q", plugin) + `;
+export default {
+  title: "Docs", url: "http://localhost", baseUrl: "/", onBrokenLinks: "throw",
+  presets: [["classic", { docs: { routeBasePath: "/", remarkPlugins: [remarkWarren] }, blog: false, pages: false, theme: {} }]],
+  ...warrenHead(` + fmt.Sprintf("%q", site) + `),
+};
+`,
+		"docs/index.md": "# Docs\n\n[Page A](./a.md)\n",
+		"docs/a.md": "# Page A\n\nTwo fences.\n\n" + fence(`id=a1 title="Three jobs"`, "a1") +
+			"Between them, prose with \"quotes\".\n\n" + fence(`id=a2 title="Other" open=start`, "a2") + "[To page B](./b.md)\n",
+		"docs/b.md": "# Page B\n\n" + fence(`{id="b1" title="Shortcode"}`, "b1") +
+			"Between them, \"prose\".\n\n" + fence(`id=b2 title='Raw form' view=diagram`, "b2") + "[Back to page A](./a.md)\n",
+	}
+	for name, body := range files {
+		writeFile(t, filepath.Join(dir, name), body)
+	}
+	cmd := exec.Command("node", filepath.Join(modules, "@docusaurus", "core", "bin", "docusaurus.mjs"), "build", "--no-minify")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DOCUSAURUS_NO_UPDATE_NOTIFIER=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("docusaurus build: %v\n%s", err, out)
+	}
+	docs := serveDocs(t, "", filepath.Join(dir, "build"))
+	b := newBrowser(t)
+	b.checkClientNavigation("docusaurus", docs, "/a", `a[href="/b"]`)
 }
