@@ -66,6 +66,7 @@
     "source.js",
     "tables.js",
     "terms.js",
+    "theme.js",
     "timeline.js",
   ];
 

@@ -46,6 +46,7 @@ import { engineText, errorText, langOf, translator } from "./i18n.js";
 import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
 import { Terms } from "./terms.js";
+import { watchScheme } from "./theme.js";
 import { EventList, Player } from "./timeline.js";
 
 /** WHOLE_COMMAND, given to exec as a command's cut, lets a lesson's own
@@ -191,6 +192,7 @@ class WarrenScenario extends HTMLElement {
   }
 
   connectedCallback() {
+    this.unscheme ||= watchScheme(this);
     if (this.id_ && this.engine) {
       return; // moved within the page
     }
@@ -208,6 +210,8 @@ class WarrenScenario extends HTMLElement {
   disconnectedCallback() {
     queueMicrotask(() => {
       if (!this.isConnected) {
+        this.unscheme?.();
+        this.unscheme = null;
         this.pause();
         if (this.engine && this.id_) {
           this.engine.destroy(this.id_);
