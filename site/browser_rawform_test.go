@@ -13,6 +13,12 @@ import (
 // Each page gets the widget's two tags in its head.
 func hostPages(t *testing.T, site string, pages map[string]string) string {
 	t.Helper()
+	return hostPagesWith(t, site, hostPolicy(site), pages)
+}
+
+// hostPagesWith is hostPages with policy as the pages' policy.
+func hostPagesWith(t *testing.T, site, policy string, pages map[string]string) string {
+	t.Helper()
 	head := `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>docs</title>
 <link rel="stylesheet" href="` + site + `/widget.css">
@@ -24,7 +30,7 @@ func hostPages(t *testing.T, site string, pages map[string]string) string {
 			http.NotFound(w, r)
 			return
 		}
-		w.Header().Set("Content-Security-Policy", hostPolicy(site))
+		w.Header().Set("Content-Security-Policy", policy)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, head+body+"</body></html>")
 	}))

@@ -33,6 +33,16 @@
   }
   globalThis[LOADED] = true;
 
+  // What the page's Content-Security-Policy blocks (in a widget's shadow
+  // root too: the event is composed), for the message of a widget that
+  // cannot start (widget/policy.js says what to add).
+  const violations = (globalThis[Symbol.for("warren.violations")] = []);
+  document.addEventListener(
+    "securitypolicyviolation",
+    (e) => violations.push({ directive: e.effectiveDirective || e.violatedDirective, blocked: e.blockedURI }),
+    true,
+  );
+
   // NB: every module in widget/, so that they all load at once instead of
   // one import level after another; site tests check the list.
   const MODULES = [
@@ -58,6 +68,7 @@
     "i18n-zh.js",
     "format.js",
     "markers.js",
+    "policy.js",
     "progress.js",
     "rates.js",
     "samples.js",

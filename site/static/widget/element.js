@@ -47,6 +47,7 @@ import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
 import { Terms } from "./terms.js";
 import { watchScheme } from "./theme.js";
+import { adviceFor } from "./policy.js";
 import { EventList, Player } from "./timeline.js";
 
 /** WHOLE_COMMAND, given to exec as a command's cut, lets a lesson's own
@@ -969,12 +970,21 @@ class WarrenScenario extends HTMLElement {
   }
 
   fail(what, e) {
-    const msg = e && e.message ? e.message : String(e);
+    let msg = e && e.message ? e.message : String(e);
+    const more = msg.includes("Content-Security-Policy") ? "" : adviceFor(globalThis[Symbol.for("warren.violations")] || [], new URL(base, location.href).origin);
+    if (more) {
+      msg += `: ${more}`;
+    }
     if (this.el) {
       this.showProblem(what, msg);
       this.status("");
     } else {
       this.root.textContent = `${what}: ${msg}`;
+    }
+    // the script as text, for the reader of a widget that cannot run it
+    const script = this.source || this.textContent.trim();
+    if (script && !this.root.querySelector("pre.unrun")) {
+      this.root.append(h("pre.unrun", null, script));
     }
     this.resolveReady();
   }
