@@ -9,7 +9,7 @@
 // config.
 
 /** VALUED and BOOLEAN are the attributes a fence line may give. */
-const VALUED = ["id", "title", "view", "open", "event", "speed", "version", "lang", "name", "src", "share-to", "goals", "solution", "hints"];
+const VALUED = ["id", "title", "view", "open", "event", "speed", "version", "lang", "name", "src", "share-to", "goals", "solution", "hints", "load", "theme"];
 const BOOLEAN = ["autoplay", "error-ok", "editor"];
 
 /** warrenHead is what the site's config spreads in: ...warrenHead(origin). */

@@ -10,7 +10,7 @@
 // its components.
 
 /** VALUED and BOOLEAN are the attributes a fence line may give. */
-const VALUED = ["id", "title", "view", "open", "event", "speed", "version", "lang", "name", "src", "share-to", "goals", "solution", "hints"];
+const VALUED = ["id", "title", "view", "open", "event", "speed", "version", "lang", "name", "src", "share-to", "goals", "solution", "hints", "load", "theme"];
 const BOOLEAN = ["autoplay", "error-ok", "editor"];
 
 /** isCustomElement is for vue.template.compilerOptions. */

@@ -252,6 +252,9 @@ class WarrenScenario extends HTMLElement {
       this.setAttribute("aria-label", this.titleText);
     }
     this.root.adoptedStyleSheets = await loadSheets(base);
+    if (this.getAttribute("load") === "click") {
+      await this.clickToLoad();
+    }
     await this.turn();
     this.build();
     this.status(this.tx("status.loading"));
@@ -304,6 +307,22 @@ class WarrenScenario extends HTMLElement {
       return; // the engine restarted under the first run: the rebuild finishes it
     }
     this.started_();
+  }
+
+  /** clickToLoad (load="click") shows the script and a Run button, and
+   * settles when the reader presses it: nothing of the engine loads
+   * before. */
+  clickToLoad() {
+    const from = this.querySelector(':scope > pre, :scope > script[type="text/warren"]') || this;
+    return new Promise((resolve) => {
+      const box = h(
+        "div.click-to-load",
+        null,
+        h("pre.unrun", null, from.textContent.trim()),
+        h("button.run-now", { type: "button", onclick: () => (box.remove(), this.wanted(), resolve()) }, this.tx("load.run")),
+      );
+      this.root.append(box);
+    });
   }
 
   /** openWhereAsked goes, after the first run, to the event the share
