@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -73,6 +74,10 @@ func Build(outDir string, opts BuildOptions) error {
 	if err := writeFile(filepath.Join(outDir, "_headers"), []byte(hostHeaders(written))); err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
+	// npm pack of the folder packs the widget's files alone
+	if err := writeFile(filepath.Join(outDir, "package.json"), []byte(packageJSON())); err != nil {
+		return fmt.Errorf("site: %w", err)
+	}
 	if !opts.SkipWasm {
 		if err := buildWasm(outDir, opts, logf); err != nil {
 			return fmt.Errorf("site: %w", err)
@@ -89,6 +94,26 @@ func Build(outDir string, opts BuildOptions) error {
 		logf("site: wrote %d .gz and %d .br files", c.Gzip, c.Brotli)
 	}
 	return nil
+}
+
+// WidgetFiles are the files a host serves to run widgets from its own
+// origin (self-hosting), as globs of the built site: the loader and its
+// style sheet, the widget's modules and style sheets, the engine's worker
+// among them, warren.wasm and Go's wasm_exec.js. The build's package.json
+// lists them, so that npm pack packs them and nothing else.
+var WidgetFiles = []string{"widget.js", "widget.css", "widget/*.js", "widget/*.css", "warren.wasm", "wasm_exec.js"}
+
+// packageJSON is the built site's package.json.
+func packageJSON() string {
+	files, _ := json.Marshal(WidgetFiles)
+	return `{
+  "name": "warren-widget",
+  "version": "0.1.0",
+  "description": "<warren-scenario>: a live simulation of a RabbitMQ 3.10.8 node for any page, with its engine (warren.wasm) in a Web Worker",
+  "browser": "widget.js",
+  "files": ` + string(files) + `
+}
+`
 }
 
 // copyStatic copies every file under static/ to the same path under out.

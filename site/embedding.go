@@ -75,6 +75,25 @@ func (d embeddingDoc) elementSnippet() string {
 </warren-scenario>`
 }
 
+// rawSnippet is the example in the two raw forms that Markdown leaves as
+// written, which widget.js turns into widgets.
+func (d embeddingDoc) rawSnippet() string {
+	return `<script type="text/warren" title="` + d.Example.Title + `" view="table">
+` + d.Example.Script + `
+</script>
+
+<pre class="warren" title="` + d.Example.Title + `" open="start">
+` + d.Example.Script + `
+</pre>`
+}
+
+// fenceSnippet is the example as a fence of the writer's own Markdown,
+// the element's attributes on the fence line (as the VitePress and
+// Docusaurus components read them; Hugo's in braces).
+func (d embeddingDoc) fenceSnippet() string {
+	return "```warren title=\"" + d.Example.Title + "\" view=table open=start\n" + d.Example.Script + "\n```"
+}
+
 // iframeSnippet is the example as an iframe.
 func (d embeddingDoc) iframeSnippet() string {
 	src := d.Origin + embedLink(d.Lang, d.Example.Title, d.Example.Script)

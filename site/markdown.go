@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"fmt"
+	"html"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -91,7 +92,9 @@ func nodeText(n ast.Node, src []byte) string {
 				b.WriteByte(' ')
 			}
 		case *ast.String:
-			b.Write(c.Value)
+			// the typographer's strings are HTML (&rsquo;), the
+			// entry's text is text
+			b.WriteString(html.UnescapeString(string(c.Value)))
 		default:
 			b.WriteString(nodeText(c, src))
 		}

@@ -18,16 +18,36 @@
 //
 // Share links: #w=<script>&e=<event>&v=<view>, the script being every
 // command that made the state (deflate-raw, base64url).
+//
+// Markdown cannot break two raw forms, which this file turns into widgets
+// (upgradeRaw), on the page as it loads and on whatever a site's
+// client-side navigation puts in it later: <script type="text/warren">
+// and <pre class="warren">, each with the element's attributes. CommonMark
+// runs either to its closing tag, blank lines and all, and leaves its text
+// alone.
 (() => {
   "use strict";
-  if (customElements.get("warren-scenario")) {
+  const LOADED = Symbol.for("warren.widget.js");
+  if (customElements.get("warren-scenario") || globalThis[LOADED]) {
     return; // the script was included twice
   }
+  globalThis[LOADED] = true;
+
+  // What the page's Content-Security-Policy blocks (in a widget's shadow
+  // root too: the event is composed), for the message of a widget that
+  // cannot start (widget/policy.js says what to add).
+  const violations = (globalThis[Symbol.for("warren.violations")] = []);
+  document.addEventListener(
+    "securitypolicyviolation",
+    (e) => violations.push({ directive: e.effectiveDirective || e.violatedDirective, blocked: e.blockedURI }),
+    true,
+  );
 
   // NB: every module in widget/, so that they all load at once instead of
   // one import level after another; site tests check the list.
   const MODULES = [
     "element.js",
+    "arrival.js",
     "bridge-loader.js",
     "captions.js",
     "changes.js",
@@ -50,6 +70,7 @@
     "i18n-zh.js",
     "format.js",
     "markers.js",
+    "policy.js",
     "progress.js",
     "rates.js",
     "samples.js",
@@ -58,6 +79,7 @@
     "source.js",
     "tables.js",
     "terms.js",
+    "theme.js",
     "timeline.js",
   ];
 
@@ -79,10 +101,73 @@
     link.href = dir + m;
     document.head.appendChild(link);
   }
+  upgradeRaw();
   import(dir + "element.js").then(
     (m) => m.define(base),
     (e) => unavailable(`cannot load ${dir}element.js: ${e && e.message ? e.message : e}`),
   );
+
+  /** upgradeRaw puts a <warren-scenario> before every raw form of the page
+   * and of what is added to it later, with the raw form's attributes (but
+   * its type and class) and its text as the script, and hides the raw
+   * form. The raw form stays where it was, so that a framework that
+   * rendered it still finds it; when it is removed (the site navigated
+   * away), its widget goes too. */
+  function upgradeRaw() {
+    const RAW = 'script[type="text/warren"], pre.warren';
+    const made = new Map(); // raw form -> its widget
+    const upgrade = (raw) => {
+      if (made.has(raw) || raw.closest("warren-scenario")) {
+        return; // done, or a widget's own script, which it reads itself
+      }
+      const w = document.createElement("warren-scenario");
+      for (const a of raw.attributes) {
+        if (a.name !== "type" && a.name !== "class") {
+          w.setAttribute(a.name, a.value);
+        }
+      }
+      raw.removeAttribute("id");
+      const pre = document.createElement("pre");
+      // the parser drops a newline right after <pre>, not after <script>
+      pre.textContent = raw.textContent.replace(/^\r?\n/, "").replace(/\s*$/, "\n");
+      w.append(pre);
+      raw.hidden = true;
+      raw.before(w);
+      made.set(raw, w);
+    };
+    const scan = (root) => {
+      if (root.matches && root.matches(RAW)) {
+        upgrade(root);
+      } else if (root.querySelectorAll) {
+        root.querySelectorAll(RAW).forEach(upgrade);
+      }
+    };
+    // NB: a framework that hydrates the page's server-rendered HTML
+    // (VitePress, Docusaurus) must find it as it left it, or it gives up on
+    // the rest of the page: the page's own raw forms are upgraded once it
+    // has loaded and the browser is idle, those added later at once.
+    const later = () => (typeof requestIdleCallback === "function" ? requestIdleCallback(() => scan(document), { timeout: 1000 }) : setTimeout(() => scan(document), 0));
+    if (document.readyState === "complete") {
+      later();
+    } else {
+      addEventListener("load", later, { once: true });
+    }
+    new MutationObserver((records) => {
+      let removed = false;
+      for (const r of records) {
+        r.addedNodes.forEach(scan);
+        removed ||= r.removedNodes.length > 0;
+      }
+      if (removed) {
+        for (const [raw, w] of made) {
+          if (!raw.isConnected) {
+            w.remove();
+            made.delete(raw);
+          }
+        }
+      }
+    }).observe(document.documentElement, { childList: true, subtree: true });
+  }
 
   /** unavailable makes every element say why it cannot run, above the
    * script it holds. */

@@ -25,6 +25,8 @@
 //
 // A lost handle names nothing any more: calls with it fail with lost.
 
+import { adviceFor, TRUSTED_TYPES } from "./policy.js";
+
 /** EngineError is a refusal from the bridge ({error: "..."}), or a call
  * the engine could not answer: lost when the worker died under it,
  * culprit when it was the call running as the worker died. */
@@ -611,9 +613,38 @@ export function loadEngine(base) {
  * host) it is a module of the page's own, made here, that imports url
  * (which the widget's server allows by CORS, as for every module). */
 function startWorker(url) {
-  if (new URL(url).origin === location.origin) {
-    return new Worker(url, { type: "module", name: "warren engine" });
+  let at = url;
+  if (new URL(url).origin !== location.origin) {
+    at = URL.createObjectURL(new Blob([`import ${JSON.stringify(url)};\n`], { type: "text/javascript" }));
   }
-  const src = new Blob([`import ${JSON.stringify(url)};\n`], { type: "text/javascript" });
-  return new Worker(URL.createObjectURL(src), { type: "module", name: "warren engine" });
+  try {
+    return new Worker(scriptURL(at), { type: "module", name: "warren engine" });
+  } catch (e) {
+    if (globalThis.trustedTypes && !trusted) {
+      // the page requires Trusted Types and refused the widget's policy
+      const advice = adviceFor([{ directive: "require-trusted-types-for" }], "");
+      throw new Error(`${e.message}: ${advice}`);
+    }
+    throw e;
+  }
+}
+
+let trusted; // the Trusted Types policy, once made (null: none)
+
+/** scriptURL is url as a page that requires Trusted Types takes a
+ * worker's address: through the policy named TRUSTED_TYPES, which the
+ * page's trusted-types directive must list. Elsewhere it is url. */
+function scriptURL(url) {
+  if (trusted === undefined) {
+    trusted = null;
+    if (globalThis.trustedTypes && typeof globalThis.trustedTypes.createPolicy === "function") {
+      try {
+        trusted = globalThis.trustedTypes.createPolicy(TRUSTED_TYPES, { createScriptURL: (u) => u });
+      } catch {
+        // not listed in trusted-types: the worker is refused, and the
+        // policy's violation says what to add
+      }
+    }
+  }
+  return trusted ? trusted.createScriptURL(url) : url;
 }

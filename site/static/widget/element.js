@@ -47,6 +47,8 @@ import { engineText, errorText, langOf, translator } from "./i18n.js";
 import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
 import { Terms } from "./terms.js";
+import { watchScheme } from "./theme.js";
+import { adviceFor } from "./policy.js";
 import { EventList, Player } from "./timeline.js";
 
 /** WHOLE_COMMAND, given to exec as a command's cut with whole set, lets a
@@ -193,6 +195,7 @@ class WarrenScenario extends HTMLElement {
   }
 
   connectedCallback() {
+    this.unscheme ||= watchScheme(this);
     if (this.id_ && this.engine) {
       return; // moved within the page
     }
@@ -210,6 +213,8 @@ class WarrenScenario extends HTMLElement {
   disconnectedCallback() {
     queueMicrotask(() => {
       if (!this.isConnected) {
+        this.unscheme?.();
+        this.unscheme = null;
         this.pause();
         if (this.engine && this.id_) {
           this.engine.destroy(this.id_);
@@ -249,6 +254,9 @@ class WarrenScenario extends HTMLElement {
       this.setAttribute("aria-label", this.titleText);
     }
     this.root.adoptedStyleSheets = await loadSheets(base);
+    if (this.getAttribute("load") === "click") {
+      await this.clickToLoad();
+    }
     await this.turn();
     this.build();
     this.status(this.tx("status.loading"));
@@ -263,7 +271,8 @@ class WarrenScenario extends HTMLElement {
       ({ share, source } = await readSource(this, base));
     } catch (e) {
       this.engine = await engine.catch(() => null);
-      this.showProblem(this.tx(e instanceof LinkError ? "problem.linkDamaged" : "problem.cannotLoad"), said(e, this.tr));
+      const title = e instanceof LinkError ? "problem.linkDamaged" : e && e.arrival ? "problem.changedOnArrival" : "problem.cannotLoad";
+      this.showProblem(this.tx(title), said(e, this.tr));
       this.source = "";
       if (this.engine) {
         this.watchRestarts();
@@ -300,6 +309,22 @@ class WarrenScenario extends HTMLElement {
       return; // the engine restarted under the first run: the rebuild finishes it
     }
     this.started_();
+  }
+
+  /** clickToLoad (load="click") shows the script and a Run button, and
+   * settles when the reader presses it: nothing of the engine loads
+   * before. */
+  clickToLoad() {
+    const from = this.querySelector(':scope > pre, :scope > script[type="text/warren"]') || this;
+    return new Promise((resolve) => {
+      const box = h(
+        "div.click-to-load",
+        null,
+        h("pre.unrun", null, from.textContent.trim()),
+        h("button.run-now", { type: "button", onclick: () => (box.remove(), this.wanted(), resolve()) }, this.tx("load.run")),
+      );
+      this.root.append(box);
+    });
   }
 
   /** openWhereAsked goes, after the first run, to the event the share
@@ -963,12 +988,21 @@ class WarrenScenario extends HTMLElement {
   }
 
   fail(what, e) {
-    const msg = e && e.message ? e.message : String(e);
+    let msg = e && e.message ? e.message : String(e);
+    const more = msg.includes("Content-Security-Policy") ? "" : adviceFor(globalThis[Symbol.for("warren.violations")] || [], new URL(base, location.href).origin);
+    if (more) {
+      msg += `: ${more}`;
+    }
     if (this.el) {
       this.showProblem(what, msg);
       this.status("");
     } else {
       this.root.textContent = `${what}: ${msg}`;
+    }
+    // the script as text, for the reader of a widget that cannot run it
+    const script = this.source || this.textContent.trim();
+    if (script && !this.root.querySelector("pre.unrun")) {
+      this.root.append(h("pre.unrun", null, script));
     }
     this.resolveReady();
   }

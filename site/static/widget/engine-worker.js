@@ -19,6 +19,8 @@
 // nothing more, not even the answer to the calls it died in: the page
 // starts another.
 
+import { adviceFor } from "./policy.js";
+
 /** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
 export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "fileBytes"]);
 
@@ -107,6 +109,10 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
   let printed = ""; // the end of what Go printed
   let fatal = ""; // the first line of a fatal error it printed
   let loading = null;
+  // what the page's Content-Security-Policy blocked in here (the worker
+  // of a page of another origin has the page's policy)
+  const violations = [];
+  addEventListener("securitypolicyviolation", (e) => violations.push({ directive: e.effectiveDirective || e.violatedDirective, blocked: e.blockedURI }));
 
   const isDead = () => !!dead || (go !== null && go.exited);
 
@@ -194,7 +200,12 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
               postMessage({ type: "loaded", ...r }); // a module that cannot cross
             }
           },
-          (err) => postMessage({ type: "failed", why: err && err.message ? err.message : String(err) }),
+          async (err) => {
+            await new Promise((r) => setTimeout(r, 50)); // the violation's event comes after
+            const more = adviceFor(violations, new URL(m.base, location.href).origin);
+            const why = err && err.message ? err.message : String(err);
+            postMessage({ type: "failed", why: more ? `${why}: ${more}` : why });
+          },
         );
       }
       return;

@@ -1,7 +1,9 @@
 // source.js: where a widget's scenario comes from: a share link in the
 // page address (for a full-page widget), the src or name attribute, or
-// the element's own text.
+// the element's own text (a <pre> or a <script type="text/warren"> in it,
+// or its text), which arrival.js checks arrived as written.
 
+import { arrivalProblem } from "./arrival.js";
 import { ShareState } from "./share.js";
 
 const DEFAULT_VERSION = "3.10"; // the engine's default profile
@@ -33,8 +35,13 @@ export async function readSource(w, base) {
     }
     return { source: await r.text() };
   }
-  const pre = w.querySelector("pre");
+  const pre = w.querySelector(':scope > pre, :scope > script[type="text/warren"]');
   let source = (pre ? pre.textContent : w.textContent).replace(/\r\n?/g, "\n");
+  const children = [...w.childNodes].map((n) => ({ tag: n.nodeType === Node.ELEMENT_NODE ? n.localName : n.nodeName, text: n.textContent }));
+  const changed = arrivalProblem(children, source);
+  if (changed) {
+    throw changed;
+  }
   // A version other than the default becomes the script's first line,
   // so that a share link keeps it.
   const version = w.getAttribute("version");
