@@ -51,7 +51,8 @@ func withTranslations(t *testing.T) []Lesson {
 }
 
 // prose says whether a line of a scenario block is prose, which a
-// translation says in its own words: a caption, a hint or a comment.
+// translation says in its own words: a caption, a hint, a question's ask,
+// choices and why, or a comment.
 // Everything else (commands, quoted output, marks, goals, solutions,
 // other directives) must be the same in every language.
 func prose(line string) (kind string, ok bool) {
@@ -61,6 +62,13 @@ func prose(line string) (kind string, ok bool) {
 		return "#@caption", true
 	case strings.HasPrefix(t, HintPrefix):
 		return HintPrefix, true
+	}
+	for _, p := range QuestionProse {
+		if strings.HasPrefix(t, p+" ") || t == p {
+			return p, true
+		}
+	}
+	switch {
 	case strings.HasPrefix(t, ExpectPrefix), strings.HasPrefix(t, SolutionPrefix), strings.HasPrefix(t, "#@"):
 		return "", false
 	case strings.HasPrefix(t, "#"):

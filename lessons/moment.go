@@ -97,7 +97,12 @@ func (s Scenario) Directives() ([]Directive, error) {
 				}
 				d.When = pendingWhen
 			default:
-				return nil, fmt.Errorf("line %d: unknown directive %s (a lesson's block takes %s NAME, %s NAME GOAL and %s TEXT)", num, word, MarkPrefix, WhenPrefix, CaptionPrefix)
+				if isQuestionWord(word) {
+					// read by Questions
+					d.Kind = strings.TrimPrefix(word, "#@")
+					break
+				}
+				return nil, fmt.Errorf("line %d: unknown directive %s (a lesson's block takes %s NAME, %s NAME GOAL, %s TEXT and a question's %s lines)", num, word, MarkPrefix, WhenPrefix, CaptionPrefix, QuestionPrefix)
 			}
 			out = append(out, d)
 		case t == "" || strings.HasPrefix(t, "#"):
