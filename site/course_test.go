@@ -12,15 +12,15 @@ import (
 
 // TestCoursePageListsEveryLessonInOrder checks that the course page links
 // every lesson, in course order, each once, with the lessons its front
-// matter requires named under it as links, and the count of its exercises
-// that the progress script fills in.
+// matter requires named under it as links, and the counts of its exercises
+// and questions that the progress script fills in.
 func TestCoursePageListsEveryLessonInOrder(t *testing.T) {
 	all, err := lessons.All()
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := readPage(t, buildSite(t), "course/index.html")
-	items := regexp.MustCompile(`(?s)<li class="card" data-href="([^"]+)" data-exercises="(\d+)">(.*?)</li>`).FindAllStringSubmatch(page, -1)
+	items := regexp.MustCompile(`(?s)<li class="card" data-href="([^"]+)" data-exercises="(\d+)" data-questions="(\d+)">(.*?)</li>`).FindAllStringSubmatch(page, -1)
 	if len(items) != len(all) {
 		t.Fatalf("the course page lists %d lessons, want %d", len(items), len(all))
 	}
@@ -33,15 +33,18 @@ func TestCoursePageListsEveryLessonInOrder(t *testing.T) {
 		if want := linkTo(l).Exercises; it[2] != strconv.Itoa(want) {
 			t.Errorf("%s: data-exercises=%s, want %d", l.Slug, it[2], want)
 		}
-		if !strings.Contains(it[3], `href="`+lessonPath(l.Slug)+`"`) || !strings.Contains(it[3], l.Title) {
+		if want := linkTo(l).Questions; it[3] != strconv.Itoa(want) {
+			t.Errorf("%s: data-questions=%s, want %d", l.Slug, it[3], want)
+		}
+		if !strings.Contains(it[4], `href="`+lessonPath(l.Slug)+`"`) || !strings.Contains(it[4], l.Title) {
 			t.Errorf("%s: the course page's entry does not link the lesson by its title", l.Slug)
 		}
 		for _, r := range l.Requires {
-			if !strings.Contains(it[3], `href="`+lessonPath(r)+`"`) {
+			if !strings.Contains(it[4], `href="`+lessonPath(r)+`"`) {
 				t.Errorf("%s: the course page does not name %s to read first", l.Slug, r)
 			}
 		}
-		if len(l.Requires) == 0 && !strings.Contains(it[3], "Needs nothing before it") {
+		if len(l.Requires) == 0 && !strings.Contains(it[4], "Needs nothing before it") {
 			t.Errorf("%s: the course page does not say it needs nothing first", l.Slug)
 		}
 	}

@@ -94,6 +94,9 @@ type lessonLink struct {
 	Version string
 	// Exercises is how many exercise blocks the lesson has.
 	Exercises int
+	// Questions is how many predict-then-see questions its blocks ask;
+	// answered, they count in the progress as exercises do.
+	Questions int
 	// Lang is the language of the page Href points to.
 	Lang string
 }
@@ -104,6 +107,9 @@ func linkTo(l lessons.Lesson) lessonLink {
 		for _, b := range blocks {
 			if b.Info.Exercise {
 				ll.Exercises++
+			}
+			if qs, err := b.Questions(); err == nil {
+				ll.Questions += len(qs)
 			}
 		}
 	}

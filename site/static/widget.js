@@ -64,6 +64,8 @@
     "files-words.js",
     "goals.js",
     "goalwords.js",
+    "guide.js",
+    "guided.js",
     "history.js",
     "i18n.js",
     "i18n-en.js",

@@ -49,6 +49,7 @@ import { renderTables } from "./tables.js";
 import { Terms } from "./terms.js";
 import { watchScheme } from "./theme.js";
 import { adviceFor } from "./policy.js";
+import { Guide } from "./guided.js";
 import { EventList, Player } from "./timeline.js";
 
 /** WHOLE_COMMAND, given to exec as a command's cut with whole set, lets a
@@ -294,6 +295,7 @@ class WarrenScenario extends HTMLElement {
     // a block of the site's own lessons, not a link's script: its lines
     // are not cut by the time budget (see WHOLE_COMMAND)
     this.lesson = !share && this.hasAttribute("data-lesson");
+    this.guide.setMode(this.lesson, this.getAttribute("guided"));
     this.setGoals();
     if (share && share.view) {
       this.setView(share.view);
@@ -407,6 +409,7 @@ class WarrenScenario extends HTMLElement {
       this.console.clear();
       this.hideProblem();
       this.captions.clear();
+      this.guide.clear();
       await this.runSource(this.source);
       await this.openWhereAsked();
       this.started_();
@@ -618,7 +621,12 @@ class WarrenScenario extends HTMLElement {
     if (line.startsWith("#@goal ") || line.startsWith("#@solution ") || line.startsWith("#@hint ")) {
       return true; // read by setGoals
     }
-    if (this.captions.directive(line, this.pos)) {
+    const q = this.guide.directive(line, this.pos);
+    if (typeof q === "string") {
+      this.console.add({ cmd: line, lines: [`error: ${q}`], at: this.pos });
+      return false;
+    }
+    if (q || this.captions.directive(line, this.pos)) {
       return true;
     }
     if (line.startsWith("#@")) {
@@ -804,6 +812,7 @@ class WarrenScenario extends HTMLElement {
       this.hideProblem();
       this.snap = null;
       this.captions.clear();
+      this.guide.clear();
       await this.runSource(this.source);
       const open = await this.openMoment();
       if (open !== null) {
@@ -910,6 +919,7 @@ class WarrenScenario extends HTMLElement {
     // Controls.
     this.markers = new Markers(this);
     this.player = new Player(uid, this, this.getAttribute("speed"));
+    this.guide = new Guide(uid, this);
     el.ratesBtn = h("button.view-rates", { type: "button", "aria-pressed": "false", title: this.tx("view.ratesTitle"), onclick: () => this.setView(this.view === "rates" ? "diagram" : "rates") }, this.tx("view.rates"));
     el.filesBtn = h("button.view-files", { type: "button", "aria-pressed": "false", title: this.tx("view.filesTitle"), onclick: () => this.setView(this.view === "files" ? "diagram" : "files") }, this.tx("view.files"));
     el.viewBtn = h("button.view", { type: "button", "aria-pressed": "false", onclick: () => this.setView(this.view === "table" ? this.graphic : "table") }, this.tx("view.table"));
@@ -920,6 +930,7 @@ class WarrenScenario extends HTMLElement {
       this.player.buttons,
       this.player.scrubber,
       this.markers.el,
+      this.guide.nav,
       h("div.views", null, el.ratesBtn, el.filesBtn, el.viewBtn, this.shareBox.button),
     );
 
@@ -935,7 +946,7 @@ class WarrenScenario extends HTMLElement {
     el.live = h("div.sr-only", { "aria-live": "polite", "aria-atomic": "true", "data-role": "announce" });
     el.section = h(
       "section.w",
-      { "aria-labelledby": `t-${uid}`, onkeydown: (e) => this.markers.shortcut(e) || this.player.shortcut(e) },
+      { "aria-labelledby": `t-${uid}`, onkeydown: (e) => this.markers.shortcut(e) || this.guide.shortcut(e) || this.player.shortcut(e) },
       h("header.head", null, el.title, h("span.keys", { text: this.tx("widget.keys") })),
       el.problem,
       el.status,
@@ -943,7 +954,7 @@ class WarrenScenario extends HTMLElement {
         "div.main",
         null,
         h("div.stage", { tabindex: "0", role: "group", "aria-label": this.tx("widget.stage") }, this.diagram.el, this.rates.el, this.files.el, el.tables),
-        h("aside.side", null, this.captions.el, h("h3", { text: this.tx("events.title") }), this.events.el, el.idle),
+        h("aside.side", null, this.captions.el, this.guide.held, this.guide.panel, h("h3", { text: this.tx("events.title") }), this.events.el, el.idle),
       ),
       el.controls,
       this.shareBox.box,
@@ -1055,6 +1066,7 @@ class WarrenScenario extends HTMLElement {
     }
     this.console.markFuture(this.pos, this.end);
     this.caption = this.captions.render(this.pos);
+    this.guide.render(this.pos, this.player.playing);
     if (this.caption && this.player.playing) {
       this.announce(this.caption);
     }

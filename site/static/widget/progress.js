@@ -1,5 +1,6 @@
 // progress.js: what a reader has done, kept in the browser's localStorage:
-// an exercise counts as done once every one of its goals was met. A page
+// an exercise counts as done once every one of its goals was met, a
+// question once the reader has answered it (guided.js). A page
 // with the lesson list shows each lesson's exercises done, and offers to
 // export the progress as a file and to import one (an instructor collects
 // a room's files, a reader moves to another browser).
@@ -94,7 +95,8 @@ export function showLessonProgress(doc) {
   const render = () => {
     const done = Object.keys(load().done);
     for (const li of doc.querySelectorAll("ol.lesson-list > li[data-href]")) {
-      const total = Number(li.dataset.exercises || 0);
+      const questions = Number(li.dataset.questions || 0);
+      const total = Number(li.dataset.exercises || 0) + questions;
       const n = done.filter((k) => k.startsWith(`${li.dataset.href}#`)).length;
       let badge = li.querySelector(".progress");
       if (!badge) {
@@ -102,7 +104,8 @@ export function showLessonProgress(doc) {
         li.append(badge);
       }
       badge.hidden = total === 0;
-      setText(badge, total === 0 ? "" : n >= total ? tr("progress.allDone", { n: total }) : tr("progress.done", { done: n, n: total }));
+      const kind = questions ? "progress.withQuestions" : "progress";
+      setText(badge, total === 0 ? "" : n >= total ? tr(`${kind}.allDone`, { n: total }) : tr(`${kind}.done`, { done: n, n: total }));
       li.classList.toggle("done", total > 0 && n >= total);
     }
   };

@@ -104,8 +104,16 @@ export class Player {
         return;
       }
       const t0 = performance.now();
-      await host.seekTo(Math.min(host.pos + n, host.end), false);
+      const target = Math.min(host.pos + n, host.end);
+      const to = host.guide ? host.guide.playTo(host.pos, target) : target;
+      await host.seekTo(to, false);
       if (!on()) {
+        return;
+      }
+      if (host.guide && to < host.end && host.guide.holds(to)) {
+        // guided: the reader reads the caption, or answers, and continues
+        this.pause(true);
+        host.guide.hold(to);
         return;
       }
       const cost = performance.now() - t0;
@@ -115,7 +123,8 @@ export class Player {
     this.timer = setTimeout(tick, 1000 / Math.min(Number(this.speed.value), 30));
   }
 
-  pause() {
+  /** pause stops playing; quiet leaves the live region to the caller. */
+  pause(quiet = false) {
     if (!this.playing) {
       return;
     }
@@ -124,7 +133,9 @@ export class Player {
     this.playBtn.setAttribute("aria-pressed", "false");
     setText(this.playLabel, this.tr("player.play"));
     this.playBtn.querySelector(".icon").textContent = "▶";
-    this.host.announceEvent();
+    if (!quiet) {
+      this.host.announceEvent();
+    }
   }
 
   /** scrub follows the slider: one seek a frame at most, to where the
