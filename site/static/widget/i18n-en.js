@@ -199,6 +199,7 @@ export default {
   "site.embedding.attr.solution": "With <code>goals</code>: commands that meet them, one a line, which the reader can ask to see.",
   "site.embedding.h.markdown": "In Markdown: Hugo, VitePress, Docusaurus",
   "site.embedding.attr.open": "Where the widget opens: <code>start</code>, <code>end</code> (the default) or <code>NAME</code>, the moment of a <code>#@mark NAME</code> or <code>#@when NAME GOAL</code> line of its script.",
+  "site.embedding.attr.guided": "Play stops where each <code>#@caption</code> of the script starts until the reader presses Play again, and at each <code>#@question</code> until it is answered. Lessons play guided; elsewhere a widget does with <code>guided</code>, and <code>guided=\"off\"</code> plays through.",
   "site.embedding.attr.name": "Read a scenario by name from <code>scenarios/NAME.txt</code> beside the widget's files (the tutorials are there), or from <code>globalThis.warrenScenarios[NAME]</code> when the page sets it.",
   "site.embedding.attr.editor": "Show an editor beside the console, where the reader can change the whole script and run it again.",
   "site.embedding.attr.hints": "With <code>goals</code>: hints the reader can open one by one, one a line.",

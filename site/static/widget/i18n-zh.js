@@ -188,6 +188,7 @@ export default {
   "site.embedding.attr.solution": "与 <code>goals</code> 一起使用：能达成这些目标的命令，每行一条，读者可以要求查看。",
   "site.embedding.h.markdown": "在 Markdown 中：Hugo、VitePress、Docusaurus",
   "site.embedding.attr.open": "组件打开时所在的位置：<code>start</code>、<code>end</code>（默认）或 <code>NAME</code>，即脚本中 <code>#@mark NAME</code> 或 <code>#@when NAME GOAL</code> 行所标记的时刻。",
+  "site.embedding.attr.guided": "播放在脚本中每条 <code>#@caption</code> 开始处停下，直到读者再按播放；在每个 <code>#@question</code> 处停下，直到读者回答。课程里的组件默认这样播放；其他地方加上 <code>guided</code> 才会这样，<code>guided=\"off\"</code> 则一直播放下去。",
   "site.embedding.attr.name": "按名字读取场景：组件文件旁的 <code>scenarios/NAME.txt</code>（教程就在那里），或者页面设置的 <code>globalThis.warrenScenarios[NAME]</code>。",
   "site.embedding.attr.editor": "在控制台旁显示一个编辑器，读者可以在其中修改整段脚本并重新运行。",
   "site.embedding.attr.hints": "与 <code>goals</code> 一起使用：读者可以逐条打开的提示，每行一条。",
