@@ -81,11 +81,9 @@ export class Guide {
     this.held.hidden = false;
     const q = this.questionAt(n);
     if (q) {
+      // NB: focus stays where it was: on a choice, the Space that continues
+      // would answer it
       this.host.announce(this.tr("guide.asked", { text: q.ask }));
-      const first = this.panel.querySelector("button, input");
-      if (first) {
-        first.focus();
-      }
       return;
     }
     const i = this.host.captions.at(n);
