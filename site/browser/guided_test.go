@@ -194,3 +194,55 @@ func TestGuidedPlayStopsAtEachCaption(t *testing.T) {
 	}
 	b.noErrors()
 }
+
+// scenarioCaptioned is a script with three captions, for a widget outside
+// a lesson.
+const scenarioCaptioned = `queue.declare queue=q
+#@caption Declared.
+basic.publish key=q body=a count=50
+#@caption Fifty published.
+basic.publish key=q body=b count=50
+#@caption A hundred.
+`
+
+// TestGuidedOnlyWhereAsked: outside a lesson a widget plays through its
+// captions, and with the guided attribute it stops where the first one
+// after the start begins.
+func TestGuidedOnlyWhereAsked(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/test-guided.html")
+	type state struct {
+		Pos     int64  `json:"pos"`
+		End     int64  `json:"end"`
+		Caption string `json:"caption"`
+		Held    bool   `json:"held"`
+	}
+	for _, c := range []struct {
+		id     string
+		guided bool
+	}{{"plain", false}, {"guided", true}} {
+		got := evalJS[state](b, fmt.Sprintf(`new Promise((done) => {
+			const r = document.getElementById(%q).shadowRoot, s = r.querySelector("select.speed");
+			s.value = "10000";
+			r.querySelector("button.play").click();
+			const t0 = Date.now();
+			const poll = () => {
+				if (r.querySelector("button.play").getAttribute("aria-pressed") === "false" || Date.now() - t0 > 30000) {
+					requestAnimationFrame(() => requestAnimationFrame(() => done({pos: r.querySelector(".timeline").valueAsNumber,
+						end: Number(r.querySelector(".timeline").max), caption: r.querySelector(".caption").textContent,
+						held: !r.querySelector("[data-role=guided-held]").hidden})));
+				} else {
+					setTimeout(poll, 50);
+				}
+			};
+			setTimeout(poll, 50);
+		})`, c.id))
+		switch {
+		case !c.guided && (got.Pos != got.End || got.Caption != "A hundred." || got.Held):
+			t.Errorf("%s: Play stopped at event %d of %d with %q (held %v), want the end with the last caption", c.id, got.Pos, got.End, got.Caption, got.Held)
+		case c.guided && (got.Pos <= 0 || got.Pos >= got.End || got.Caption != "Declared." || !got.Held):
+			t.Errorf("%s: Play stopped at event %d of %d with %q (held %v), want where Declared. starts", c.id, got.Pos, got.End, got.Caption, got.Held)
+		}
+	}
+	b.noErrors()
+}

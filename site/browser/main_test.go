@@ -163,6 +163,12 @@ var testPages = map[string]string{
 	// the page's own style, in a file: the site's Content-Security-Policy
 	// allows no <style> element
 	"test-two.css": `body { font: 16px Georgia, serif; color: #700; } button { background: hotpink; } table { border: 5px solid lime; }`,
+	"test-guided.html": `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>guided</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario id="plain" title="Plain">` + scenarioCaptioned + `</warren-scenario>
+<warren-scenario id="guided" title="Guided" guided>` + scenarioCaptioned + `</warren-scenario>
+</body></html>`,
 	"test-inline.html": `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>inline</title>
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script>
