@@ -42,11 +42,19 @@ var testSite struct {
 	fetched map[string]int // requests by path
 }
 
-// fetches is how many times the server was asked for path so far.
+// fetches is how many times the server was asked for path so far, at that
+// address or in a build's versioned folder (/v/<hash>/path).
 func fetches(path string) int {
 	testSite.mu.Lock()
 	defer testSite.mu.Unlock()
-	return testSite.fetched[path]
+	n := testSite.fetched[path]
+	for k, c := range testSite.fetched {
+		// the same file in a build's versioned folder, /v/<hash>/
+		if rest, ok := strings.CutPrefix(k, "/v/"); ok && len(rest) > 12 && rest[12:] == path {
+			n += c
+		}
+	}
+	return n
 }
 
 // siteURL builds the site (with warren.wasm) and the test pages once, and
