@@ -41,7 +41,9 @@ const layoutShift = `new Promise((done) => {
 // TestFirstAndSecondView: a host page with two widgets asks warren's site
 // for at most 15 files on its first view, and for none on its second (the
 // widget's files are versioned and immutable, widget.js and widget.css
-// fresh for five minutes).
+// fresh for five minutes), and the widgets' starting moves nothing on
+// the page: a layout shift of at most 0.05 (the widget keeps its room from
+// the first paint and shows what it drew once it has run).
 func TestFirstAndSecondView(t *testing.T) {
 	b := newBrowser(t)
 	origin := siteURL(t)
@@ -65,19 +67,25 @@ func TestFirstAndSecondView(t *testing.T) {
 		t.Logf("%s view: %d requests to warren's files, %d bytes transferred to the page, layout shift %.4f", which, requests, transferred, shift)
 		return requests, shift, transferred
 	}
-	first, _, transferred := view("first")
+	first, shift, transferred := view("first")
 	if transferred == 0 {
 		t.Errorf("the first view's resource timing says nothing came from warren's site (Timing-Allow-Origin?)")
 	}
 	if first > 15 {
 		t.Errorf("the first view made %d requests to warren's files, want at most 15", first)
 	}
+	if shift > 0.05 {
+		t.Errorf("the first view's layout shift is %.4f, want at most 0.05", shift)
+	}
 	if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatal(err)
 	}
-	second, _, transferred := view("second")
+	second, shift, transferred := view("second")
 	if second != 0 || transferred != 0 {
 		t.Errorf("the second view made %d requests to warren's files and transferred %d bytes, want none", second, transferred)
+	}
+	if shift > 0.05 {
+		t.Errorf("the second view's layout shift is %.4f, want at most 0.05", shift)
 	}
 	b.noErrors()
 }

@@ -106,7 +106,10 @@ class WarrenScenario extends HTMLElement {
     this.retries = []; // what was asked while the simulation was being lost
     let resolve;
     this.readyPromise = new Promise((r) => (resolve = r));
-    this.resolveReady = resolve;
+    // NB: data-drawn ends the room widget.css keeps for the widget while
+    // it starts, and shows what it drew meanwhile: nothing of the page or
+    // of the widget moves under the reader until then.
+    this.resolveReady = () => (this.setAttribute("data-drawn", ""), resolve());
     let wanted;
     this.near = new Promise((r) => (wanted = r));
     this.wanted = wanted;
