@@ -48,7 +48,8 @@ type BuildOptions struct {
 
 // Build writes the whole site into outDir, which it creates if needed:
 // the pages, the static assets, warren.wasm and wasm_exec.js (unless
-// opts.SkipWasm), and a .gz copy and a .br copy (when the brotli tool is
+// opts.SkipWasm), the widget's files again in their versioned folder
+// (writeVersioned), and a .gz copy and a .br copy (when the brotli tool is
 // installed), as hard as opts.Compression says, next to every .html,
 // .css, .js, .wasm, .svg and .json file. Files already in outDir that the site does not produce
 // are left alone.
