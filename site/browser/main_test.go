@@ -355,11 +355,22 @@ func (b *browser) open(path string) {
 	b.waitReady()
 }
 
+// waitReady waits until every widget of the page has run its scenario. A
+// widget runs when it comes near the screen (load="visible") and keeps
+// its room meanwhile, so one far down a page waits for the reader: it is
+// scrolled to each that has not run, as a reader would, and back.
 func (b *browser) waitReady() {
 	b.t.Helper()
 	evalJS[bool](b, `(async () => {
 		await customElements.whenDefined("warren-scenario");
-		await Promise.all([...document.querySelectorAll("warren-scenario")].map((e) => e.ready));
+		const x = scrollX, y = scrollY;
+		for (const e of document.querySelectorAll("warren-scenario")) {
+			if (!e.hasAttribute("data-drawn") && e.getAttribute("load") !== "click") {
+				e.scrollIntoView({ block: "nearest" });
+			}
+			await e.ready;
+		}
+		scrollTo(x, y);
 		return true;
 	})()`)
 }
