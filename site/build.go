@@ -101,7 +101,7 @@ func Build(outDir string, opts BuildOptions) error {
 // style sheet, the widget's modules and style sheets, the engine's worker
 // among them, warren.wasm and Go's wasm_exec.js. The build's package.json
 // lists them, so that npm pack packs them and nothing else.
-var WidgetFiles = []string{"widget.js", "widget.css", "widget/*.js", "widget/*.css", "warren.wasm", "wasm_exec.js"}
+var WidgetFiles = []string{"widget.js", "widget.css", "widget/*.js", "widget/*.css", "warren.wasm", "inspect.wasm", "wasm_exec.js"}
 
 // packageJSON is the built site's package.json.
 func packageJSON() string {

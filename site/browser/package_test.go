@@ -36,7 +36,7 @@ func TestPackageSelfHosts(t *testing.T) {
 	}
 	root := filepath.Join(out, "x")
 	names := untar(t, tarballs[0], root)
-	for _, want := range []string{"package/widget.js", "package/widget.css", "package/widget/element.js", "package/widget/engine-worker.js", "package/widget/files.css", "package/warren.wasm", "package/wasm_exec.js", "package/package.json"} {
+	for _, want := range []string{"package/widget.js", "package/widget.css", "package/widget/element.js", "package/widget/engine-worker.js", "package/widget/files.css", "package/warren.wasm", "package/inspect.wasm", "package/wasm_exec.js", "package/package.json"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("the tarball lacks %s: %q", want, names)
 		}
