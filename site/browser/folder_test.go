@@ -8,6 +8,7 @@ package browser_test
 import (
 	"archive/tar"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"fmt"
 	"io/fs"
@@ -17,6 +18,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 
 	"warren/internal/fixtures"
 )
@@ -256,5 +262,57 @@ func TestBrokerFolderDamaged(t *testing.T) {
 	}
 	if len(bad.Files) != len(got.Files) {
 		t.Errorf("the refused drop changed the folder shown: %d files, had %d", len(bad.Files), len(got.Files))
+	}
+}
+
+// TestBrokerFolderPicked opens a fixture snapshot's folder itself with the
+// view's "Open a broker's folder" button, as a reader picks it in the
+// browser's dialog: the files come with their paths in the folder, and the
+// report is scripts/inspect's.
+func TestBrokerFolderPicked(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/test-files.html")
+	evalJS[bool](b, in("warren-scenario", "button.view-files")+".click(), true")
+	snap := "v2-priority/A"
+	want, err := os.ReadFile(filepath.Join("..", "..", "scripts", "inspect", "testdata", "v2-priority_A.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := filepath.Abs(filepath.Join(fixtures.RabbitMQ(t), filepath.FromSlash(snap)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = chromedp.Run(b.ctx, chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		r, err := cdp.Call(ctx, tg, runtime.Evaluate, runtime.EvaluateParams{Expression: in("warren-scenario", ".folder input[webkitdirectory]")})
+		if err != nil {
+			return chromedp.Void{}, err
+		}
+		if r.ExceptionDetails != nil || r.Result == nil || r.Result.ObjectID == "" {
+			return chromedp.Void{}, fmt.Errorf("no folder input: %v", r.ExceptionDetails)
+		}
+		_, err = cdp.Call(ctx, tg, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: []string{dir}, ObjectID: r.Result.ObjectID})
+		return chromedp.Void{}, err
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := evalJS[folderShown](b, `(async () => {
+		const f = document.querySelector("warren-scenario").shadowRoot.querySelector(".folder");
+		for (let i = 0; i < 600 && !f.dataset.state; i++) await new Promise((ok) => setTimeout(ok, 50));
+		return {
+			state: f.dataset.state || "",
+			status: f.querySelector(".folder-status").textContent,
+			report: (f.querySelector(".folder-text") || {}).textContent || "",
+			problems: [], files: [],
+		};
+	})()`)
+	if got.State != "open" {
+		t.Fatalf("the folder is %q: %s", got.State, got.Status)
+	}
+	if got.Report != string(want) {
+		t.Errorf("the page's report differs from scripts/inspect's:\n%s", got.Report)
+	}
+	if !strings.Contains(got.Status, "Folder A: ") {
+		t.Errorf("status %q, want it to name the folder A", got.Status)
 	}
 }
