@@ -21,9 +21,10 @@ export function untar(bytes) {
   };
   let longName = null;
   let paxPath = null;
-  for (let off = 0; off + 512 <= bytes.length; ) {
+  let off = 0;
+  for (; off + 512 <= bytes.length; ) {
     if (bytes.subarray(off, off + 512).every((b) => b === 0)) {
-      break; // the end-of-archive blocks
+      return out; // the end-of-archive blocks
     }
     const sizeText = text(off + 124, 12).trim();
     const size = /^[0-7]*$/.test(sizeText) ? parseInt(sizeText || "0", 8) : NaN;
@@ -52,6 +53,9 @@ export function untar(bytes) {
       }
     }
     off += 512 + Math.ceil(size / 512) * 512;
+  }
+  if (off !== bytes.length) {
+    throw new Error(`not a tar archive, or a cut one: it ends at byte ${bytes.length}, with no whole header at offset ${off} nor the end blocks`);
   }
   return out;
 }
