@@ -7,6 +7,7 @@ package browser_test
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -64,6 +65,41 @@ func tarOf(t *testing.T, dir string, change func(rel string, data []byte) []byte
 	return buf.Bytes()
 }
 
+// zipOf packs a fixture snapshot as `zip -r` does, its files deflated.
+func zipOf(t *testing.T, dir string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(filepath.Dir(dir), p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			_, err := zw.Create(rel + "/")
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: rel, Method: zip.Deflate})
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // folderShown is what the Files view shows of a dropped folder.
 type folderShown struct {
 	State    string   `json:"state"`
@@ -77,7 +113,7 @@ type folderShown struct {
 	} `json:"files"`
 }
 
-// dropTar drops a .tar on the widget's Files view as a reader drags it
+// dropTar drops a .tar or .zip on the widget's Files view as a reader drags it
 // from their file manager, and waits for the folder to be read.
 func (b *browser) dropTar(name string, data []byte) folderShown {
 	b.t.Helper()
@@ -162,7 +198,7 @@ func inspectCounts(report string) map[string]int {
 }
 
 // TestBrokerFolder drops every RabbitMQ 3.10.8 fixture snapshot on the
-// Files view: the report is the one scripts/inspect prints for it (its
+// Files view, as a .tar or a .zip: the report is the one scripts/inspect prints for it (its
 // golden file), and every file opens as annotated bytes with as many
 // entries as the report counts for it. inspect.wasm is downloaded once a
 // folder is dropped, and not before.
@@ -185,12 +221,19 @@ func TestBrokerFolder(t *testing.T) {
 	if len(snaps) != 13 {
 		t.Fatalf("%d fixture snapshots, want 13", len(snaps))
 	}
-	for _, snap := range snaps {
+	for i, snap := range snaps {
 		want, err := os.ReadFile(filepath.Join(golden, strings.ReplaceAll(snap, "/", "_")+".golden"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := b.dropTar(filepath.Base(snap)+".tar", tarOf(t, filepath.Join(fixtures.RabbitMQ(t), filepath.FromSlash(snap)), nil))
+		// half of them as .zip files
+		dir := filepath.Join(fixtures.RabbitMQ(t), filepath.FromSlash(snap))
+		var got folderShown
+		if i%2 == 1 {
+			got = b.dropTar(filepath.Base(snap)+".zip", zipOf(t, dir))
+		} else {
+			got = b.dropTar(filepath.Base(snap)+".tar", tarOf(t, dir, nil))
+		}
 		if got.State != "open" {
 			t.Fatalf("%s: the folder is %q: %s", snap, got.State, got.Status)
 		}

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { untar } from "../static/widget/files-folder.js";
+import { untar, unzip } from "../static/widget/files-folder.js";
 
 /** archive writes a folder whose file has a path longer than 100 bytes, as
  * RabbitMQ's queue directories under a long parent are, and tars it in
@@ -45,4 +45,39 @@ test("a cut archive says where its header does not add up", () => {
   assert.ok(header > 0);
   assert.throws(() => untar(bytes.subarray(0, header + 512 + 3)), new RegExp(`the header at offset ${header} gives size "00000000006" for 3 bytes left`));
   assert.deepEqual(untar(new Uint8Array(1024)), [], "the end blocks alone are an empty archive");
+});
+
+/** zipped writes a small vhost folder and zips it with zip(1) and args. */
+function zipped(args) {
+  const dir = mkdtempSync(join(tmpdir(), "unzip-"));
+  mkdirSync(join(dir, "V", "queues", "Q"), { recursive: true });
+  writeFileSync(join(dir, "V", "queues", "Q", "0.qi"), Buffer.alloc(3000, "qi"));
+  writeFileSync(join(dir, "V", ".vhost"), "/");
+  execFileSync("zip", ["-q", "-r", ...args, join(dir, "a.zip"), "V"], { cwd: dir });
+  return new Uint8Array(readFileSync(join(dir, "a.zip")));
+}
+
+for (const [how, args] of [
+  ["deflated", []],
+  ["stored", ["-0"]],
+]) {
+  test(`a zip archive of ${how} members gives every file, and its folders`, async () => {
+    const files = await unzip(zipped(args));
+    const byName = new Map(files);
+    assert.deepEqual(Buffer.from(byName.get("V/queues/Q/0.qi") || []), Buffer.alloc(3000, "qi"));
+    assert.equal(new TextDecoder().decode(byName.get("V/.vhost")), "/");
+    assert.ok(byName.has("V/queues/"), "folders end in /");
+  });
+}
+
+test("a cut or broken zip archive says where", async () => {
+  const bytes = zipped([]);
+  await assert.rejects(unzip(bytes.subarray(0, bytes.length - 30)), /no end of central directory/);
+  const broken = bytes.slice(); // every local header's signature gone
+  for (let i = 0; i + 4 <= broken.length; i++) {
+    if (broken[i] === 0x50 && broken[i + 1] === 0x4b && broken[i + 2] === 3 && broken[i + 3] === 4) {
+      broken[i] = 0;
+    }
+  }
+  await assert.rejects(unzip(broken), /^Error: V\/[^:]+: no local header at offset \d+ of the zip archive$/);
 });

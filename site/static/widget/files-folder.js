@@ -1,5 +1,5 @@
 // files-folder.js: a real broker's vhost folder in the Files view. The
-// reader drops a msg_stores/vhosts/<hash> folder, or a .tar of one, or
+// reader drops a msg_stores/vhosts/<hash> folder, or a .tar or .zip of one, or
 // picks it with a button; the engine reads it as scripts/inspect does
 // (wasm/folder.go: the same report, and a problem naming the file and the
 // offset for what does not decode) and each file opens as annotated bytes,
@@ -60,22 +60,97 @@ export function untar(bytes) {
   return out;
 }
 
+/** unzip lists the files of a zip archive as untar does: stored and
+ * deflated members (DecompressionStream), by the central directory. What it
+ * cannot read (zip64, encryption, another method, a cut archive) throws,
+ * naming the member or the offset. */
+export async function unzip(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u16 = (o) => view.getUint16(o, true);
+  const u32 = (o) => view.getUint32(o, true);
+  let end = -1;
+  for (let o = bytes.length - 22; o >= Math.max(0, bytes.length - 22 - 65535); o--) {
+    if (u32(o) === 0x06054b50) {
+      end = o;
+      break;
+    }
+  }
+  if (end < 0) {
+    throw new Error("not a zip archive, or a cut one: it has no end of central directory");
+  }
+  const count = u16(end + 10);
+  let o = u32(end + 16);
+  if (o === 0xffffffff || count === 0xffff) {
+    throw new Error("a zip64 archive: make a .tar of the folder instead");
+  }
+  const out = [];
+  for (let k = 0; k < count; k++) {
+    if (o + 46 > bytes.length || u32(o) !== 0x02014b50) {
+      throw new Error(`not a zip archive, or a cut one: no central directory entry at offset ${o}`);
+    }
+    const flags = u16(o + 8);
+    const method = u16(o + 10);
+    const packed = u32(o + 20);
+    const size = u32(o + 24);
+    const nameLen = u16(o + 28);
+    const local = u32(o + 42);
+    const name = new TextDecoder().decode(bytes.subarray(o + 46, o + 46 + nameLen));
+    o += 46 + nameLen + u16(o + 30) + u16(o + 32);
+    if (name.endsWith("/")) {
+      out.push([name, new Uint8Array(0)]);
+      continue;
+    }
+    if (flags & 1) {
+      throw new Error(`${name} is encrypted in the zip archive`);
+    }
+    if (packed === 0xffffffff || size === 0xffffffff || local === 0xffffffff) {
+      throw new Error(`${name}: a zip64 member; make a .tar of the folder instead`);
+    }
+    if (local + 30 > bytes.length || u32(local) !== 0x04034b50) {
+      throw new Error(`${name}: no local header at offset ${local} of the zip archive`);
+    }
+    const at = local + 30 + u16(local + 26) + u16(local + 28);
+    if (at + packed > bytes.length) {
+      throw new Error(`${name}: the zip archive is cut at byte ${bytes.length}, inside its data at offset ${at}`);
+    }
+    const raw = bytes.subarray(at, at + packed);
+    let data;
+    if (method === 0) {
+      data = raw.slice();
+    } else if (method === 8) {
+      const stream = new Blob([raw]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+      data = new Uint8Array(await new Response(stream).arrayBuffer());
+    } else {
+      throw new Error(`${name}: compression method ${method} of the zip archive is not one a browser reads (0 or 8)`);
+    }
+    if (data.length !== size) {
+      throw new Error(`${name}: ${data.length} bytes in the zip archive, its directory says ${size}`);
+    }
+    out.push([name, data]);
+  }
+  return out;
+}
+
 /** bytesOfFile reads a File. */
 const bytesOfFile = (f) => f.arrayBuffer().then((b) => new Uint8Array(b));
 
-/** isTar says whether a file is to be read as a tar archive. */
-const isTar = (name) => /\.tar$/i.test(name);
+/** archived reads a file that is an archive (.tar, .zip) as its members,
+ * or as itself at path. */
+async function archived(file, path) {
+  if (/\.tar$/i.test(file.name)) {
+    return untar(await bytesOfFile(file));
+  }
+  if (/\.zip$/i.test(file.name)) {
+    return unzip(await bytesOfFile(file));
+  }
+  return [[path, await bytesOfFile(file)]];
+}
 
 /** fromEntry reads a dropped file system entry, a folder whole. */
 async function fromEntry(entry, out) {
   if (entry.isFile) {
     const file = await new Promise((ok, fail) => entry.file(ok, fail));
-    const path = entry.fullPath.replace(/^\//, "");
-    if (isTar(file.name)) {
-      out.push(...untar(await bytesOfFile(file)));
-    } else {
-      out.push([path, await bytesOfFile(file)]);
-    }
+    out.push(...(await archived(file, entry.fullPath.replace(/^\//, ""))));
     return;
   }
   out.push([`${entry.fullPath.replace(/^\//, "")}/`, new Uint8Array(0)]);
@@ -96,11 +171,7 @@ async function fromEntry(entry, out) {
 async function fromFiles(files) {
   const out = [];
   for (const f of files) {
-    if (isTar(f.name)) {
-      out.push(...untar(await bytesOfFile(f)));
-    } else {
-      out.push([f.webkitRelativePath || f.name, await bytesOfFile(f)]);
-    }
+    out.push(...(await archived(f, f.webkitRelativePath || f.name)));
   }
   return out;
 }
@@ -137,7 +208,7 @@ export class FolderView {
     this.asked = 0;
     const pick = (attrs) => h("input", { type: "file", hidden: true, tabindex: "-1", ...attrs, onchange: (e) => this.load(() => fromFiles([...e.target.files]), e.target) });
     this.dirInput = pick({ webkitdirectory: true, multiple: true });
-    this.tarInput = pick({ accept: ".tar,application/x-tar" });
+    this.tarInput = pick({ accept: ".tar,.zip,application/x-tar,application/zip" });
     this.status = h("p.folder-status", { role: "status" });
     this.body = h("div.folder-body");
     this.el = h(
