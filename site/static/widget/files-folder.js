@@ -7,6 +7,7 @@
 
 import { h } from "./dom.js";
 import { formatBytes } from "./format.js";
+import { errorText } from "./i18n.js";
 
 /** untar lists the files of a tar archive (ustar, with the GNU long names
  * and pax paths that tar writes for long paths): [[path, bytes], ...], a
@@ -257,7 +258,7 @@ export class FolderView {
         }
         r = await engine.openFolder(id, files);
       } catch (err) {
-        this.status.textContent = tr("folder.failed", { why: String(err.message || err) });
+        this.status.textContent = tr("folder.failed", { why: errorText(String(err.message || err), tr.lang || "en") });
         this.el.dataset.state = "failed";
         return;
       }
