@@ -105,6 +105,7 @@ type folderShown struct {
 	State    string   `json:"state"`
 	Status   string   `json:"status"`
 	Report   string   `json:"report"`
+	Skipped  string   `json:"skipped"`
 	Problems []string `json:"problems"`
 	Files    []struct {
 		Path  string `json:"path"`
@@ -135,6 +136,7 @@ func (b *browser) dropTar(name string, data []byte) folderShown {
 			state: state || "",
 			status: f.querySelector(".folder-status").textContent,
 			report: (f.querySelector(".folder-text") || {}).textContent || "",
+			skipped: (f.querySelector(".folder-skipped") || {}).textContent || "",
 			problems: [...f.querySelectorAll(".folder-problems li")].map((li) => li.textContent),
 			files: [...f.querySelectorAll("li.file")].map((li) => ({ path: li.dataset.path, size: Number(li.dataset.size), error: li.dataset.error || "" })),
 		};
@@ -240,8 +242,8 @@ func TestBrokerFolder(t *testing.T) {
 		if got.Report != string(want) {
 			t.Errorf("%s: the page's report differs from scripts/inspect's:\n%s", snap, got.Report)
 		}
-		if len(got.Problems) != 0 {
-			t.Errorf("%s: problems %v", snap, got.Problems)
+		if len(got.Problems) != 0 || !strings.HasPrefix(got.Status, "Folder "+filepath.Base(snap)+": ") || got.Skipped != "" {
+			t.Errorf("%s: status %q, left out %q, problems %v", snap, got.Status, got.Skipped, got.Problems)
 		}
 		counts := inspectCounts(string(want))
 		for _, f := range got.Files {
@@ -299,6 +301,9 @@ func TestBrokerFolderDamaged(t *testing.T) {
 	if !marked {
 		t.Errorf("the file list does not mark 0.qi with its error: %+v", got.Files)
 	}
+	b.folderBytes(got.Files[len(got.Files)-1].Path)
+	evalJS[bool](b, in("warren-scenario", ".folder")+".scrollIntoView(), true")
+	b.shot("broker-folder")
 	bad := b.dropTar("notes.tar", tarOf(t, filepath.Join(fixtures.RabbitMQ(t), "v2-basic", "CASE.md"), nil))
 	if bad.State != "failed" || !strings.Contains(bad.Status, "not a RabbitMQ vhost folder") {
 		t.Errorf("a tar of no vhost folder: %q, %q", bad.State, bad.Status)

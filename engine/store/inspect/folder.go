@@ -97,6 +97,9 @@ func OpenFolder(files []NamedFile) (*Folder, error) {
 	fo := &Folder{Root: root, fsys: m}
 	for i, f := range files {
 		rel := clean[i]
+		if strings.HasSuffix(f.Path, "/") && (rel == root || strings.HasPrefix(root, rel+"/")) {
+			continue // a folder the vhost folder is in, or the folder itself
+		}
 		if root != "" {
 			var ok bool
 			if rel, ok = strings.CutPrefix(rel, root+"/"); !ok {

@@ -162,11 +162,16 @@ func TestFolderRefused(t *testing.T) {
 			t.Errorf("error %v, want %q", err, c.want)
 		}
 	}
-	fo, err := OpenFolder(append(dropped(t, "v2-basic/A"), NamedFile{Path: "README", Data: []byte("x")}))
+	// a tar of the folder, with the folders it lies in and its own
+	files := append([]NamedFile{{Path: "vhosts/"}, {Path: "vhosts/A/"}, {Path: "vhosts/A/queues/"}, {Path: "README", Data: []byte("x")}, {Path: "other/"}}, dropped(t, "v2-basic/A")...)
+	for i := 4; i < len(files); i++ {
+		files[i].Path = "vhosts/" + files[i].Path
+	}
+	fo, err := OpenFolder(files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fo.Skipped) != 1 || fo.Skipped[0] != "README" {
-		t.Errorf("skipped %v, want [README]", fo.Skipped)
+	if fo.Root != "vhosts/A" || len(fo.Skipped) != 2 || fo.Skipped[0] != "README" || fo.Skipped[1] != "vhosts/other" {
+		t.Errorf("root %q, skipped %q, want vhosts/A and [README vhosts/other]", fo.Root, fo.Skipped)
 	}
 }
