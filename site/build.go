@@ -106,11 +106,12 @@ func Build(outDir string, opts BuildOptions) error {
 // origin (self-hosting), for the build whose versioned folder is version
 // (v/<hash>/, see writeVersioned): widget.js and widget.css, the
 // addresses pages name, and in the folder the widget's modules in one file, its
-// worker, its style sheets, warren.wasm and Go's wasm_exec.js. The build's
+// worker, its style sheets, warren.wasm, inspect.wasm (the
+// folder decoder, loaded when a folder is dropped) and Go's wasm_exec.js. The build's
 // package.json lists them, so that npm pack packs them and nothing else.
 func WidgetFiles(version string) []string {
 	files := []string{"widget.js", "widget.css"}
-	for _, f := range []string{"widget/*.js", "widget/*.css", "widget.css", "warren.wasm", "wasm_exec.js"} {
+	for _, f := range []string{"widget/*.js", "widget/*.css", "widget.css", "warren.wasm", "inspect.wasm", "wasm_exec.js"} {
 		files = append(files, version+f)
 	}
 	return files

@@ -77,7 +77,7 @@ func TestBuildWritesEveryPage(t *testing.T) {
 			t.Errorf("missing %s.gz", rel)
 		}
 	}
-	for _, rel := range []string{"warren.wasm", "wasm_exec.js"} {
+	for _, rel := range []string{"warren.wasm", "inspect.wasm", "wasm_exec.js"} {
 		if _, err := os.Stat(filepath.Join(out, rel)); err == nil {
 			t.Errorf("%s written although SkipWasm was set", rel)
 		}

@@ -52,7 +52,8 @@ func cacheControl(name string) string {
 // the first 12 hex digits of the SHA-256 of their names and contents: the
 // modules joined into widget/bundle.js and the worker's into
 // widget/engine-worker.js (see bundle), the style sheets (widget.css,
-// widget/*.css), and, when wasm is true, warren.wasm and wasm_exec.js from out. It
+// widget/*.css), and, when wasm is true, warren.wasm, inspect.wasm and wasm_exec.js
+// from out. It
 // sets widget.js in out to load them, and returns the folder's name
 // (v/<hash>/).
 func writeVersioned(out string, wasm bool) (string, error) {
@@ -75,7 +76,7 @@ func writeVersioned(out string, wasm bool) (string, error) {
 		}
 		files[strings.TrimPrefix(p, "static/")] = b
 	}
-	for _, name := range []string{"warren.wasm", "wasm_exec.js"} {
+	for _, name := range []string{"warren.wasm", "inspect.wasm", "wasm_exec.js"} {
 		if !wasm {
 			break
 		}

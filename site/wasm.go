@@ -59,8 +59,44 @@ var wasmBuildFlags = []string{
 	"-gcflags=all=-l", "-gcflags=warren/engine/sim=", "-gcflags=warren/engine=", "-gcflags=internal/runtime/maps=",
 }
 
-// buildWasm compiles ./wasm to out/warren.wasm, joins its data segments
-// (packDataSegments), and copies the Go release's wasm_exec.js, the
+// wasmModules are the site's WebAssembly modules: the engine, which every
+// widget loads, and inspect.wasm, which reads a broker's folder dropped on
+// the Files view and is loaded only then (wasm/inspect), out of the
+// engine's size budget.
+var wasmModules = []struct{ file, pkg string }{
+	{"warren.wasm", "./wasm"},
+	{"inspect.wasm", "./wasm/inspect"},
+}
+
+// buildModule compiles one package to a .wasm file and joins its data
+// segments (packDataSegments).
+func buildModule(goCmd, root, wasmPath, pkg string, logf func(string, ...any)) error {
+	name := filepath.Base(wasmPath)
+	logf("site: building %s (GOOS=js GOARCH=wasm go build %s; the first build on a machine takes a minute or so)", name, pkg)
+	cmd := exec.Command(goCmd, append(append([]string{"build"}, wasmBuildFlags...), "-o", wasmPath, pkg)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("GOOS=js GOARCH=wasm go build %s: %v\n%s", pkg, err, strings.TrimSpace(stderr.String()))
+	}
+	linked, err := os.ReadFile(wasmPath)
+	if err != nil {
+		return err
+	}
+	packed, before, after, err := packDataSegments(linked, packGap)
+	if err != nil {
+		return fmt.Errorf("%s as linked: %w", name, err)
+	}
+	if err := os.WriteFile(wasmPath, packed, 0o644); err != nil {
+		return err
+	}
+	logf("site: built %s (%d bytes; %d data segments joined into %d)", name, len(packed), before, after)
+	return nil
+}
+
+// buildWasm compiles the site's modules (wasmModules) into out, and copies the Go release's wasm_exec.js, the
 // JavaScript half of the Go runtime, next to it.
 func buildWasm(out string, opts BuildOptions, logf func(string, ...any)) error {
 	goCmd, err := goCommand(opts.Go)
@@ -80,28 +116,11 @@ func buildWasm(out string, opts BuildOptions, logf func(string, ...any)) error {
 	if err != nil {
 		return err
 	}
-	wasmPath := filepath.Join(absOut, "warren.wasm")
-	logf("site: building warren.wasm (GOOS=js GOARCH=wasm go build ./wasm; the first build on a machine takes a minute or so)")
-	cmd := exec.Command(goCmd, append(append([]string{"build"}, wasmBuildFlags...), "-o", wasmPath, "./wasm")...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("GOOS=js GOARCH=wasm go build ./wasm: %v\n%s", err, strings.TrimSpace(stderr.String()))
+	for _, m := range wasmModules {
+		if err := buildModule(goCmd, root, filepath.Join(absOut, m.file), m.pkg, logf); err != nil {
+			return err
+		}
 	}
-	linked, err := os.ReadFile(wasmPath)
-	if err != nil {
-		return err
-	}
-	packed, before, after, err := packDataSegments(linked, packGap)
-	if err != nil {
-		return fmt.Errorf("warren.wasm as linked: %w", err)
-	}
-	if err := os.WriteFile(wasmPath, packed, 0o644); err != nil {
-		return err
-	}
-	logf("site: built warren.wasm (%d bytes; %d data segments joined into %d)", len(packed), before, after)
 	goroot, err := goEnv(goCmd, root, "GOROOT")
 	if err != nil {
 		return err

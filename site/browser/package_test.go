@@ -37,7 +37,7 @@ func TestPackageSelfHosts(t *testing.T) {
 	}
 	root := filepath.Join(out, "x")
 	names := untar(t, tarballs[0], root)
-	for _, want := range []string{"package/widget.js", "package/widget.css", "package/v/*/widget/bundle.js", "package/v/*/widget/engine-worker.js", "package/v/*/widget.css", "package/v/*/widget/files.css", "package/v/*/warren.wasm", "package/v/*/wasm_exec.js", "package/package.json"} {
+	for _, want := range []string{"package/widget.js", "package/widget.css", "package/v/*/widget/bundle.js", "package/v/*/widget/engine-worker.js", "package/v/*/widget.css", "package/v/*/widget/files.css", "package/v/*/warren.wasm", "package/v/*/inspect.wasm", "package/v/*/wasm_exec.js", "package/package.json"} {
 		if !slices.ContainsFunc(names, func(n string) bool { ok, _ := path.Match(want, n); return ok }) {
 			t.Errorf("the tarball lacks %s: %q", want, names)
 		}

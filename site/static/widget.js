@@ -60,6 +60,7 @@
     "engine-worker.js",
     "files.js",
     "files-hex.js",
+    "files-folder.js",
     "files-annotate.js",
     "files-words.js",
     "goals.js",

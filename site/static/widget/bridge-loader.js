@@ -556,6 +556,16 @@ export class Engine {
   fileBytes(id, path) {
     return this.call("fileBytes", id, path);
   }
+  /** openFolder reads a broker's vhost folder the reader dropped, as
+   * [[path, Uint8Array], ...], beside simulation id: {root, skipped,
+   * report, problems, files} (wasm/folder.go). */
+  openFolder(id, files) {
+    return this.call("openFolder", id, files);
+  }
+  /** folderBytes reads one file of that folder as fileBytes does. */
+  folderBytes(id, path) {
+    return this.call("folderBytes", id, path);
+  }
   parse(text) {
     return this.call("parse", text);
   }

@@ -18,11 +18,19 @@
 // (out of memory, a fatal error) the worker says so once and answers
 // nothing more, not even the answer to the calls it died in: the page
 // starts another.
+//
+// A broker's folder dropped on a widget's Files view is read by a second
+// module, inspect.wasm (wasm/inspect), which the worker loads beside
+// warren.wasm the first time the page calls openFolder, folderBytes or
+// closeFolder; a widget that never opens a folder never downloads it.
 
 import { adviceFor } from "./policy.js";
 
 /** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
-export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "fileBytes"]);
+export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "fileBytes", "openFolder", "folderBytes"]);
+
+/** FOLDER_CALLS are the functions of inspect.wasm, not warren.wasm. */
+export const FOLDER_CALLS = new Set(["openFolder", "folderBytes", "closeFolder"]);
 
 /** runCalls runs a batch of calls on the bridge w, in order. isDead says
  * whether the Go program has exited; once it has, the calls left get an
@@ -127,8 +135,66 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
   };
 
   let compiled = null; // the WebAssembly.Module, for the page's next workers
+  let base = ""; // where warren.wasm came from, and inspect.wasm comes from
 
-  const load = async (base, module) => {
+  // inspect.wasm, loaded when a folder is first dropped: its functions,
+  // and warren's destroy forgetting the simulation's folder too.
+  let inspecting = null;
+  const loadInspect = () =>
+    inspecting ||
+    (inspecting = (async () => {
+      const url = base + "inspect.wasm";
+      const igo = new globalThis.Go();
+      const response = await fetch(url);
+      if (!response.ok) {
+        throw new Error(`cannot load ${url}: HTTP ${response.status}`);
+      }
+      let r;
+      try {
+        r = await WebAssembly.instantiateStreaming(response.clone(), igo.importObject);
+      } catch {
+        r = await WebAssembly.instantiate(await response.arrayBuffer(), igo.importObject);
+      }
+      const gone = () => {
+        inspecting = null;
+      };
+      igo.run(r.instance).then(gone, gone);
+      const api = globalThis.warrenInspect;
+      if (!api || !api.ready) {
+        throw new Error("inspect.wasm started but did not install its functions");
+      }
+      const destroy = w.destroy;
+      w.destroy = (id) => {
+        api.closeFolder(id);
+        return destroy.call(w, id);
+      };
+      return api;
+    })());
+
+  /** withFolders puts inspect.wasm's functions on w for a batch that
+   * calls them; if it cannot load, they fail saying why. */
+  const withFolders = async (calls) => {
+    if (!calls.some((c) => Array.isArray(c) && FOLDER_CALLS.has(c[0]))) {
+      return;
+    }
+    try {
+      const api = await loadInspect();
+      for (const fn of FOLDER_CALLS) {
+        w[fn] = (...args) => api[fn](...args);
+      }
+    } catch (err) {
+      inspecting = null;
+      const why = String(err && err.message ? err.message : err);
+      for (const fn of FOLDER_CALLS) {
+        w[fn] = () => {
+          throw new Error(why);
+        };
+      }
+    }
+  };
+
+  const load = async (from, module) => {
+    base = from;
     if (typeof globalThis.Go !== "function") {
       await import(base + "wasm_exec.js");
     }
@@ -221,6 +287,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
     if (said) {
       return;
     }
+    await withFolders(m.calls || []);
     const results = runCalls(w, m.calls || [], isDead);
     if (isDead()) {
       // No answer: the page fails the calls it was waiting on, the one

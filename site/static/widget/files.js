@@ -7,11 +7,14 @@
 // field of its layout marked (files-annotate.js names them from the bytes
 // the engine sends, with the entries the node says are dead), and a table of the fields, offset, size, name and value,
 // that the keyboard walks (arrows, Page Up/Down by entry, Home, End).
+// A broker's own vhost folder, dropped on the view, opens below the node's
+// files the same way (files-folder.js).
 
 import { h } from "./dom.js";
 import { formatBytes } from "./format.js";
 import { ascii, bytesOf, hex2, hexRows, offsetText, unsynced } from "./files-hex.js";
 import { annotate } from "./files-annotate.js";
+import { FolderView } from "./files-folder.js";
 import { entryLabel, fieldName, fieldValue, stopWords } from "./files-words.js";
 import { gcStepText, t } from "./i18n.js";
 
@@ -76,7 +79,7 @@ export function readFile(f) {
 const PIECE = 128;
 
 /** BytesView is one file as annotated bytes. */
-class BytesView {
+export class BytesView {
   constructor(tr) {
     this.tr = tr;
     this.sel = -1; // the selected field
@@ -352,7 +355,28 @@ export class FilesView {
       h("span.mark.live.unsynced", { "aria-hidden": "true" }),
       ` ${tr("files.legend.unsynced")}`,
     );
-    this.el = h("div.files", { "data-role": "files", role: "group", "aria-label": tr("files.label") }, this.legend, this.empty, this.list);
+    // A broker's own folder, dropped on the view or picked, read beside
+    // the simulation (files-folder.js), its bytes in a view of their own.
+    this.folder = new FolderView(tr, act, () => this.last || {}, new BytesView(tr), readFile);
+    this.el = h(
+      "div.files",
+      {
+        "data-role": "files",
+        role: "group",
+        "aria-label": tr("files.label"),
+        ondragover: (e) => {
+          if ([...(e.dataTransfer.types || [])].includes("Files")) {
+            e.preventDefault();
+            e.dataTransfer.dropEffect = "copy";
+          }
+        },
+        ondrop: (e) => this.folder.drop(e),
+      },
+      this.legend,
+      this.empty,
+      this.list,
+      this.folder.el,
+    );
     this.el.hidden = true;
   }
 

@@ -1,0 +1,122 @@
+//go:build js && wasm
+
+// Command inspect is inspect.wasm, the second module of the site: what
+// scripts/inspect does natively, for a broker's vhost folder the reader
+// drops on a widget's Files view. The engine's worker loads it beside
+// warren.wasm only when a folder is dropped (site/static/widget/
+// engine-worker.js), so that warren.wasm, which every widget downloads,
+// stays within its size budget. It installs `warrenInspect`:
+//
+//	openFolder(id, files)    → JSON {"root", "skipped", "report", "problems":
+//	                                 [{"file", "error"}], "files": [{"path",
+//	                                 "kind", "size", "error"?}]}: the folder
+//	                                 given as [[path, Uint8Array], ...], read
+//	                                 as scripts/inspect reads it and kept,
+//	                                 read-only, for the widget of simulation
+//	                                 id until its next folder or closeFolder
+//	folderBytes(id, path)    → JSON as warren's fileBytes, of a file of it
+//	closeFolder(id)          → true if a folder was open
+//
+// A function that fails returns {error}.
+package main
+
+import (
+	"syscall/js"
+
+	"warren/engine/store/inspect"
+)
+
+func main() {
+	s := &server{folders: map[int]*inspect.Folder{}}
+	api := js.Global().Get("Object").New()
+	api.Set("openFolder", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return answer(func() (string, error) {
+			id, err := idArg(args)
+			if err != nil {
+				return "", err
+			}
+			files, err := filesArg(args)
+			if err != nil {
+				return "", err
+			}
+			return s.openFolder(id, files)
+		})
+	}))
+	api.Set("folderBytes", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return answer(func() (string, error) {
+			id, err := idArg(args)
+			if err != nil {
+				return "", err
+			}
+			if len(args) < 2 || args[1].Type() != js.TypeString {
+				return "", errorf("argument 2 (path) must be a string")
+			}
+			return s.folderBytes(id, args[1].String())
+		})
+	}))
+	api.Set("closeFolder", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		id, err := idArg(args)
+		if err != nil {
+			return false
+		}
+		return s.closeFolder(id)
+	}))
+	api.Set("ready", true)
+	js.Global().Set("warrenInspect", api)
+	select {} // serve calls until the worker goes away
+}
+
+// answer runs fn and gives JavaScript its text or {error}; a panic, which a
+// damaged file must never cause, is an error too.
+func answer(fn func() (string, error)) (v any) {
+	errObj := func(msg string) any {
+		o := js.Global().Get("Object").New()
+		o.Set("error", msg)
+		return o
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			v = errObj("internal error reading the folder: " + errorf("%v", r).Error())
+		}
+	}()
+	s, err := fn()
+	if err != nil {
+		return errObj(err.Error())
+	}
+	return s
+}
+
+func idArg(args []js.Value) (int, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeNumber {
+		return 0, errorf("argument 1 (id) must be a simulation's number")
+	}
+	return args[0].Int(), nil
+}
+
+// filesArg reads an array of [path, Uint8Array] pairs: the files of a
+// dropped folder. It stops before copying more than inspect.MaxFolderBytes.
+func filesArg(args []js.Value) ([]inspect.NamedFile, error) {
+	if len(args) < 2 || !js.Global().Get("Array").Call("isArray", args[1]).Bool() {
+		return nil, errorf("argument 2 (files) must be an array of [path, bytes] pairs")
+	}
+	list := args[1]
+	n := list.Length()
+	out := make([]inspect.NamedFile, 0, n)
+	total := 0
+	u8 := js.Global().Get("Uint8Array")
+	for k := 0; k < n; k++ {
+		pair := list.Index(k)
+		if pair.Type() != js.TypeObject || pair.Length() != 2 || pair.Index(0).Type() != js.TypeString || !pair.Index(1).InstanceOf(u8) {
+			return nil, errorf("argument 2 (files): item %d must be [path, Uint8Array]", k)
+		}
+		p, data := pair.Index(0).String(), pair.Index(1)
+		size := data.Length()
+		if total += size; total > inspect.MaxFolderBytes {
+			return nil, errorf("the files hold more than %d MB; open a smaller folder", inspect.MaxFolderBytes>>20)
+		}
+		buf := make([]byte, size)
+		js.CopyBytesToGo(buf, data)
+		out = append(out, inspect.NamedFile{Path: p, Data: buf})
+	}
+	return out, nil
+}
