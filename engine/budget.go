@@ -74,9 +74,11 @@ type limits struct {
 	others int64
 	// wall is the time budget of one command (0: none; SetTimeBudget).
 	wall time.Duration
+	// seek is the most events one seek replays
+	seek int64
 }
 
-var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes}
+var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes, seek: CommandEvents}
 
 // bytesCap is the most bytes this simulation may hold: its own budget,
 // or less when the other simulations of its engine hold the rest of

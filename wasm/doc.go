@@ -30,7 +30,11 @@
 //	                                          the node without running it
 //	step(id, n?)             → events run (fewer than n: the node went idle)
 //	runQuiet(id)             → JSON {"lines": [...]}
-//	seek(id, n)              → n             the state right after event n
+//	seek(id, n)              → n             the state right after event n; a
+//	                                          seek that replays past the budgets
+//	                                          of one command stops at the event it
+//	                                          reached, with {error: "seek: stopped
+//	                                          at event M of N ..."}
 //	snapshot(id)             → JSON engine.Snapshot
 //	transcript(id, from?)    → JSON [{"n": event, "t": µs, "text": line}, ...]
 //	                                          trace lines from index from on
