@@ -18,6 +18,10 @@ import (
 type bridge struct {
 	sims map[int]*handle
 	next int
+	// elsewhere is what the simulations of the page's other engine
+	// workers hold (setElsewhere): the page's simulations together are
+	// inside engine.SharedHeldBytes, not each worker's
+	elsewhere int64
 }
 
 // handle is one simulation. A simulation that panicked is kept, broken,
@@ -307,14 +311,35 @@ func (b *bridge) parse(text string) (string, error) {
 	return e.String(), nil
 }
 
-// othersHeld is what the simulations of this engine other than id hold
-// (engine.Sim.HeldBytes): what engine.SharedHeldBytes bounds with id's.
+// othersHeld is what the simulations of the page other than id hold
+// (engine.Sim.HeldBytes): those of this engine, and those of the page's
+// other workers as the page last said (setElsewhere); what
+// engine.SharedHeldBytes bounds with id's.
 func (b *bridge) othersHeld(id int) int64 {
-	var n int64
+	n := b.elsewhere
 	for other, h := range b.sims {
 		if other != id {
 			n += h.sim.HeldBytes()
 		}
 	}
 	return n
+}
+
+// held is what the simulations of this engine hold together
+// (engine.Sim.HeldBytes): what the page hands its other workers.
+func (b *bridge) held() int64 {
+	var n int64
+	for _, h := range b.sims {
+		n += h.sim.HeldBytes()
+	}
+	return n
+}
+
+// setElsewhere says how many bytes the simulations of the page's other
+// engine workers hold, before the calls of a message run: a publish that
+// would take the page's simulations past engine.SharedHeldBytes is
+// refused, and a command that grows them past it stops.
+func (b *bridge) setElsewhere(n int64) bool {
+	b.elsewhere = max(n, 0)
+	return true
 }

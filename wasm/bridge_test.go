@@ -309,3 +309,34 @@ func TestBridgeExecPrintsAtMostWhatIsAsked(t *testing.T) {
 		t.Fatalf("exec with most=0 prints everything and says nothing omitted: %+v", r)
 	}
 }
+
+// TestBridgeHeldElsewhere: what the page's other workers hold (elsewhere)
+// counts against the page's one memory budget with what this worker's
+// simulations hold, and held says what those hold, for the page to hand
+// the others.
+func TestBridgeHeldElsewhere(t *testing.T) {
+	id := num(t, call(t, "create"))
+	defer call(t, "destroy", id)
+	str(t, call(t, "exec", id, "queue.declare queue=q"))
+	before := num(t, call(t, "held"))
+	if v := call(t, "elsewhere", float64(engine.SharedHeldBytes-2<<20)); v.Type() != safejs.TypeBoolean {
+		t.Fatalf("elsewhere: %s", errorOf(v))
+	}
+	out := str(t, call(t, "exec", id, "basic.publish key=q size=4194304"))
+	if !strings.Contains(out, "MB of messages and files, more than their memory budget of 512 MB; publish fewer or smaller messages, or reset another widget") {
+		t.Fatalf("a publish past the page's budget with 510 MB held elsewhere: %s", out)
+	}
+	if n := num(t, call(t, "held")); n != before {
+		t.Fatalf("the refused publish: held %d, was %d", n, before)
+	}
+	call(t, "elsewhere", 0)
+	if out := str(t, call(t, "exec", id, "basic.publish key=q size=4194304")); strings.Contains(out, "error:") {
+		t.Fatalf("with nothing held elsewhere: %s", out)
+	}
+	if n := num(t, call(t, "held")); n < before+4<<20 {
+		t.Fatalf("after a 4 MB publish: held %d, was %d", n, before)
+	}
+	if e := errorOf(call(t, "elsewhere", "lots")); !strings.Contains(e, "must be a number") {
+		t.Fatalf("elsewhere of a string: %q", e)
+	}
+}

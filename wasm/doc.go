@@ -64,6 +64,13 @@
 //	                                          the Files view, its first 2 MiB, and the
 //	                                          offsets of the entries the node says are dead
 //	destroy(id)              → true if there was such a simulation
+//	held()                   → the bytes of messages and files the
+//	                                          simulations of this worker hold
+//	                                          together (engine.Sim.HeldBytes)
+//	elsewhere(bytes)         → true          what the simulations of the page's
+//	                                          other workers hold: from now on the
+//	                                          page's simulations together are
+//	                                          inside engine.SharedHeldBytes
 //	idle()                   → true if it starts collecting garbage, in a
 //	                                          goroutine of its own, after the call's
 //	                                          has returned: the worker calls it when

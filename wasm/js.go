@@ -188,6 +188,14 @@ func (b *bridge) exports() []export {
 		withID("destroy", func(id int, _ []safejs.Value) (any, error) { return b.destroy(id), nil }),
 		{name: "idle", fn: func([]safejs.Value) (any, error) { return idleCall(), nil }},
 		{name: "names", fn: func([]safejs.Value) (any, error) { return b.names(), nil }},
+		{name: "held", fn: func([]safejs.Value) (any, error) { return float64(b.held()), nil }},
+		{name: "elsewhere", fn: func(args []safejs.Value) (any, error) {
+			n, err := intArg(args, 0, "bytes")
+			if err != nil {
+				return nil, err
+			}
+			return b.setElsewhere(n), nil
+		}},
 		{name: "usage", fn: func(args []safejs.Value) (any, error) {
 			name, err := stringArg(args, 0, "name")
 			if err != nil {

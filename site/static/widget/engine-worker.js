@@ -6,10 +6,16 @@
 //   page → worker  {type: "load", base, module?}     load base + warren.wasm
 //                                                   (or start from module,
 //                                                   compiled by another)
-//                  {type: "call", id, calls}        calls: [[fn, ...args], ...]
+//                  {type: "call", id, calls, elsewhere}
+//                                                   calls: [[fn, ...args], ...];
+//                                                   elsewhere: the bytes the
+//                                                   page's other workers hold
 //   worker → page  {type: "loaded", names, usages, module}
 //                                                   or {type: "failed", why}
-//                  {type: "answer", id, results}    one {value, ms} or {error, ms} a call
+//                  {type: "answer", id, results, held}
+//                                                   one {value, ms} or {error, ms}
+//                                                   a call; held: the bytes this
+//                                                   worker's simulations hold
 //                  {type: "dead", why}              the Go program has exited
 //
 // The calls of one message run one after another without a pause; each
@@ -23,6 +29,34 @@ import { adviceFor } from "./policy.js";
 
 /** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
 export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "fileBytes"]);
+
+/** runMessage runs the calls of a message from the page: first it tells
+ * the engine what the simulations of the page's other workers hold
+ * (m.elsewhere, in bytes), so that all the page's simulations together
+ * stay inside one memory budget (engine.SharedHeldBytes) however many
+ * workers they are spread over; then the calls. held is what this
+ * worker's simulations hold after them, which the page hands the others
+ * (undefined from an engine that cannot say). Nothing here throws. */
+export function runMessage(w, m, isDead, clock = () => performance.now()) {
+  if (typeof m.elsewhere === "number" && typeof w.elsewhere === "function" && !isDead()) {
+    try {
+      w.elsewhere(m.elsewhere);
+    } catch {
+      // a dead engine says so at the first call
+    }
+  }
+  const results = runCalls(w, m.calls || [], isDead, clock);
+  let held;
+  if (!isDead() && typeof w.held === "function") {
+    try {
+      const v = w.held();
+      held = typeof v === "number" ? v : undefined;
+    } catch {
+      // likewise
+    }
+  }
+  return { results, held };
+}
 
 /** runCalls runs a batch of calls on the bridge w, in order. isDead says
  * whether the Go program has exited; once it has, the calls left get an
@@ -221,7 +255,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
     if (said) {
       return;
     }
-    const results = runCalls(w, m.calls || [], isDead);
+    const { results, held } = runMessage(w, m, isDead);
     if (isDead()) {
       // No answer: the page fails the calls it was waiting on, the one
       // running first. Go's exit promise settles a moment later.
@@ -229,7 +263,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       die(fatal || lastLines(printed) || "the Go program has exited");
       return;
     }
-    postMessage({ type: "answer", id: m.id, results });
+    postMessage({ type: "answer", id: m.id, results, held });
     collectWhenIdle();
   };
 
