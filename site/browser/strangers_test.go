@@ -25,6 +25,13 @@ func init() {
 <warren-scenario id="link" from-url>list_queues</warren-scenario>
 <warren-scenario id="after">queue.declare queue=other
 basic.publish key=other body=x count=2</warren-scenario></body></html>`
+	// three widgets, spread over the page's engine workers
+	testPages["test-page-memory.html"] = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>page memory</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario id="a">queue.declare queue=q</warren-scenario>
+<warren-scenario id="b">queue.declare queue=q</warren-scenario>
+<warren-scenario id="c">queue.declare queue=q</warren-scenario></body></html>`
 	// a v2 index segment of 4,096 entries: thousands of rows of bytes
 	testPages["test-big-bytes.html"] = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>big bytes</title>
@@ -153,6 +160,57 @@ func TestStrangersLinks(t *testing.T) {
 	}
 	b.noErrors()
 }
+
+// TestPageWideMemoryBudget: the simulations of a page hold at most 512 MB
+// together however many engine workers they are spread over: with 200 MB
+// in each of two widgets, the third widget's 200 MB is refused, saying
+// so, though its own worker holds less; the widgets still answer and no
+// Chromium process passes 1 GB.
+func TestPageWideMemoryBudget(t *testing.T) {
+	before := chromiums()
+	b := newBrowser(t)
+	var ours []int
+	for p := range chromiums() {
+		if !before[p] {
+			ours = append(ours, p)
+		}
+	}
+	b.open("/test-page-memory.html")
+	workers := evalJS[int](b, `(() => {
+		const ws = ["#a", "#b", "#c"].map((s) => document.querySelector(s));
+		const conn = ws[0].engine.conn;
+		return new Set(ws.map((w) => conn.handles.get(w.id_).lane)).size;
+	})()`)
+	if workers < 2 {
+		t.Fatalf("the three widgets are in %d worker, want them spread", workers)
+	}
+	publish := "basic.publish key=q size=100000000 count=2"
+	for _, w := range []string{"#a", "#b"} {
+		b.console(w, publish)
+		if out := b.lastOutput(w); refusedLine(out) {
+			t.Fatalf("%s: %q", w, out)
+		}
+	}
+	b.console("#c", publish)
+	out := b.lastOutput("#c")
+	if len(out) != 1 || !strings.Contains(out[0], "would make the simulations of this page hold ") ||
+		!strings.HasSuffix(out[0], "more than their memory budget of 512 MB; publish fewer or smaller messages, or reset another widget") {
+		t.Errorf("a third 200 MB on a page of %d workers: %q", workers, out)
+	}
+	for _, w := range []string{"#a", "#b", "#c"} {
+		b.console(w, "list_queues name messages")
+		if out := b.lastOutput(w); len(out) != 1 || !strings.HasPrefix(out[0], "queue name=q messages=") {
+			t.Errorf("%s then answers %q", w, out)
+		}
+	}
+	if rss := largestProcess(ours); rss > 1<<30 {
+		t.Errorf("a Chromium process holds %d MB", rss>>20)
+	}
+	b.noErrors()
+}
+
+// refusedLine says whether a console entry's output is a refusal.
+func refusedLine(out []string) bool { return len(out) > 0 && strings.HasPrefix(out[0], "error:") }
 
 // TestRefusedTypedCommandsStayOutOfTheLink: a command the engine refuses,
 // typed into the console, is not in the share link (whose reader would
