@@ -93,7 +93,7 @@ func TestBridgeRunsAScenario(t *testing.T) {
 	if len(evs) != 3 || evs[2].N != 3 || !strings.HasPrefix(evs[2].Text, "#3 ") {
 		t.Fatalf("events after seek to 3: %+v", evs)
 	}
-	if e := errorOf(call(t, "seek", id, end+1)); !strings.Contains(e, "outside the timeline") {
+	if e := errorOf(call(t, "seek", id, end+1)); !strings.HasPrefix(e, "seek: event ") || !strings.Contains(e, "outside the timeline") {
 		t.Fatalf("seek past the end: %q", e)
 	}
 	call(t, "seek", id, end)

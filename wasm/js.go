@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hack-pad/safejs"
 )
@@ -59,7 +60,13 @@ func wrap(b *bridge, e export) func(safejs.Value, []safejs.Value) any {
 		}()
 		v, err := e.fn(args)
 		if err != nil {
-			return errorValue(e.name + ": " + err.Error())
+			// the function's name before the error, once (a seek's
+			// errors start with "seek: " already)
+			msg := err.Error()
+			if !strings.HasPrefix(msg, e.name+": ") {
+				msg = e.name + ": " + msg
+			}
+			return errorValue(msg)
 		}
 		return v
 	}

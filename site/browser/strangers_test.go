@@ -32,6 +32,19 @@ basic.publish key=other body=x count=2</warren-scenario></body></html>`
 <body><warren-scenario id="a">queue.declare queue=q</warren-scenario>
 <warren-scenario id="b">queue.declare queue=q</warren-scenario>
 <warren-scenario id="c">queue.declare queue=q</warren-scenario></body></html>`
+	// a history of three commands of 10 s each, with no checkpoint: a
+	// 5 MB body makes every state too large to copy
+	testPages["test-long-seek.html"] = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>long seek</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario id="long">set watermark=1000000000
+queue.declare queue=big
+basic.publish key=big size=5000000
+queue.declare queue=q
+basic.consume queue=q tag=c
+run events=3000000
+run events=3000000
+run events=3000000</warren-scenario></body></html>`
 	// a v2 index segment of 4,096 entries: thousands of rows of bytes
 	testPages["test-big-bytes.html"] = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>big bytes</title>
@@ -207,6 +220,46 @@ func TestPageWideMemoryBudget(t *testing.T) {
 		t.Errorf("a Chromium process holds %d MB", rss>>20)
 	}
 	b.noErrors()
+}
+
+// TestLongSeekStops: a seek with no checkpoint to start from, over a
+// history of three commands the time budget stopped, stops after 10 s at
+// the event it reached, which the widget shows with the message; seeking
+// again goes on from there.
+func TestLongSeekStops(t *testing.T) {
+	b := newBrowserFor(t, 10*time.Minute)
+	b.open("/test-long-seek.html")
+	end := evalJS[int](b, `document.querySelector("#long").end`)
+	seek := func(n int) {
+		evalJS[bool](b, fmt.Sprintf(`document.querySelector("#long").seekTo(%d).then(() => true)`, n))
+	}
+	seek(10)
+	start := time.Now()
+	seek(end - 5)
+	took := time.Since(start)
+	got := said(b, "#long")
+	pos := evalJS[int](b, `document.querySelector("#long").pos`)
+	t.Logf("a seek from 10 to %d: %v, at %d", end-5, took.Round(time.Millisecond), pos)
+	if !strings.Contains(got, "Cannot go there: seek: stopped at event ") || !strings.Contains(got, "(the time budget of one command here, 10s); seek again to go on") {
+		t.Fatalf("the widget shows %.600q", got)
+	}
+	if took > 25*time.Second {
+		t.Errorf("the seek's message came after %v", took)
+	}
+	if pos <= 10 || pos >= end-5 || !strings.Contains(got, fmt.Sprintf("seek: stopped at event %d of %d", pos, end-5)) {
+		t.Errorf("the widget is at %d, its message %.300q", pos, got)
+	}
+	for i := 0; i < 10 && pos != end-5; i++ {
+		seek(end - 5)
+		pos = evalJS[int](b, `document.querySelector("#long").pos`)
+	}
+	if pos != end-5 {
+		t.Errorf("seeking again reached %d, want %d", pos, end-5)
+	}
+	b.console("#long", "list_queues name messages")
+	if out := b.lastOutput("#long"); len(out) != 2 {
+		t.Errorf("then list_queues printed %q", out)
+	}
 }
 
 // refusedLine says whether a console entry's output is a refusal.
