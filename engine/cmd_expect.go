@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"warren/engine/script"
 )
@@ -44,6 +45,24 @@ func (s *Sim) Expect(line string) (Goal, error) {
 		deadline = clock() + int64(lim.wall)
 	}
 	return s.expect(cmd, deadline)
+}
+
+// ExpectWithin is Expect with at most d of the time budget left (the
+// goals of one exercise share one budget: the page checks them all after
+// each step); d < 1 leaves none, and the goal is not checked.
+func (s *Sim) ExpectWithin(line string, d time.Duration) (Goal, error) {
+	cmd, err := s.goalCommand(line)
+	if err != nil {
+		return Goal{}, err
+	}
+	lim := s.limits()
+	if lim.wall <= 0 {
+		return s.expect(cmd, 0)
+	}
+	if d <= 0 {
+		return Goal{}, fmt.Errorf("expect: not checked: the goals before it took the time budget of one command here, %s", lim.wall)
+	}
+	return s.expect(cmd, clock()+int64(min(d, lim.wall)))
 }
 
 // goalCommand reads a goal: an expect line.

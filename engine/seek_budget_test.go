@@ -124,7 +124,22 @@ func TestGoalCheckKeepsTheBudgets(t *testing.T) {
 		t.Fatalf("checking goals changed the simulation:\n%s", diffState(want, got))
 	}
 
+	// the goals of an exercise share one budget
+	s.SetTimeBudget(10 * time.Second)
+	if _, err := s.ExpectWithin(goals[0], 0); err == nil || err.Error() != "expect: not checked: the goals before it took the time budget of one command here, 10s" {
+		t.Errorf("a goal with no time left: %v", err)
+	}
+	if _, err := s.ExpectWithin(goals[0], time.Nanosecond); err == nil || err.Error() != "expect: stopped looking after 1,024 trace lines (the time budget of one command here, 10s)" {
+		t.Errorf("a goal with 1ns left: %v", err)
+	}
+	if g, err := s.ExpectWithin(goals[0], time.Minute); err != nil || g.Met {
+		t.Errorf("a goal with more time left than the budget: %v %v", g, err)
+	}
+
 	s.SetTimeBudget(0)
+	if g, err := s.ExpectWithin(goals[0], -1); err != nil || g.Met {
+		t.Errorf("a goal with no time budget at all: %v %v", g, err)
+	}
 	for i, g := range goals {
 		if got, err := s.Expect(g); err != nil || got.Met != (i == 1) {
 			t.Errorf("%s with the budgets of a command: %v %v", g, got, err)

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"strings"
 
@@ -175,12 +176,21 @@ func (b *bridge) snapshot(id int) (string, error) {
 
 // expect checks one goal (an expect line) against the simulation as it is
 // now, without changing it: {"met": true|false, "text": "..."}.
-func (b *bridge) expect(id int, line string) (string, error) {
+//
+// With ms it has at most that many milliseconds of the time budget left
+// (engine.Sim.ExpectWithin; less than 1: none, and it is not checked):
+// the goals of one message share one budget (engine-worker.js).
+func (b *bridge) expect(id int, line string, ms int64) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
-	g, err := s.Expect(line)
+	var g engine.Goal
+	if ms != 0 {
+		g, err = s.ExpectWithin(line, time.Duration(ms)*time.Millisecond)
+	} else {
+		g, err = s.Expect(line)
+	}
 	if err != nil {
 		return "", err
 	}

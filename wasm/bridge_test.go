@@ -212,6 +212,14 @@ func TestBridgeExpect(t *testing.T) {
 	if e := errorOf(call(t, "expect", id, "expect queue=q mesages=1")); !strings.Contains(e, "not a list_queues column") {
 		t.Errorf("a goal with a typo: %q", e)
 	}
+	// what is left of the goals' budget (engine-worker.js)
+	if e := errorOf(call(t, "expect", id, "expect on=c2.1 saw=deliver body=x", -1)); e != "expect: not checked: the goals before it took the time budget of one command here, 10s" {
+		t.Errorf("a goal with none of the budget left: %q", e)
+	}
+	var g struct{ Met bool }
+	if err := json.Unmarshal([]byte(str(t, call(t, "expect", id, "expect on=c2.1 saw=deliver body=x", 5000))), &g); err != nil || !g.Met {
+		t.Errorf("a goal with 5 s left: %+v %v", g, err)
+	}
 }
 
 // TestBridgeRefusesBadArguments: whatever a page passes, it gets {error}

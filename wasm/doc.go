@@ -36,6 +36,11 @@
 //	                                          reached, with {error: "seek: stopped
 //	                                          at event M of N ..."}
 //	snapshot(id)             → JSON engine.Snapshot
+//	expect(id, goal, ms?)    → JSON {"met", "text"}  checks a goal (an expect
+//	                                          line) now; with ms, inside what is
+//	                                          left of the time budget that the
+//	                                          goals of one message share (less
+//	                                          than 1: none, not checked)
 //	transcript(id, from?)    → JSON [{"n": event, "t": µs, "text": line}, ...]
 //	                                          trace lines from index from on
 //	events(id, from?, to?)   → JSON [{"n": event, "text": description}, ...]

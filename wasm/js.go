@@ -144,7 +144,11 @@ func (b *bridge) exports() []export {
 			if err != nil {
 				return nil, err
 			}
-			return b.expect(id, line)
+			ms, err := optIntArg(args, 2, "ms", 0)
+			if err != nil {
+				return nil, err
+			}
+			return b.expect(id, line, ms)
 		}),
 		withID("transcript", func(id int, args []safejs.Value) (any, error) {
 			from, err := optIntArg(args, 1, "from", 0)

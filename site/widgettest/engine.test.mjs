@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { Connection, Engine, EngineError, withOmitted } from "../static/widget/bridge-loader.js";
-import { keepLines, lastLines, maxLinesSent, runCalls, runMessage } from "../static/widget/engine-worker.js";
+import { goalsBudgetMs, keepLines, lastLines, maxLinesSent, runCalls, runMessage } from "../static/widget/engine-worker.js";
 
 /** noTimer stands for setInterval: the tests call watch themselves. */
 const noTimer = () => 0;
@@ -301,6 +301,21 @@ test("new simulations are spread over the workers, and a long call holds no simu
   assert.equal(f.workers[0].posted.filter((m) => m.type === "call").length, 4, "create a, slow, create d, fourth in the first worker");
   assert.deepEqual(await e.exec(c, "third"), ["ran third"]);
   assert.equal(await e.call("wasmMemory"), 0, "the largest of the workers' memories (none in the fake)");
+});
+
+test("the goal checks of one batch share one time budget: each is told what is left", () => {
+  const asked = [];
+  const b = { expect: (id, line, ms) => (asked.push(ms), JSON.stringify({ met: false, text: line })) };
+  let now = 0;
+  const clock = () => (now += 6000); // read before and after each call: 6 s each
+  const calls = [1, 2, 3].map((i) => ["expect", 1, `expect queue=q${i} messages=1`]);
+  const r = runCalls(b, calls, () => false, clock);
+  assert.equal(goalsBudgetMs, 10_000);
+  assert.deepEqual(asked, [10_000, 4_000, -1], "the second gets what the first left, the third nothing");
+  assert.deepEqual(r.map((x) => x.ms), [6000, 6000, 6000]);
+  asked.length = 0;
+  runCalls(b, [["expect", 1, "expect queue=q messages=1", 50]], () => false, () => 0);
+  assert.deepEqual(asked, [50], "a budget given is kept");
 });
 
 test("runMessage tells the engine what the page's other workers hold before the calls, and says what it holds after", () => {

@@ -58,11 +58,18 @@ export function runMessage(w, m, isDead, clock = () => performance.now()) {
   return { results, held };
 }
 
+/** goalsBudgetMs is the time the goal checks (expect) of one batch take
+ * together, as a command's in the browser (engine.BrowserCommandTime):
+ * each is told what is left, and one with nothing left is not checked. A
+ * widget checks all its goals in one batch after each step. */
+export const goalsBudgetMs = 10_000;
+
 /** runCalls runs a batch of calls on the bridge w, in order. isDead says
  * whether the Go program has exited; once it has, the calls left get an
  * error. Nothing here throws. */
 export function runCalls(w, calls, isDead, clock = () => performance.now()) {
   const out = [];
+  let goalsMs = 0; // what the goal checks of this batch took
   for (const call of calls) {
     const t0 = clock();
     if (isDead()) {
@@ -72,6 +79,10 @@ export function runCalls(w, calls, isDead, clock = () => performance.now()) {
     const [fn, ...args] = Array.isArray(call) ? call : [];
     if (fn === "exec" && (args.length === 2 || args[2] == null)) {
       args[2] = maxLinesSent; // the engine prints no more than crosses
+    }
+    if (fn === "expect" && args.length === 2) {
+      // the goals of one batch share one time budget
+      args[2] = Math.max(Math.floor(goalsBudgetMs - goalsMs), -1) || -1;
     }
     if (typeof fn !== "string" || typeof w[fn] !== "function" || fn === "ready") {
       out.push({ error: `no engine function ${JSON.stringify(fn)}`, ms: 0 });
@@ -91,6 +102,9 @@ export function runCalls(w, calls, isDead, clock = () => performance.now()) {
       r = { error: `${fn}: ${e && e.message ? e.message : e}` };
     }
     r.ms = clock() - t0;
+    if (fn === "expect") {
+      goalsMs += r.ms;
+    }
     out.push(r);
   }
   return out;

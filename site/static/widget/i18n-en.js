@@ -705,6 +705,7 @@ export default {
   "con.whenAt": "when: at event {a}, {b}",
   "con.expectStopLines": "expect: stopped looking after {a} trace lines (the budget of one command)",
   "con.expectStopTime": "expect: stopped looking after {a} trace lines (the time budget of one command here, {b})",
+  "con.expectNotChecked": "expect: not checked: the goals before it took the time budget of one command here, {a}",
   "con.singleNode": "{a}: a single node cannot be stopped and started this way (form a cluster with cluster nodes=N; restart kind=clean restarts one node)",
   "con.connOnStopped": "c{a} is on {b}, which is stopped: start it (start_app node={c}) or place the connection on a running node (connect on=c{d} node=N)",
   "con.clusterTwo": "cluster: nodes must be at least 2",

@@ -686,6 +686,7 @@ export default {
   "con.whenAt": "when：在事件 {a}，{b}",
   "con.expectStopLines": "expect：查看了 {a} 行跟踪后停止（一条命令的预算）",
   "con.expectStopTime": "expect：查看了 {a} 行跟踪后停止（这里一条命令的时间预算，{b}）",
+  "con.expectNotChecked": "expect：未检查：它之前的目标已用完这里一条命令的时间预算，{a}",
   "con.singleNode": "{a}：单个节点不能这样停止和启动（用 cluster nodes=N 组建集群；restart kind=clean 重启单个节点）",
   "con.connOnStopped": "c{a} 在 {b} 上，而该节点已停止：请启动它（start_app node={c}），或把连接放到运行中的节点上（connect on=c{d} node=N）",
   "con.clusterTwo": "cluster：nodes 至少为 2",

@@ -240,6 +240,7 @@ const CONSOLE_TEXTS = [
   ["when: at event %d, %w", "con.whenAt"],
   ["expect: stopped looking after %s trace lines (the budget of one command)", "con.expectStopLines"],
   ["expect: stopped looking after %s trace lines (the time budget of one command here, %s)", "con.expectStopTime"],
+  ["expect: not checked: the goals before it took the time budget of one command here, %s", "con.expectNotChecked"],
   ["%s: a single node cannot be stopped and started this way (form a cluster with cluster nodes=N; restart kind=clean restarts one node)", "con.singleNode"],
   ["c%d is on %s, which is stopped: start it (start_app node=%s) or place the connection on a running node (connect on=c%d node=N)", "con.connOnStopped"],
   ["cluster: nodes must be at least 2", "con.clusterTwo"],
