@@ -29,10 +29,10 @@ const (
 	// before it allocates anything: 40 bodies of 128 MB to a lazy queue
 	// took a tab to 4 GB and killed it.
 	HeldBytes = 256 << 20
-	// SharedHeldBytes is the most memory the simulations of one engine
-	// (a page's worker, which holds several widgets' simulations) take
-	// together, counted as HeldBytes is: each may hold HeldBytes, not all
-	// of them at once (SetOthersHeld).
+	// SharedHeldBytes is the most memory the simulations of one page
+	// take together, counted as HeldBytes is, in however many engine
+	// workers they are: each may hold HeldBytes, not all of them at once
+	// (SetOthersHeld; the page tells each worker what the others hold).
 	SharedHeldBytes = 512 << 20
 )
 
@@ -74,9 +74,11 @@ type limits struct {
 	others int64
 	// wall is the time budget of one command (0: none; SetTimeBudget).
 	wall time.Duration
+	// seek is the most events one seek replays
+	seek int64
 }
 
-var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes}
+var defaultLimits = limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes, seek: CommandEvents}
 
 // bytesCap is the most bytes this simulation may hold: its own budget,
 // or less when the other simulations of its engine hold the rest of
@@ -141,7 +143,7 @@ func (s *Sim) SetTimeBudget(d time.Duration) {
 }
 
 // SetOthersHeld says how many bytes the other simulations of the same
-// engine hold (their HeldBytes): from now on a publish that would make
+// page hold (their HeldBytes, in this engine and in the page's others): from now on a publish that would make
 // them all hold more than SharedHeldBytes is refused, and a command that
 // grows them past it stops, as for this simulation's own budget. The
 // browser's bridge sets it before each command.

@@ -34,7 +34,7 @@ func TestBudgetStopsARunawayRun(t *testing.T) {
 // nothing, and run drains the rest.
 func TestBudgetStopLeavesAConsistentState(t *testing.T) {
 	s := New(Options{Record: true})
-	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes}
+	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes, seek: CommandEvents}
 	mustExec(t, s, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
 	out := s.ExecLine("basic.publish key=q body=m{i} count=3000")
 	if last := out[len(out)-1]; last != "stopped after 5,000 events (the budget of one command); run continues, reset starts again" {
@@ -95,7 +95,7 @@ func TestBudgetRefusesAPublishTooBig(t *testing.T) {
 // past the budget is refused.
 func TestBudgetStopsGrowth(t *testing.T) {
 	s := New(Options{})
-	s.budgetLimits = &limits{events: CommandEvents, held: 1000, timeline: TimelineBytes, bytes: HeldBytes}
+	s.budgetLimits = &limits{events: CommandEvents, held: 1000, timeline: TimelineBytes, bytes: HeldBytes, seek: CommandEvents}
 	mustExec(t, s, "exchange.declare exchange=f type=fanout")
 	for _, q := range []string{"a", "b", "c", "d", "e"} {
 		mustExec(t, s, "queue.declare queue="+q, "queue.bind queue="+q+" exchange=f")
@@ -117,7 +117,7 @@ func TestBudgetStopsGrowth(t *testing.T) {
 // simulation over it, not at a later one.
 func TestBudgetMeasuresAtEveryCheck(t *testing.T) {
 	s := New(Options{Record: true})
-	s.budgetLimits = &limits{events: CommandEvents, held: 1000, timeline: TimelineBytes, bytes: HeldBytes}
+	s.budgetLimits = &limits{events: CommandEvents, held: 1000, timeline: TimelineBytes, bytes: HeldBytes, seek: CommandEvents}
 	mustExec(t, s, "exchange.declare exchange=f type=fanout")
 	for _, q := range []string{"a", "b", "c", "d", "e"} {
 		mustExec(t, s, "queue.declare queue="+q, "queue.bind queue="+q+" exchange=f")
@@ -208,7 +208,7 @@ func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 // stopped it.
 func TestBudgetStopLineIsAlwaysShown(t *testing.T) {
 	s := New(Options{Record: true})
-	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes}
+	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes, seek: CommandEvents}
 	mustExec(t, s, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
 	out, omitted := s.ExecLineShowing("basic.publish key=q body=m{i} count=3000", 10)
 	want := "stopped after 5,000 events (the budget of one command); run continues, reset starts again"
@@ -298,7 +298,7 @@ func TestBudgetRefusesBodiesTooBig(t *testing.T) {
 // body to five queues) stops at a check, saying so.
 func TestBudgetStopsBytesGrowth(t *testing.T) {
 	s := New(Options{})
-	s.budgetLimits = &limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: 4 << 20}
+	s.budgetLimits = &limits{events: CommandEvents, held: HeldMessages, timeline: TimelineBytes, bytes: 4 << 20, seek: CommandEvents}
 	mustExec(t, s, "exchange.declare exchange=f type=fanout")
 	for _, q := range []string{"a", "b", "c", "d", "e"} {
 		mustExec(t, s, "queue.declare queue="+q+" durable", "queue.bind queue="+q+" exchange=f")

@@ -7,7 +7,10 @@ package engine
 //	expect on=c2.1 saw=deliver tag=1 body=urgent
 
 import (
+	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"warren/engine/script"
 )
@@ -27,13 +30,39 @@ func (g Goal) Line() string {
 }
 
 // Expect checks one goal line against the simulation as it is now. An
-// error means the line is not a goal (a typo, another command).
+// error means the line is not a goal (a typo, another command), or that
+// checking it took past a budget of a command: a goal that looks through
+// the trace lines (saw=, never=dropped, after=) looks at no more of them
+// than a command runs events, and under a time budget (SetTimeBudget)
+// stops once it has taken that long.
 func (s *Sim) Expect(line string) (Goal, error) {
 	cmd, err := s.goalCommand(line)
 	if err != nil {
 		return Goal{}, err
 	}
-	return s.expect(cmd), nil
+	var deadline int64
+	if lim := s.limits(); lim.wall > 0 {
+		deadline = clock() + int64(lim.wall)
+	}
+	return s.expect(cmd, deadline)
+}
+
+// ExpectWithin is Expect with at most d of the time budget left (the
+// goals of one exercise share one budget: the page checks them all after
+// each step); d < 1 leaves none, and the goal is not checked.
+func (s *Sim) ExpectWithin(line string, d time.Duration) (Goal, error) {
+	cmd, err := s.goalCommand(line)
+	if err != nil {
+		return Goal{}, err
+	}
+	lim := s.limits()
+	if lim.wall <= 0 {
+		return s.expect(cmd, 0)
+	}
+	if d <= 0 {
+		return Goal{}, fmt.Errorf("expect: not checked: the goals before it took the time budget of one command here, %s", lim.wall)
+	}
+	return s.expect(cmd, clock()+int64(min(d, lim.wall)))
 }
 
 // goalCommand reads a goal: an expect line.
@@ -52,11 +81,55 @@ func (s *Sim) goalCommand(line string) (script.Command, error) {
 // expectCommands are the goals.
 var expectCommands = []command{
 	{"expect", handler{family: familyExpect, run: func(s *Sim, cmd script.Command, _ bool) ([]string, error) {
-		return []string{s.expect(cmd).Line()}, nil
+		g, err := s.expect(cmd, s.budget.deadline)
+		if err != nil {
+			return nil, err
+		}
+		return []string{g.Line()}, nil
 	}}},
 }
 
-func (s *Sim) expect(cmd script.Command) Goal {
+// expect checks a goal; its look through the trace lines stops at
+// deadline (clock() units, 0: none) or after as many lines as a command
+// runs events, with an error that says so.
+func (s *Sim) expect(cmd script.Command, deadline int64) (Goal, error) {
+	s.look = look{deadline: deadline}
+	g := s.expectGoal(cmd)
+	stop := s.look.stop
+	s.look = look{}
+	if stop != "" {
+		return Goal{}, errors.New(stop)
+	}
+	return g, nil
+}
+
+// look bounds a goal's look through the trace lines (eachLine).
+type look struct {
+	deadline int64
+	stop     string // why it stopped
+}
+
+// eachLine calls fn with the trace lines up to now, in order, until it
+// returns true, inside the budgets of s.look (which says so when they
+// stopped it).
+func (s *Sim) eachLine(fn func(l TraceLine) bool) {
+	lim := s.limits()
+	for i, n := 0, s.TranscriptLen(); i < n; i++ {
+		switch {
+		case int64(i) >= lim.events:
+			s.look.stop = fmt.Sprintf("expect: stopped looking after %s trace lines (the budget of one command)", thousands(int64(i)))
+			return
+		case s.look.deadline != 0 && i%timeCheckEvery == 0 && i > 0 && clock() > s.look.deadline:
+			s.look.stop = fmt.Sprintf("expect: stopped looking after %s trace lines (the time budget of one command here, %s)", thousands(int64(i)), lim.wall)
+			return
+		}
+		if fn(s.client.lines.line(i)) {
+			return
+		}
+	}
+}
+
+func (s *Sim) expectGoal(cmd script.Command) Goal {
 	if g, ok := s.expectMore(cmd); ok {
 		return s.within(cmd, g)
 	}
@@ -105,10 +178,13 @@ func (s *Sim) expectSaw(cmd script.Command) Goal {
 	kind := cmd.Str("saw", "")
 	fields := sawFields(cmd)
 	what := on + " saw " + strings.Join(append([]string{kind}, fields...), " ")
-	for i, n := 0, s.TranscriptLen(); i < n; i++ {
-		if sawLine(s.client.lines.line(i).Text, on, kind, fields) {
-			return Goal{Met: true, Text: what}
-		}
+	met := false
+	s.eachLine(func(l TraceLine) bool {
+		met = sawLine(l.Text, on, kind, fields)
+		return met
+	})
+	if met {
+		return Goal{Met: true, Text: what}
 	}
 	return Goal{Text: what + " (no such line yet)"}
 }

@@ -15,7 +15,7 @@ import (
 
 // fuzzLimits are the budgets of a simulation under FuzzWholePath: the
 // browser's, scaled down so that an input runs in a second or two.
-var fuzzLimits = limits{events: 200_000, held: 100_000, timeline: 64 << 20, bytes: 64 << 20}
+var fuzzLimits = limits{events: 200_000, held: 100_000, timeline: 64 << 20, bytes: 64 << 20, seek: 200_000}
 
 // fuzzStepTime is the longest one step of FuzzWholePath may take: a
 // command of fuzzLimits.events events, a scan of as many, a seek or a

@@ -156,11 +156,16 @@ func (s *Sim) expectNever(cmd script.Command) Goal {
 		return Goal{Met: true, Text: reader + " was never blocked"}
 	default: // dropped
 		ch := on.String()
-		for i, n := 0, s.TranscriptLen(); i < n; i++ {
-			w := strings.Fields(s.client.lines.line(i).Text)
+		var dropped []string
+		s.eachLine(func(l TraceLine) bool {
+			w := strings.Fields(l.Text)
 			if len(w) >= 2 && w[0] == ch && (w[1] == "confirm-nack" || w[1] == "return") {
-				return Goal{Text: ch + " never had a publish dropped (" + strings.Join(w[1:min(len(w), 3)], " ") + ")"}
+				dropped = w
 			}
+			return dropped != nil
+		})
+		if w := dropped; w != nil {
+			return Goal{Text: ch + " never had a publish dropped (" + strings.Join(w[1:min(len(w), 3)], " ") + ")"}
 		}
 		return Goal{Met: true, Text: ch + " never had a publish dropped"}
 	}
@@ -200,15 +205,16 @@ func (s *Sim) expectSawAfter(cmd script.Command) Goal {
 	if last < 0 {
 		return Goal{Text: what + " (the node has had no " + kind + " restart)"}
 	}
-	before := false
-	for i, n := 0, s.TranscriptLen(); i < n; i++ {
-		l := s.client.lines.line(i)
+	before, met := false, false
+	s.eachLine(func(l TraceLine) bool {
 		if sawLine(l.Text, on, saw, fields) {
-			if l.Event > last {
-				return Goal{Met: true, Text: what}
-			}
-			before = true
+			met = l.Event > last
+			before = !met
 		}
+		return met
+	})
+	if met {
+		return Goal{Met: true, Text: what}
 	}
 	if before {
 		return Goal{Text: what + fmt.Sprintf(" (every such line came before it, at event %d)", last)}

@@ -11,7 +11,8 @@ import "fmt"
 // than a command runs, and under a time budget (SetTimeBudget) it stops
 // once it has taken that long; either way it says so in an error, so that
 // a link's #@when lines cannot hold a tab for the whole of a long
-// timeline each.
+// timeline each. The seeks it makes and the goal it checks at each event
+// share its time budget; the seek back to where it started has its own.
 func (s *Sim) FirstEventWhere(goal string, from int64) (n int64, ok bool, err error) {
 	cmd, err := s.goalCommand(goal)
 	if err != nil {
@@ -32,6 +33,9 @@ func (s *Sim) FirstEventWhere(goal string, from int64) (n int64, ok bool, err er
 	if lim.wall > 0 {
 		deadline = clock() + int64(lim.wall)
 	}
+	if err := s.seekWithin(from, deadline); err != nil {
+		return 0, false, err
+	}
 	for n = from; n <= end; n++ {
 		switch looked := n - from; {
 		case looked >= lim.events:
@@ -40,10 +44,14 @@ func (s *Sim) FirstEventWhere(goal string, from int64) (n int64, ok bool, err er
 			return 0, false, fmt.Errorf("when: stopped looking after %s events, at event %d (the time budget of one command here, %s)",
 				thousands(looked), n, lim.wall)
 		}
-		if err := s.SeekEvent(n); err != nil {
+		if err := s.seekWithin(n, deadline); err != nil {
 			return 0, false, err
 		}
-		if s.expect(cmd).Met {
+		g, err := s.expect(cmd, deadline)
+		if err != nil {
+			return 0, false, fmt.Errorf("when: at event %d, %w", n, err)
+		}
+		if g.Met {
 			return n, true, nil
 		}
 	}

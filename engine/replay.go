@@ -126,7 +126,33 @@ func (s *Sim) Furthest() int64 { return max(s.furthest, s.rt.Events()) }
 // The events and trace lines of the whole timeline are kept from the first
 // time they ran (a replay produces the same ones), so a replay records
 // nothing.
+//
+// A seek is inside the budgets of a command: it replays at most a
+// command's events, and under a time budget (SetTimeBudget) it stops once
+// it has replayed TimeBudgetFloor events and taken that long. A seek that
+// stops leaves the simulation at the event it reached, a state of the
+// timeline like any other, and says where in its error (a *SeekStopped):
+// seeking again goes on from there.
 func (s *Sim) SeekEvent(n int64) error {
+	var deadline int64
+	if lim := s.limits(); lim.wall > 0 {
+		deadline = clock() + int64(lim.wall)
+	}
+	return s.seekWithin(n, deadline)
+}
+
+// SeekStopped is the error of a seek that a budget stopped at event At,
+// short of the event it was asked for.
+type SeekStopped struct {
+	At, Want, Replayed int64
+	err                error
+}
+
+func (e *SeekStopped) Error() string { return e.err.Error() }
+
+// seekWithin is SeekEvent under a time budget that ends at deadline
+// (clock() units, 0: none), which a scan that seeks shares.
+func (s *Sim) seekWithin(n, deadline int64) error {
 	end := s.Furthest()
 	if n < 0 || n > end {
 		return fmt.Errorf("seek: event %d is outside the timeline (0 to %d)", n, end)
@@ -134,8 +160,7 @@ func (s *Sim) SeekEvent(n int64) error {
 	cur := s.rt.Events()
 	cp := s.cps.nearest(n)
 	if n >= cur && !(n == cur && n < end) && (cp == nil || cp.at <= cur) {
-		s.forward(n, end)
-		return nil
+		return s.forward(n, end, deadline)
 	}
 	if cp != nil {
 		if err := s.restore(cp); err != nil {
@@ -147,8 +172,7 @@ func (s *Sim) SeekEvent(n int64) error {
 		s.adopt(&keep)
 		s.applied, s.partial = 0, 0
 	}
-	s.forward(n, end)
-	return nil
+	return s.forward(n, end, deadline)
 }
 
 // StepBack puts the simulation in the state it had one event earlier.
@@ -161,16 +185,21 @@ func (s *Sim) StepBack() error {
 }
 
 // forward runs the recorded operations on from the current state up to
-// event n, without recording what is already recorded.
-func (s *Sim) forward(n, end int64) {
+// event n, without recording what is already recorded. It replays
+// seekChunkEvents events at a time, looking at the budgets between two chunks
+// (deadline as in seekWithin): one that is spent stops it where it is,
+// with a *SeekStopped.
+func (s *Sim) forward(n, end, deadline int64) error {
 	discard, record, log := s.client.discard, s.client.record, s.rt.Log
 	s.client.discard, s.client.record, s.rt.Log = true, false, nil
-	s.limiting, s.stopAt = n < end, n
+	start, most := s.rt.Events(), s.limits().seek
+	var stopped *SeekStopped
 	// a copy a little before n, unless one is already as near
 	s.nearAt = 0
 	if cp := s.cps.nearest(n); s.opts.Record && n-nearGap > s.rt.Events() && (cp == nil || cp.at < n-nearGap) {
 		s.nearAt = n - nearGap
 	}
+	s.seekChunk(n, end)
 	for s.applied < len(s.ops) {
 		o := s.ops[s.applied]
 		if s.partial > 0 && o.kind == opSteps {
@@ -180,7 +209,28 @@ func (s *Sim) forward(n, end int64) {
 		s.nearBefore = before
 		if _, _, done := s.run(o); !done {
 			s.partial += s.rt.Events() - before
-			break
+			if s.stopAt >= n {
+				break
+			}
+			// the end of a chunk: go on if the budgets allow
+			replayed := s.rt.Events() - start
+			at := s.rt.Events()
+			switch {
+			case replayed >= most:
+				stopped = &SeekStopped{At: at, Want: n, Replayed: replayed,
+					err: fmt.Errorf("seek: stopped at event %d of %d after replaying %s events (the budget of one command); seek again to go on",
+						at, n, thousands(replayed))}
+			case deadline != 0 && replayed >= TimeBudgetFloor && clock() > deadline:
+				stopped = &SeekStopped{At: at, Want: n, Replayed: replayed,
+					err: fmt.Errorf("seek: stopped at event %d of %d after replaying %s events (the time budget of one command here, %s); seek again to go on",
+						at, n, thousands(replayed), s.limits().wall)}
+			}
+			if stopped != nil {
+				break
+			}
+			s.hitLimit = false
+			s.seekChunk(n, end)
+			continue
 		}
 		s.applied++
 		s.partial = 0
@@ -188,6 +238,22 @@ func (s *Sim) forward(n, end int64) {
 	s.client.take()
 	s.client.discard, s.client.record, s.rt.Log = discard, record, log
 	s.limiting, s.hitLimit, s.nearAt = false, false, 0
+	if stopped != nil {
+		return stopped
+	}
+	return nil
+}
+
+// seekChunkEvents is how many events a seek replays between two looks at
+// its budgets.
+const seekChunkEvents = timeCheckEvery
+
+// seekChunk sets the replay limit of the next chunk of a seek to event n.
+func (s *Sim) seekChunk(n, end int64) {
+	s.limiting, s.stopAt = n < end, n
+	if next := s.rt.Events() + seekChunkEvents; next < n {
+		s.limiting, s.stopAt = true, next
+	}
 }
 
 // Step runs up to n events (firing timers as needed) and returns how many

@@ -59,6 +59,8 @@ type Sim struct {
 	// While a seek replays: the event after which to keep its own copy
 	// (0: none), and the events before the operation it replays began.
 	nearAt, nearBefore int64
+	// look bounds the goal being checked (cmd_expect.go)
+	look look
 }
 
 // New returns a fresh simulation.

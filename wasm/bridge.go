@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"strings"
 
@@ -18,6 +19,10 @@ import (
 type bridge struct {
 	sims map[int]*handle
 	next int
+	// elsewhere is what the simulations of the page's other engine
+	// workers hold (setElsewhere): the page's simulations together are
+	// inside engine.SharedHeldBytes, not each worker's
+	elsewhere int64
 }
 
 // handle is one simulation. A simulation that panicked is kept, broken,
@@ -171,12 +176,21 @@ func (b *bridge) snapshot(id int) (string, error) {
 
 // expect checks one goal (an expect line) against the simulation as it is
 // now, without changing it: {"met": true|false, "text": "..."}.
-func (b *bridge) expect(id int, line string) (string, error) {
+//
+// With ms it has at most that many milliseconds of the time budget left
+// (engine.Sim.ExpectWithin; less than 1: none, and it is not checked):
+// the goals of one message share one budget (engine-worker.js).
+func (b *bridge) expect(id int, line string, ms int64) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
-	g, err := s.Expect(line)
+	var g engine.Goal
+	if ms != 0 {
+		g, err = s.ExpectWithin(line, time.Duration(ms)*time.Millisecond)
+	} else {
+		g, err = s.Expect(line)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -307,14 +321,35 @@ func (b *bridge) parse(text string) (string, error) {
 	return e.String(), nil
 }
 
-// othersHeld is what the simulations of this engine other than id hold
-// (engine.Sim.HeldBytes): what engine.SharedHeldBytes bounds with id's.
+// othersHeld is what the simulations of the page other than id hold
+// (engine.Sim.HeldBytes): those of this engine, and those of the page's
+// other workers as the page last said (setElsewhere); what
+// engine.SharedHeldBytes bounds with id's.
 func (b *bridge) othersHeld(id int) int64 {
-	var n int64
+	n := b.elsewhere
 	for other, h := range b.sims {
 		if other != id {
 			n += h.sim.HeldBytes()
 		}
 	}
 	return n
+}
+
+// held is what the simulations of this engine hold together
+// (engine.Sim.HeldBytes): what the page hands its other workers.
+func (b *bridge) held() int64 {
+	var n int64
+	for _, h := range b.sims {
+		n += h.sim.HeldBytes()
+	}
+	return n
+}
+
+// setElsewhere says how many bytes the simulations of the page's other
+// engine workers hold, before the calls of a message run: a publish that
+// would take the page's simulations past engine.SharedHeldBytes is
+// refused, and a command that grows them past it stops.
+func (b *bridge) setElsewhere(n int64) bool {
+	b.elsewhere = max(n, 0)
+	return true
 }

@@ -93,7 +93,7 @@ func TestBridgeRunsAScenario(t *testing.T) {
 	if len(evs) != 3 || evs[2].N != 3 || !strings.HasPrefix(evs[2].Text, "#3 ") {
 		t.Fatalf("events after seek to 3: %+v", evs)
 	}
-	if e := errorOf(call(t, "seek", id, end+1)); !strings.Contains(e, "outside the timeline") {
+	if e := errorOf(call(t, "seek", id, end+1)); !strings.HasPrefix(e, "seek: event ") || !strings.Contains(e, "outside the timeline") {
 		t.Fatalf("seek past the end: %q", e)
 	}
 	call(t, "seek", id, end)
@@ -212,6 +212,14 @@ func TestBridgeExpect(t *testing.T) {
 	if e := errorOf(call(t, "expect", id, "expect queue=q mesages=1")); !strings.Contains(e, "not a list_queues column") {
 		t.Errorf("a goal with a typo: %q", e)
 	}
+	// what is left of the goals' budget (engine-worker.js)
+	if e := errorOf(call(t, "expect", id, "expect on=c2.1 saw=deliver body=x", -1)); e != "expect: not checked: the goals before it took the time budget of one command here, 10s" {
+		t.Errorf("a goal with none of the budget left: %q", e)
+	}
+	var g struct{ Met bool }
+	if err := json.Unmarshal([]byte(str(t, call(t, "expect", id, "expect on=c2.1 saw=deliver body=x", 5000))), &g); err != nil || !g.Met {
+		t.Errorf("a goal with 5 s left: %+v %v", g, err)
+	}
 }
 
 // TestBridgeRefusesBadArguments: whatever a page passes, it gets {error}
@@ -307,5 +315,36 @@ func TestBridgeExecPrintsAtMostWhatIsAsked(t *testing.T) {
 	json.Unmarshal([]byte(str(t, call(t, "exec", id, "basic.publish key=q body=m{i} count=5", 0))), &r)
 	if len(r.Lines) != 5 || r.Omitted != -1 {
 		t.Fatalf("exec with most=0 prints everything and says nothing omitted: %+v", r)
+	}
+}
+
+// TestBridgeHeldElsewhere: what the page's other workers hold (elsewhere)
+// counts against the page's one memory budget with what this worker's
+// simulations hold, and held says what those hold, for the page to hand
+// the others.
+func TestBridgeHeldElsewhere(t *testing.T) {
+	id := num(t, call(t, "create"))
+	defer call(t, "destroy", id)
+	str(t, call(t, "exec", id, "queue.declare queue=q"))
+	before := num(t, call(t, "held"))
+	if v := call(t, "elsewhere", float64(engine.SharedHeldBytes-2<<20)); v.Type() != safejs.TypeBoolean {
+		t.Fatalf("elsewhere: %s", errorOf(v))
+	}
+	out := str(t, call(t, "exec", id, "basic.publish key=q size=4194304"))
+	if !strings.Contains(out, "MB of messages and files, more than their memory budget of 512 MB; publish fewer or smaller messages, or reset another widget") {
+		t.Fatalf("a publish past the page's budget with 510 MB held elsewhere: %s", out)
+	}
+	if n := num(t, call(t, "held")); n != before {
+		t.Fatalf("the refused publish: held %d, was %d", n, before)
+	}
+	call(t, "elsewhere", 0)
+	if out := str(t, call(t, "exec", id, "basic.publish key=q size=4194304")); strings.Contains(out, "error:") {
+		t.Fatalf("with nothing held elsewhere: %s", out)
+	}
+	if n := num(t, call(t, "held")); n < before+4<<20 {
+		t.Fatalf("after a 4 MB publish: held %d, was %d", n, before)
+	}
+	if e := errorOf(call(t, "elsewhere", "lots")); !strings.Contains(e, "must be a number") {
+		t.Fatalf("elsewhere of a string: %q", e)
 	}
 }

@@ -30,8 +30,17 @@
 //	                                          the node without running it
 //	step(id, n?)             → events run (fewer than n: the node went idle)
 //	runQuiet(id)             → JSON {"lines": [...]}
-//	seek(id, n)              → n             the state right after event n
+//	seek(id, n)              → n             the state right after event n; a
+//	                                          seek that replays past the budgets
+//	                                          of one command stops at the event it
+//	                                          reached, with {error: "seek: stopped
+//	                                          at event M of N ..."}
 //	snapshot(id)             → JSON engine.Snapshot
+//	expect(id, goal, ms?)    → JSON {"met", "text"}  checks a goal (an expect
+//	                                          line) now; with ms, inside what is
+//	                                          left of the time budget that the
+//	                                          goals of one message share (less
+//	                                          than 1: none, not checked)
 //	transcript(id, from?)    → JSON [{"n": event, "t": µs, "text": line}, ...]
 //	                                          trace lines from index from on
 //	events(id, from?, to?)   → JSON [{"n": event, "text": description}, ...]
@@ -60,6 +69,13 @@
 //	                                          the Files view, its first 2 MiB, and the
 //	                                          offsets of the entries the node says are dead
 //	destroy(id)              → true if there was such a simulation
+//	held()                   → the bytes of messages and files the
+//	                                          simulations of this worker hold
+//	                                          together (engine.Sim.HeldBytes)
+//	elsewhere(bytes)         → true          what the simulations of the page's
+//	                                          other workers hold: from now on the
+//	                                          page's simulations together are
+//	                                          inside engine.SharedHeldBytes
 //	idle()                   → true if it starts collecting garbage, in a
 //	                                          goroutine of its own, after the call's
 //	                                          has returned: the worker calls it when

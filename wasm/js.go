@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hack-pad/safejs"
 )
@@ -59,7 +60,13 @@ func wrap(b *bridge, e export) func(safejs.Value, []safejs.Value) any {
 		}()
 		v, err := e.fn(args)
 		if err != nil {
-			return errorValue(e.name + ": " + err.Error())
+			// the function's name before the error, once (a seek's
+			// errors start with "seek: " already)
+			msg := err.Error()
+			if !strings.HasPrefix(msg, e.name+": ") {
+				msg = e.name + ": " + msg
+			}
+			return errorValue(msg)
 		}
 		return v
 	}
@@ -137,7 +144,11 @@ func (b *bridge) exports() []export {
 			if err != nil {
 				return nil, err
 			}
-			return b.expect(id, line)
+			ms, err := optIntArg(args, 2, "ms", 0)
+			if err != nil {
+				return nil, err
+			}
+			return b.expect(id, line, ms)
 		}),
 		withID("transcript", func(id int, args []safejs.Value) (any, error) {
 			from, err := optIntArg(args, 1, "from", 0)
@@ -188,6 +199,14 @@ func (b *bridge) exports() []export {
 		withID("destroy", func(id int, _ []safejs.Value) (any, error) { return b.destroy(id), nil }),
 		{name: "idle", fn: func([]safejs.Value) (any, error) { return idleCall(), nil }},
 		{name: "names", fn: func([]safejs.Value) (any, error) { return b.names(), nil }},
+		{name: "held", fn: func([]safejs.Value) (any, error) { return float64(b.held()), nil }},
+		{name: "elsewhere", fn: func(args []safejs.Value) (any, error) {
+			n, err := intArg(args, 0, "bytes")
+			if err != nil {
+				return nil, err
+			}
+			return b.setElsewhere(n), nil
+		}},
 		{name: "usage", fn: func(args []safejs.Value) (any, error) {
 			name, err := stringArg(args, 0, "name")
 			if err != nil {

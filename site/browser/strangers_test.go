@@ -25,6 +25,26 @@ func init() {
 <warren-scenario id="link" from-url>list_queues</warren-scenario>
 <warren-scenario id="after">queue.declare queue=other
 basic.publish key=other body=x count=2</warren-scenario></body></html>`
+	// three widgets, spread over the page's engine workers
+	testPages["test-page-memory.html"] = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>page memory</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario id="a">queue.declare queue=q</warren-scenario>
+<warren-scenario id="b">queue.declare queue=q</warren-scenario>
+<warren-scenario id="c">queue.declare queue=q</warren-scenario></body></html>`
+	// a history of three commands of 10 s each, with no checkpoint: a
+	// 5 MB body makes every state too large to copy
+	testPages["test-long-seek.html"] = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>long seek</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario id="long">set watermark=1000000000
+queue.declare queue=big
+basic.publish key=big size=5000000
+queue.declare queue=q
+basic.consume queue=q tag=c
+run events=3000000
+run events=3000000
+run events=3000000</warren-scenario></body></html>`
 	// a v2 index segment of 4,096 entries: thousands of rows of bytes
 	testPages["test-big-bytes.html"] = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>big bytes</title>
@@ -153,6 +173,97 @@ func TestStrangersLinks(t *testing.T) {
 	}
 	b.noErrors()
 }
+
+// TestPageWideMemoryBudget: the simulations of a page hold at most 512 MB
+// together however many engine workers they are spread over: with 200 MB
+// in each of two widgets, the third widget's 200 MB is refused, saying
+// so, though its own worker holds less; the widgets still answer and no
+// Chromium process passes 1 GB.
+func TestPageWideMemoryBudget(t *testing.T) {
+	before := chromiums()
+	b := newBrowser(t)
+	var ours []int
+	for p := range chromiums() {
+		if !before[p] {
+			ours = append(ours, p)
+		}
+	}
+	b.open("/test-page-memory.html")
+	workers := evalJS[int](b, `(() => {
+		const ws = ["#a", "#b", "#c"].map((s) => document.querySelector(s));
+		const conn = ws[0].engine.conn;
+		return new Set(ws.map((w) => conn.handles.get(w.id_).lane)).size;
+	})()`)
+	if workers < 2 {
+		t.Fatalf("the three widgets are in %d worker, want them spread", workers)
+	}
+	publish := "basic.publish key=q size=100000000 count=2"
+	for _, w := range []string{"#a", "#b"} {
+		b.console(w, publish)
+		if out := b.lastOutput(w); refusedLine(out) {
+			t.Fatalf("%s: %q", w, out)
+		}
+	}
+	b.console("#c", publish)
+	out := b.lastOutput("#c")
+	if len(out) != 1 || !strings.Contains(out[0], "would make the simulations of this page hold ") ||
+		!strings.HasSuffix(out[0], "more than their memory budget of 512 MB; publish fewer or smaller messages, or reset another widget") {
+		t.Errorf("a third 200 MB on a page of %d workers: %q", workers, out)
+	}
+	for _, w := range []string{"#a", "#b", "#c"} {
+		b.console(w, "list_queues name messages")
+		if out := b.lastOutput(w); len(out) != 1 || !strings.HasPrefix(out[0], "queue name=q messages=") {
+			t.Errorf("%s then answers %q", w, out)
+		}
+	}
+	if rss := largestProcess(ours); rss > 1<<30 {
+		t.Errorf("a Chromium process holds %d MB", rss>>20)
+	}
+	b.noErrors()
+}
+
+// TestLongSeekStops: a seek with no checkpoint to start from, over a
+// history of three commands the time budget stopped, stops after 10 s at
+// the event it reached, which the widget shows with the message; seeking
+// again goes on from there.
+func TestLongSeekStops(t *testing.T) {
+	b := newBrowserFor(t, 10*time.Minute)
+	b.open("/test-long-seek.html")
+	end := evalJS[int](b, `document.querySelector("#long").end`)
+	seek := func(n int) {
+		evalJS[bool](b, fmt.Sprintf(`document.querySelector("#long").seekTo(%d).then(() => true)`, n))
+	}
+	seek(10)
+	start := time.Now()
+	seek(end - 5)
+	took := time.Since(start)
+	got := said(b, "#long")
+	pos := evalJS[int](b, `document.querySelector("#long").pos`)
+	t.Logf("a seek from 10 to %d: %v, at %d", end-5, took.Round(time.Millisecond), pos)
+	if !strings.Contains(got, "Cannot go there: seek: stopped at event ") || !strings.Contains(got, "(the time budget of one command here, 10s); seek again to go on") {
+		t.Fatalf("the widget shows %.600q", got)
+	}
+	if took > 25*time.Second {
+		t.Errorf("the seek's message came after %v", took)
+	}
+	if pos <= 10 || pos >= end-5 || !strings.Contains(got, fmt.Sprintf("seek: stopped at event %d of %d", pos, end-5)) {
+		t.Errorf("the widget is at %d, its message %.300q", pos, got)
+	}
+	for i := 0; i < 10 && pos != end-5; i++ {
+		seek(end - 5)
+		pos = evalJS[int](b, `document.querySelector("#long").pos`)
+	}
+	if pos != end-5 {
+		t.Errorf("seeking again reached %d, want %d", pos, end-5)
+	}
+	b.console("#long", "list_queues name messages")
+	if out := b.lastOutput("#long"); len(out) != 2 {
+		t.Errorf("then list_queues printed %q", out)
+	}
+}
+
+// refusedLine says whether a console entry's output is a refusal.
+func refusedLine(out []string) bool { return len(out) > 0 && strings.HasPrefix(out[0], "error:") }
 
 // TestRefusedTypedCommandsStayOutOfTheLink: a command the engine refuses,
 // typed into the console, is not in the share link (whose reader would

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { Connection, Engine, EngineError, withOmitted } from "../static/widget/bridge-loader.js";
-import { keepLines, lastLines, maxLinesSent, runCalls } from "../static/widget/engine-worker.js";
+import { goalsBudgetMs, keepLines, lastLines, maxLinesSent, runCalls, runMessage } from "../static/widget/engine-worker.js";
 
 /** noTimer stands for setInterval: the tests call watch themselves. */
 const noTimer = () => 0;
@@ -14,9 +14,13 @@ const noTimer = () => 0;
  * that count the lines they ran; "boom" kills the Go program. */
 function fakeBridge(state) {
   const sims = new Map();
+  const bytes = new Map(); // what each simulation holds: "hold N" sets it
   let next = 0;
+  state.told = []; // what elsewhere was told, in order, with the lines run
   return {
     ready: true,
+    held: () => [...bytes.values()].reduce((a, b) => a + b, 0),
+    elsewhere: (n) => (state.told.push(n), true),
     create: () => (sims.set(++next, []), next),
     exec: (id, line) => {
       if (!sims.has(id)) return { error: `exec: no simulation ${id}` };
@@ -28,6 +32,8 @@ function fakeBridge(state) {
         state.slowRan = true;
       }
       if (line.startsWith("bad")) return JSON.stringify({ lines: [`error: unknown command "${line}"`] });
+      if (line.startsWith("hold ")) bytes.set(id, Number(line.slice(5)));
+      state.told.push(line);
       sims.get(id).push(line);
       return JSON.stringify({ lines: [`ran ${line}`] });
     },
@@ -66,9 +72,9 @@ function fakeWorkers() {
             w.onmessage({ data: { type: "loaded", names: ["queue.declare"], usages: { "queue.declare": { name: "queue.declare" } }, module: "compiled" } });
           } else if (m.type === "call") {
             // as engine-worker.js does: a batch the Go program died in has no answer
-            const results = runCalls(bridge, m.calls, () => state.dead, () => 0);
+            const { results, held } = runMessage(bridge, m, () => state.dead, () => 0);
             if (state.dead) w.onmessage({ data: { type: "dead", why: "fatal error: runtime: out of memory" } });
-            else w.onmessage({ data: { type: "answer", id: m.id, results } });
+            else w.onmessage({ data: { type: "answer", id: m.id, results, held } });
           }
         });
       },
@@ -295,6 +301,57 @@ test("new simulations are spread over the workers, and a long call holds no simu
   assert.equal(f.workers[0].posted.filter((m) => m.type === "call").length, 4, "create a, slow, create d, fourth in the first worker");
   assert.deepEqual(await e.exec(c, "third"), ["ran third"]);
   assert.equal(await e.call("wasmMemory"), 0, "the largest of the workers' memories (none in the fake)");
+});
+
+test("the goal checks of one batch share one time budget: each is told what is left", () => {
+  const asked = [];
+  const b = { expect: (id, line, ms) => (asked.push(ms), JSON.stringify({ met: false, text: line })) };
+  let now = 0;
+  const clock = () => (now += 6000); // read before and after each call: 6 s each
+  const calls = [1, 2, 3].map((i) => ["expect", 1, `expect queue=q${i} messages=1`]);
+  const r = runCalls(b, calls, () => false, clock);
+  assert.equal(goalsBudgetMs, 10_000);
+  assert.deepEqual(asked, [10_000, 4_000, -1], "the second gets what the first left, the third nothing");
+  assert.deepEqual(r.map((x) => x.ms), [6000, 6000, 6000]);
+  asked.length = 0;
+  runCalls(b, [["expect", 1, "expect queue=q messages=1", 50]], () => false, () => 0);
+  assert.deepEqual(asked, [50], "a budget given is kept");
+});
+
+test("runMessage tells the engine what the page's other workers hold before the calls, and says what it holds after", () => {
+  const state = {};
+  const b = fakeBridge(state);
+  const id = b.create();
+  const r = runMessage(b, { calls: [["exec", id, "hold 7"]], elsewhere: 400 << 20 }, () => false, () => 0);
+  assert.deepEqual(state.told, [400 << 20, "hold 7"], "elsewhere first, then the calls");
+  assert.equal(r.held, 7);
+  assert.deepEqual(r.results, [{ value: { lines: ["ran hold 7"] }, ms: 0 }]);
+  const old = runMessage({ exec: b.exec }, { calls: [["exec", id, "x"]], elsewhere: 1 }, () => false, () => 0);
+  assert.equal(old.held, undefined, "an engine without held says nothing");
+  state.dead = true;
+  assert.equal(runMessage(b, { calls: [], elsewhere: 5 }, () => true, () => 0).held, undefined, "nor a dead one");
+  assert.equal(state.told.at(-1), "x", "and a dead one is told nothing");
+});
+
+test("the page's simulations share one memory budget: each worker is told what the others hold", async () => {
+  const f = fakeWorkers();
+  const conn = new Connection(f.start, "/", () => 0, noTimer, 2);
+  const e = new Engine(conn, await conn.loaded);
+  const a = await e.create({});
+  const b = await e.create({});
+  assert.equal(f.workers.length, 2, "a and b are in workers of their own");
+  const calls = (w) => w.posted.filter((m) => m.type === "call");
+  await e.exec(a, "hold 300000000");
+  assert.equal(calls(f.workers[0]).at(-1).elsewhere, 0, "nothing is held elsewhere yet");
+  await e.exec(b, "beside");
+  assert.equal(calls(f.workers[1]).at(-1).elsewhere, 300000000, "b's worker hears what a holds");
+  assert.deepEqual(f.workers[1].state.told.slice(-2), [300000000, "beside"], "before b's line runs");
+  await e.exec(b, "hold 100");
+  await e.exec(a, "again");
+  assert.equal(calls(f.workers[0]).at(-1).elsewhere, 100, "a's worker hears what b holds, not its own");
+  await assert.rejects(e.exec(b, "boom"));
+  await e.exec(a, "after");
+  assert.equal(calls(f.workers[0]).at(-1).elsewhere, 0, "a worker that died holds nothing");
 });
 
 test("an answer of millions of lines crosses to the page as its first lines and a count", () => {

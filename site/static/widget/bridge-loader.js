@@ -70,6 +70,7 @@ class Lane {
     this.alive = true;
     this.runningSince = 0; // when the first pending call started
     this.creating = 0; // creates sent and not yet answered
+    this.held = 0; // the bytes its simulations hold, as its last answer said
     let worker;
     this.loaded = new Promise((resolve, reject) => {
       try {
@@ -94,6 +95,9 @@ class Lane {
         } else if (m.type === "failed") {
           reject(new Error(m.why));
         } else if (m.type === "answer") {
+          if (typeof m.held === "number") {
+            this.held = m.held;
+          }
           const p = this.pending.get(m.id);
           if (p) {
             this.pending.delete(m.id);
@@ -135,7 +139,7 @@ class Lane {
         this.runningSince = this.conn.now();
       }
       this.pending.set(id, { resolve, reject, ids });
-      this.worker.postMessage({ type: "call", id, calls });
+      this.worker.postMessage({ type: "call", id, calls, elsewhere: this.conn.heldElsewhere(this) });
     });
   }
 
@@ -191,6 +195,21 @@ export class Connection {
     const lane = new Lane(this);
     this.lanes.add(lane);
     return lane;
+  }
+
+  /** heldElsewhere is what the simulations of the page's workers other
+   * than lane hold, as each last said: the page's simulations together
+   * are inside one memory budget (engine.SharedHeldBytes, 512 MB), which
+   * each worker is told before its calls run. A worker that died or
+   * ended holds nothing. */
+  heldElsewhere(lane) {
+    let n = 0;
+    for (const l of this.lanes) {
+      if (l !== lane && l.alive) {
+        n += l.held;
+      }
+    }
+    return n;
   }
 
   /** liveIn counts the simulations of lane that are not lost, and those

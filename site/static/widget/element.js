@@ -785,6 +785,9 @@ class WarrenScenario extends HTMLElement {
         throw e;
       }
       this.showProblem(this.tx("problem.cannotGo"), e.message);
+      // a seek its budget stopped is at the event it reached
+      await this.refresh();
+      this.updateURL();
       return;
     }
     this.lastStepWasButton = false;

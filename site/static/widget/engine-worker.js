@@ -6,10 +6,16 @@
 //   page → worker  {type: "load", base, module?}     load base + warren.wasm
 //                                                   (or start from module,
 //                                                   compiled by another)
-//                  {type: "call", id, calls}        calls: [[fn, ...args], ...]
+//                  {type: "call", id, calls, elsewhere}
+//                                                   calls: [[fn, ...args], ...];
+//                                                   elsewhere: the bytes the
+//                                                   page's other workers hold
 //   worker → page  {type: "loaded", names, usages, module}
 //                                                   or {type: "failed", why}
-//                  {type: "answer", id, results}    one {value, ms} or {error, ms} a call
+//                  {type: "answer", id, results, held}
+//                                                   one {value, ms} or {error, ms}
+//                                                   a call; held: the bytes this
+//                                                   worker's simulations hold
 //                  {type: "dead", why}              the Go program has exited
 //
 // The calls of one message run one after another without a pause; each
@@ -32,11 +38,46 @@ export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "
 /** FOLDER_CALLS are the functions of inspect.wasm, not warren.wasm. */
 export const FOLDER_CALLS = new Set(["openFolder", "folderBytes", "closeFolder"]);
 
+/** runMessage runs the calls of a message from the page: first it tells
+ * the engine what the simulations of the page's other workers hold
+ * (m.elsewhere, in bytes), so that all the page's simulations together
+ * stay inside one memory budget (engine.SharedHeldBytes) however many
+ * workers they are spread over; then the calls. held is what this
+ * worker's simulations hold after them, which the page hands the others
+ * (undefined from an engine that cannot say). Nothing here throws. */
+export function runMessage(w, m, isDead, clock = () => performance.now()) {
+  if (typeof m.elsewhere === "number" && typeof w.elsewhere === "function" && !isDead()) {
+    try {
+      w.elsewhere(m.elsewhere);
+    } catch {
+      // a dead engine says so at the first call
+    }
+  }
+  const results = runCalls(w, m.calls || [], isDead, clock);
+  let held;
+  if (!isDead() && typeof w.held === "function") {
+    try {
+      const v = w.held();
+      held = typeof v === "number" ? v : undefined;
+    } catch {
+      // likewise
+    }
+  }
+  return { results, held };
+}
+
+/** goalsBudgetMs is the time the goal checks (expect) of one batch take
+ * together, as a command's in the browser (engine.BrowserCommandTime):
+ * each is told what is left, and one with nothing left is not checked. A
+ * widget checks all its goals in one batch after each step. */
+export const goalsBudgetMs = 10_000;
+
 /** runCalls runs a batch of calls on the bridge w, in order. isDead says
  * whether the Go program has exited; once it has, the calls left get an
  * error. Nothing here throws. */
 export function runCalls(w, calls, isDead, clock = () => performance.now()) {
   const out = [];
+  let goalsMs = 0; // what the goal checks of this batch took
   for (const call of calls) {
     const t0 = clock();
     if (isDead()) {
@@ -46,6 +87,10 @@ export function runCalls(w, calls, isDead, clock = () => performance.now()) {
     const [fn, ...args] = Array.isArray(call) ? call : [];
     if (fn === "exec" && (args.length === 2 || args[2] == null)) {
       args[2] = maxLinesSent; // the engine prints no more than crosses
+    }
+    if (fn === "expect" && args.length === 2) {
+      // the goals of one batch share one time budget
+      args[2] = Math.max(Math.floor(goalsBudgetMs - goalsMs), -1) || -1;
     }
     if (typeof fn !== "string" || typeof w[fn] !== "function" || fn === "ready") {
       out.push({ error: `no engine function ${JSON.stringify(fn)}`, ms: 0 });
@@ -65,6 +110,9 @@ export function runCalls(w, calls, isDead, clock = () => performance.now()) {
       r = { error: `${fn}: ${e && e.message ? e.message : e}` };
     }
     r.ms = clock() - t0;
+    if (fn === "expect") {
+      goalsMs += r.ms;
+    }
     out.push(r);
   }
   return out;
@@ -288,7 +336,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       return;
     }
     await withFolders(m.calls || []);
-    const results = runCalls(w, m.calls || [], isDead);
+    const { results, held } = runMessage(w, m, isDead);
     if (isDead()) {
       // No answer: the page fails the calls it was waiting on, the one
       // running first. Go's exit promise settles a moment later.
@@ -296,7 +344,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       die(fatal || lastLines(printed) || "the Go program has exited");
       return;
     }
-    postMessage({ type: "answer", id: m.id, results });
+    postMessage({ type: "answer", id: m.id, results, held });
     collectWhenIdle();
   };
 
