@@ -108,7 +108,7 @@ func TestBuildWritesVersionedWidget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(pkg), `"files": ["widget.js","widget.css","`+version+`widget/*.js","`+version+`widget/*.css","`+version+`widget.css","`+version+`warren.wasm","`+version+`wasm_exec.js"]`) {
+	if !strings.Contains(string(pkg), `"files": ["widget.js","widget.css","`+version+`widget/*.js","`+version+`widget/*.css","`+version+`widget.css","`+version+`warren.wasm","`+version+`inspect.wasm","`+version+`wasm_exec.js"]`) {
 		t.Errorf("package.json does not pack widget.js, widget.css and %s:\n%s", version, pkg)
 	}
 	again := t.TempDir()
