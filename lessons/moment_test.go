@@ -27,13 +27,7 @@ func checkOpenMoment(t *testing.T, l Lesson, b Scenario, steps []Step) {
 	if err != nil {
 		t.Fatalf("%s: %v", l.File, err)
 	}
-	sim := engine.New(engine.Options{Record: true})
-	sim.ExecLine("set version=" + l.Version)
-	at := []int64{sim.Runtime().Events()} // at[k]: events once k commands ran
-	for _, s := range steps {
-		sim.ExecLine(s.Command)
-		at = append(at, sim.Runtime().Events())
-	}
+	sim, at := runSteps(l, steps)
 	moment := at[k]
 	checked := steps[:k] // the queries among them are asked again at the moment
 	if goal, ok := b.OpenWhen(); ok {
@@ -143,4 +137,18 @@ func TestExercisesTeach(t *testing.T) {
 	if exercises < 5 || hinted < 5 {
 		t.Errorf("%d exercises, %d with hints: want at least 5 of each", exercises, hinted)
 	}
+}
+
+// runSteps runs a block's commands on a fresh recording simulation of the
+// lesson's version, as the widget does, and returns it with at[k], the
+// events once k commands ran.
+func runSteps(l Lesson, steps []Step) (*engine.Sim, []int64) {
+	sim := engine.New(engine.Options{Record: true})
+	sim.ExecLine("set version=" + l.Version)
+	at := []int64{sim.Runtime().Events()}
+	for _, s := range steps {
+		sim.ExecLine(s.Command)
+		at = append(at, sim.Runtime().Events())
+	}
+	return sim, at
 }

@@ -3,8 +3,6 @@ package lessons
 import (
 	"strings"
 	"testing"
-
-	"warren/engine"
 )
 
 // TestQuestionsHoldAgainstTheEngine: every question of every lesson, in
@@ -56,13 +54,7 @@ func checkNumberAnswers(t *testing.T, l Lesson, s Scenario, qs []Question) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim := engine.New(engine.Options{Record: true})
-	sim.ExecLine("set version=" + l.Version)
-	at := []int64{sim.Runtime().Events()}
-	for _, st := range steps {
-		sim.ExecLine(st.Command)
-		at = append(at, sim.Runtime().Events())
-	}
+	sim, at := runSteps(l, steps)
 	for _, q := range qs {
 		if !q.Number {
 			continue

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"warren/engine"
 )
 
 // TakeawayID is the section id of the summary that ends every lesson.
@@ -158,13 +156,7 @@ func TestWhenCaptionsLandInTheirStretch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sim := engine.New(engine.Options{Record: true})
-			sim.ExecLine("set version=" + l.Version)
-			at := []int64{sim.Runtime().Events()}
-			for _, st := range steps {
-				sim.ExecLine(st.Command)
-				at = append(at, sim.Runtime().Events())
-			}
+			sim, at := runSteps(l, steps)
 			for i, d := range ds {
 				if d.Kind != "when" {
 					continue
