@@ -15,7 +15,7 @@ func benchBrowser() error {
 	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
 		return fmt.Errorf("-browser needs Chromium at /usr/bin/chromium (apt-get install chromium)")
 	}
-	cmd := exec.Command("go", "test", "./site/browser", "-run", "^TestBrowserBench$", "-count=1", "-v", "-timeout", "20m")
+	cmd := exec.Command("go", "test", "./site/browser", "-run", "^$", "-bench", "^BenchmarkBrowser$", "-benchtime", "1x", "-count=1", "-v", "-timeout", "20m")
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out

@@ -21,7 +21,7 @@
 // section D stand for it. -persistence measures that ratio alone.
 //
 // -browser measures the widget in Chromium instead (site's
-// TestBrowserBench, which builds the site and drives /usr/bin/chromium):
+// BenchmarkBrowser, which builds the site and drives /usr/bin/chromium):
 // the first widget answering a step after navigation, cold and warm, the
 // longest main-thread task on each lesson page, the recorded cycle in
 // Chromium and natively and their ratio (the same 20,000-message command
@@ -50,7 +50,7 @@ func main() {
 	url := flag.String("url", "amqp://guest:guest@127.0.0.1:5672/", "broker to compare with (loopback only)")
 	hop := flag.Bool("hop", false, "measure instead what a message crossing between the two nodes of scripts/broker.sh's cluster costs, on the broker and on the engine")
 	url2 := flag.String("url2", "amqp://guest:guest@127.0.0.1:5673/", "with -hop: the second node")
-	browser := flag.Bool("browser", false, "measure instead the widget in Chromium (the site's TestBrowserBench)")
+	browser := flag.Bool("browser", false, "measure instead the widget in Chromium (the site's BenchmarkBrowser)")
 	persistence := flag.Bool("persistence", false, "measure only what persistence costs: transient against persistent with confirms, on the engine and the broker, and their ratios")
 	persistN := flag.Int("persist-n", 50_000, "messages per persistence run on the broker (the engine runs 20,000)")
 	flag.Parse()

@@ -40,8 +40,10 @@ var benchWorkload = []string{"queue.declare queue=bench", "basic.qos prefetch=20
 
 const benchMessages = 20_000
 
-// TestBrowserBench measures the widget in Chromium and prints the numbers
-// (go test ./site -run TestBrowserBench -v, or scripts/bench -browser):
+// BenchmarkBrowser measures the widget in Chromium and prints the numbers
+// (go run ./scripts/bench -browser, which runs go test ./site/browser
+// -run '^$' -bench '^BenchmarkBrowser$' -benchtime 1x -v): it is a
+// measurement, not a test, so ./scripts/test does not run it:
 // the first widget answering a step after navigation, cold and warm; the
 // longest main-thread task on each lesson page; the recorded
 // publish-deliver-ack cycle in Chromium and natively, and their ratio;
@@ -49,7 +51,8 @@ const benchMessages = 20_000
 // history of that run holds in memory; the shipped wasm sizes. Every
 // figure is printed on a line starting "bench: ". How the recorded cycle
 // is compared is said at benchRecordedRatio.
-func TestBrowserBench(t *testing.T) {
+func BenchmarkBrowser(bb *testing.B) {
+	var t testing.TB = bb
 	say := func(format string, args ...any) { t.Logf("bench: "+format, args...) }
 
 	// First widget answering a step, from navigation: a fresh browser
@@ -80,7 +83,7 @@ func TestBrowserBench(t *testing.T) {
 	b.watchLongTasks()
 
 	// The longest main-thread task of each lesson page, loading it and
-	// playing each widget (as TestLessonPagesNeverFreeze does): on a CPU,
+	// playing each widget (as TestEveryLessonPage does): on a CPU,
 	// from Chromium's trace, and as the page's long-task entries saw it.
 	for _, p := range lessonPages(t) {
 		if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank")); err != nil {
@@ -226,7 +229,7 @@ const benchWarmUps, benchRuns = 2, 5
 // runs are up to three times slower), then benchRuns runs each. The
 // ratio is that of the medians; the ratio of the best runs is printed
 // beside it.
-func benchRecordedRatio(t *testing.T, b *browser, say func(string, ...any)) {
+func benchRecordedRatio(t testing.TB, b *browser, say func(string, ...any)) {
 	type loop struct {
 		Ms    float64 `json:"ms"`
 		Lines int     `json:"lines"`

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"warren/engine"
 )
 
 func init() {
@@ -127,43 +125,4 @@ func (b *browser) console(widget, line string) {
 func (b *browser) lastOutput(widget string) []string {
 	b.t.Helper()
 	return evalJS[[]string](b, fmt.Sprintf(`[...document.querySelector(%q).shadowRoot.querySelectorAll(".log .entry:last-child .out")].map((o) => o.textContent)`, widget))
-}
-
-// TestLessonsFitTheTimeBudget: every widget of every lesson page, and the
-// playground's, runs its scenario without the time budget of one command
-// in the browser stopping a line (a lesson cut short teaches nothing).
-// It prints the page that took longest, from its navigation until every
-// widget was idle.
-func TestLessonsFitTheTimeBudget(t *testing.T) {
-	b := newBrowser(t)
-	type page struct {
-		Ms   float64  `json:"ms"`
-		Cuts []string `json:"cuts"`
-		N    int      `json:"n"`
-	}
-	slowest, where, widgets := 0.0, "", 0
-	for _, p := range lessonPages(t) {
-		b.open(p)
-		pg := evalJS[page](b, `(async () => {
-			const cuts = [];
-			const ws = [...document.querySelectorAll("warren-scenario")];
-			for (const [i, w] of ws.entries()) {
-				w.scrollIntoView({block: "center"});
-				await w.ready;
-				await w.idle();
-				const m = /stopped after [\d,]+ events \(the time budget[^)]*\)/.exec(w.shadowRoot.querySelector(".log").textContent);
-				if (m) cuts.push("widget " + (i + 1) + ": " + m[0]);
-			}
-			return {ms: performance.now(), cuts, n: ws.length};
-		})()`)
-		widgets += pg.N
-		for _, c := range pg.Cuts {
-			t.Errorf("%s, %s", p, c)
-		}
-		if pg.Ms > slowest {
-			slowest, where = pg.Ms, p
-		}
-	}
-	t.Logf("%d widgets; the slowest page, %s, had every widget idle %.1f s after it was opened; the time budget of one command is %v past %d events", widgets, where, slowest/1000, engine.BrowserCommandTime, engine.TimeBudgetFloor)
-	b.noErrors()
 }

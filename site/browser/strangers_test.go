@@ -110,7 +110,8 @@ func said(b *browser, widget string) string {
 }
 
 // TestStrangersLinks opens each reproduction of issue 25 as a link, in
-// the playground and on a page of several widgets: the widget says what
+// the playground and on a page of several widgets (those that run to the
+// time budget, on that page only): the widget says what
 // stopped or refused it, in one clear message, within its budget (10 s of
 // work, with a margin for a loaded machine), Chromium stays under 1 GB,
 // and the other widgets of the page still answer. The fault's refusal
@@ -127,6 +128,12 @@ func TestStrangersLinks(t *testing.T) {
 	for _, r := range strangerScripts() {
 		hash := strangerLink(t, r.script)
 		for _, at := range []struct{ page, widget string }{{"/playground/", "warren-scenario"}, {"/test-strangers.html", "#link"}} {
+			// the two that run to the time budget, twice over, run on
+			// the page where other widgets must answer meanwhile: the
+			// playground's widget would say the same after the same 20 s
+			if (r.name == "cuts" || r.name == "whens") && at.page == "/playground/" {
+				continue
+			}
 			if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank")); err != nil {
 				t.Fatal(err)
 			}

@@ -184,7 +184,7 @@ var zhWidgetActions = []struct {
 	{"opened", ``},
 	{"step", `r.querySelector("button.step").click()`},
 	{"back", `r.querySelector("button.back").click()`},
-	{"play", `r.querySelector("button.play").click(); await new Promise((s) => setTimeout(s, 600)); if (w.player.playing) r.querySelector("button.play").click()`},
+	{"play", `r.querySelector("button.play").click(); await new Promise((s) => setTimeout(s, 300)); if (w.player.playing) r.querySelector("button.play").click()`},
 	{"rates view", `r.querySelector("button.view-rates").click()`},
 	{"files view", `r.querySelector("button.view-files").click(); await w.idle(); const b = r.querySelector("button.bytes-btn"); if (b) b.click()`},
 	{"table view", `r.querySelector("button.view").click()`},
