@@ -24,7 +24,7 @@ const drawInPlace = `(async () => {
 		for (const b of el.querySelectorAll(".proc")) {
 			const pid = b.dataset.pid;
 			m.set("proc " + pid, b);
-			for (const l of b.querySelectorAll(".lane")) m.set("lane " + pid + "/" + l.dataset.level, l);
+			for (const l of b.querySelectorAll(".lane")) m.set("lane " + pid + "/" + (l.dataset.level ?? "folded " + l.dataset.levels), l);
 			for (const c of b.querySelectorAll(".consumer")) m.set("consumer " + pid + "/" + c.dataset.tag, c);
 		}
 		for (const g of el.querySelectorAll("[data-gauge]")) m.set("gauge " + g.dataset.gauge, g);
@@ -95,6 +95,23 @@ func TestDiagramDrawsInPlace(t *testing.T) {
 		if len(r.Problems) > 0 {
 			t.Errorf("%s:\n%s", p, strings.Join(r.Problems, "\n"))
 		}
+	}
+	b.noErrors()
+}
+
+// TestManyLevelsShareARow: a queue of 40 priority levels draws a row for
+// each level that holds messages, and one for each run of empty levels
+// between them, from the highest down, instead of 41 rows.
+func TestManyLevelsShareARow(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/test-one.html")
+	for _, line := range []string{"queue.declare queue=many x-max-priority=40", "basic.publish key=many body=a priority=7 count=2", "basic.publish key=many body=b priority=30"} {
+		b.console("warren-scenario", line)
+	}
+	lanes := evalJS[[]string](b, settled(`[...`+in("warren-scenario", `.kind-queue[data-name*="many"]`)+`.querySelectorAll(".lane")].map((l) => l.querySelector(".k").textContent + " " + l.querySelector(".n").textContent)`))
+	want := []string{"priorities 31–40, empty 0", "priority 30 1", "priorities 8–29, empty 0", "priority 7 2", "priorities 0–6, empty 0"}
+	if strings.Join(lanes, "|") != strings.Join(want, "|") {
+		t.Errorf("the queue of 40 levels draws the rows %q, want %q", lanes, want)
 	}
 	b.noErrors()
 }

@@ -12,6 +12,10 @@ import { translator } from "./i18n.js";
  * each one's title (diagram.col.KIND) and help (diagram.help.KIND). */
 const COLUMNS = ["reader", "channel", "queue", "writer"];
 
+/** FOLD_LEVELS is the most priority levels a queue's drawing gives a row
+ * each; past it, runs of empty levels share one. */
+const FOLD_LEVELS = 16;
+
 /** Diagram is the drawing of the node; el is its element. Everything
  * drawn keeps its element from one render to the next (a process its
  * box, a queue its lanes and consumers, a link its credit gauge), and a
@@ -281,7 +285,24 @@ export class Diagram {
     const heads = (q.heads || []).map((body, i) => ({ body, props: readProps((q.headProps || [])[i]) }));
     const next = heads[0]; // the lanes take the heads from the list
     const lanes = [];
+    // A queue of many levels (up to 255) draws a run of empty levels
+    // that did not just change as one row: 256 rows would say nothing
+    // more, and take the page's main thread for longer than a frame.
+    const fold = levels.length > FOLD_LEVELS;
+    const quiet = (lvl) => levels[lvl] === 0 && !this.changed.lanes.has(`${q.pid}/${lvl}`);
     for (let lvl = levels.length - 1; lvl >= 0; lvl--) {
+      if (fold && quiet(lvl) && lvl > 0 && quiet(lvl - 1)) {
+        const hi = lvl;
+        while (lvl > 0 && quiet(lvl - 1)) lvl--;
+        const lane = parts.lanes.get(`${lvl}-${hi}`, () => {
+          const r = { k: h("span.k"), n: h("span.n", { text: "0" }), msgs: h("div.msgs") };
+          r.el = h("div.lane.empty", { "data-levels": `${lvl}-${hi}` }, r.k, r.n, r.msgs);
+          return r;
+        });
+        setText(lane.k, tr("diagram.priorities", { from: lvl, to: hi }));
+        lanes.push(lane.el);
+        continue;
+      }
       const n = levels[lvl];
       const mine = heads.splice(0, Math.min(n, heads.length));
       const chips = mine.map(({ body, props }) => ({

@@ -458,6 +458,7 @@ export default {
   "diagram.unacked": "{n} unacked",
   "diagram.policy": "policy {policy}",
   "diagram.priority": "priority {lvl}",
+  "diagram.priorities": "priorities {from}–{to}, empty",
   "diagram.messages": "messages",
   "diagram.lanes": "ready messages by priority, next to go first",
   "diagram.consumer": "consumer {tag}",

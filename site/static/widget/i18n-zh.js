@@ -445,6 +445,7 @@ export default {
   "diagram.unacked": "{n} 条未确认",
   "diagram.policy": "策略 {policy}",
   "diagram.priority": "优先级 {lvl}",
+  "diagram.priorities": "优先级 {from}–{to}，空",
   "diagram.messages": "消息",
   "diagram.lanes": "按优先级排列的就绪消息，最先出队的在前",
   "diagram.consumer": "消费者 {tag}",
