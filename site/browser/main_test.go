@@ -387,12 +387,18 @@ func evalJS[T any](b *browser, expr string) T {
 // for the widget to follow.
 func (b *browser) scrubTo(widget string, n int) {
 	b.t.Helper()
-	evalJS[bool](b, fmt.Sprintf(`new Promise((done) => {
-		const r = %s;
+	// the slider seeks on the next frame, and the engine answers from its
+	// worker: wait for the widget to be idle, then for it to draw
+	evalJS[bool](b, fmt.Sprintf(`(async () => {
+		const w = document.querySelector(%q), r = w.shadowRoot.querySelector(".timeline");
+		const frame = () => new Promise((done) => requestAnimationFrame(done));
 		r.value = "%d";
 		r.dispatchEvent(new Event("input"));
-		requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
-	})`, in(widget, ".timeline"), n))
+		await frame();
+		await w.idle();
+		await frame();
+		return true;
+	})()`, widget, n))
 }
 
 // in returns JavaScript for an element in the shadow root of widget sel.
