@@ -48,7 +48,8 @@ type BuildOptions struct {
 
 // Build writes the whole site into outDir, which it creates if needed:
 // the pages, the static assets, warren.wasm and wasm_exec.js (unless
-// opts.SkipWasm), and a .gz copy and a .br copy (when the brotli tool is
+// opts.SkipWasm), the widget's files again in their versioned folder
+// (writeVersioned), and a .gz copy and a .br copy (when the brotli tool is
 // installed), as hard as opts.Compression says, next to every .html,
 // .css, .js, .wasm, .svg and .json file. Files already in outDir that the site does not produce
 // are left alone.
@@ -69,19 +70,24 @@ func Build(outDir string, opts BuildOptions) error {
 		return fmt.Errorf("site: %w", err)
 	}
 	logf("site: wrote %d pages to %s", len(written), outDir)
+	if !opts.SkipWasm {
+		if err := buildWasm(outDir, opts, logf); err != nil {
+			return fmt.Errorf("site: %w", err)
+		}
+	}
+	version, err := writeVersioned(outDir, !opts.SkipWasm)
+	if err != nil {
+		return fmt.Errorf("site: %w", err)
+	}
+	logf("site: wrote the widget's files to %s", version)
 	// The headers a static host that reads _headers (Netlify, Cloudflare
 	// Pages) sends with every file; Handler sends the same.
 	if err := writeFile(filepath.Join(outDir, "_headers"), []byte(hostHeaders(written))); err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
 	// npm pack of the folder packs the widget's files alone
-	if err := writeFile(filepath.Join(outDir, "package.json"), []byte(packageJSON())); err != nil {
+	if err := writeFile(filepath.Join(outDir, "package.json"), []byte(packageJSON(version))); err != nil {
 		return fmt.Errorf("site: %w", err)
-	}
-	if !opts.SkipWasm {
-		if err := buildWasm(outDir, opts, logf); err != nil {
-			return fmt.Errorf("site: %w", err)
-		}
 	}
 	logf("site: compressing (%s)", opts.Compression)
 	c, err := compressAll(outDir, opts.Compression)
@@ -97,15 +103,23 @@ func Build(outDir string, opts BuildOptions) error {
 }
 
 // WidgetFiles are the files a host serves to run widgets from its own
-// origin (self-hosting), as globs of the built site: the loader and its
-// style sheet, the widget's modules and style sheets, the engine's worker
-// among them, warren.wasm and Go's wasm_exec.js. The build's package.json
-// lists them, so that npm pack packs them and nothing else.
-var WidgetFiles = []string{"widget.js", "widget.css", "widget/*.js", "widget/*.css", "warren.wasm", "inspect.wasm", "wasm_exec.js"}
+// origin (self-hosting), for the build whose versioned folder is version
+// (v/<hash>/, see writeVersioned): widget.js and widget.css, the
+// addresses pages name, and in the folder the widget's modules in one file, its
+// worker, its style sheets, warren.wasm, inspect.wasm (the
+// folder decoder, loaded when a folder is dropped) and Go's wasm_exec.js. The build's
+// package.json lists them, so that npm pack packs them and nothing else.
+func WidgetFiles(version string) []string {
+	files := []string{"widget.js", "widget.css"}
+	for _, f := range []string{"widget/*.js", "widget/*.css", "widget.css", "warren.wasm", "inspect.wasm", "wasm_exec.js"} {
+		files = append(files, version+f)
+	}
+	return files
+}
 
 // packageJSON is the built site's package.json.
-func packageJSON() string {
-	files, _ := json.Marshal(WidgetFiles)
+func packageJSON(version string) string {
+	files, _ := json.Marshal(WidgetFiles(version))
 	return `{
   "name": "warren-widget",
   "version": "0.1.0",

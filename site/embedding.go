@@ -109,7 +109,8 @@ func (d embeddingDoc) FillOrigin() bool { return d.Origin == originPlaceholder }
 // hostHeaders is what a static host must send with every file of the site
 // for pages of other origins to embed the widget, as a Netlify _headers
 // file writes it (Build writes one; Cloudflare Pages reads it too), and
-// with each of pages (the site's pages, slash-separated paths of the
+// how long the widget's files may be cached (cacheControl), and with each
+// of pages (the site's pages, slash-separated paths of the
 // files written) that is not meant to be framed: a second policy,
 // frame-ancestors 'none', and X-Frame-Options for older browsers, under
 // every address the page answers to. NB: each such page has its own rule,
@@ -121,8 +122,15 @@ func hostHeaders(pages []string) string {
 	b.WriteString("/*\n" +
 		"  Access-Control-Allow-Origin: *\n" +
 		"  Cross-Origin-Resource-Policy: cross-origin\n" +
+		"  Timing-Allow-Origin: *\n" +
 		"  X-Content-Type-Options: nosniff\n" +
-		"  Content-Security-Policy: " + ContentSecurityPolicy + "\n")
+		"  Content-Security-Policy: " + ContentSecurityPolicy + "\n" +
+		"/" + VersionPrefix + "*\n" +
+		"  Cache-Control: " + ImmutableCache + "\n" +
+		"/widget.js\n" +
+		"  Cache-Control: " + EntryCache + "\n" +
+		"/widget.css\n" +
+		"  Cache-Control: " + EntryCache + "\n")
 	for _, p := range pages {
 		if framed(p) {
 			continue
@@ -150,14 +158,24 @@ func pageAddresses(file string) []string {
 	return out
 }
 
-// nginxSnippet is the same for nginx, in a server or location block; the
+// nginxSnippet is the same for nginx, in a server block; the
 // .br and .gz copies the build writes are served by brotli_static (the
 // ngx_brotli module) and gzip_static.
 func nginxSnippet() string {
 	return `add_header Access-Control-Allow-Origin "*" always;
 add_header Cross-Origin-Resource-Policy "cross-origin" always;
 gzip_static on;
-brotli_static on;   # with the ngx_brotli module`
+brotli_static on;   # with the ngx_brotli module
+location ^~ /v/ {   # each build's widget files, named for their content
+    add_header Cache-Control "` + ImmutableCache + `" always;
+    add_header Access-Control-Allow-Origin "*" always;
+    add_header Cross-Origin-Resource-Policy "cross-origin" always;
+}
+location ~ ^/widget\.(js|css)$ {
+    add_header Cache-Control "` + EntryCache + `" always;
+    add_header Access-Control-Allow-Origin "*" always;
+    add_header Cross-Origin-Resource-Policy "cross-origin" always;
+}`
 }
 
 // hostPolicy is what an embedding page's own Content-Security-Policy, if

@@ -40,9 +40,11 @@ func contentType(name string) string {
 // for a directory, 404.html for a missing file, the MIME types the site
 // needs (application/wasm for .wasm), and NAME.br or NAME.gz with its
 // Content-Encoding when the client accepts it and the copy exists (see
-// chooseEncoding; Vary: Accept-Encoding either way). Every response says
-// Cache-Control: no-cache, so a rebuilt site shows at once (the files keep
-// their Last-Modified, so a browser revalidates cheaply), carries the
+// chooseEncoding; Vary: Accept-Encoding either way). Each response says
+// how long it may be cached (cacheControl: a year for the versioned widget
+// files, five minutes for widget.js, and no-cache, so that a rebuilt site
+// shows at once, for the rest, which keep their Last-Modified so that a
+// browser revalidates cheaply), carries the
 // site's ContentSecurityPolicy, and lets pages of any origin use it
 // (Access-Control-Allow-Origin: *, Cross-Origin-Resource-Policy:
 // cross-origin), so that the widget can be embedded anywhere. Nothing
@@ -97,7 +99,7 @@ func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentType(name))
-	h.Set("Cache-Control", "no-cache")
+	h.Set("Cache-Control", cacheControl(name))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", ContentSecurityPolicy)
 	if !framed(name) {
@@ -109,6 +111,8 @@ func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// isolates itself with Cross-Origin-Embedder-Policy.
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	// and see in its resource timing what they cost (transferSize)
+	h.Set("Timing-Allow-Origin", "*")
 	serve := name
 	if compressible[strings.ToLower(path.Ext(name))] {
 		h.Add("Vary", "Accept-Encoding")

@@ -42,11 +42,19 @@ var testSite struct {
 	fetched map[string]int // requests by path
 }
 
-// fetches is how many times the server was asked for path so far.
+// fetches is how many times the server was asked for path so far, at that
+// address or in a build's versioned folder (/v/<hash>/path).
 func fetches(path string) int {
 	testSite.mu.Lock()
 	defer testSite.mu.Unlock()
-	return testSite.fetched[path]
+	n := testSite.fetched[path]
+	for k, c := range testSite.fetched {
+		// the same file in a build's versioned folder, /v/<hash>/
+		if rest, ok := strings.CutPrefix(k, "/v/"); ok && len(rest) > 12 && rest[12:] == path {
+			n += c
+		}
+	}
+	return n
 }
 
 // siteURL builds the site (with warren.wasm) and the test pages once, and
@@ -353,11 +361,22 @@ func (b *browser) open(path string) {
 	b.waitReady()
 }
 
+// waitReady waits until every widget of the page has run its scenario. A
+// widget runs when it comes near the screen (load="visible") and keeps
+// its room meanwhile, so one far down a page waits for the reader: it is
+// scrolled to each that has not run, as a reader would, and back.
 func (b *browser) waitReady() {
 	b.t.Helper()
 	evalJS[bool](b, `(async () => {
 		await customElements.whenDefined("warren-scenario");
-		await Promise.all([...document.querySelectorAll("warren-scenario")].map((e) => e.ready));
+		const x = scrollX, y = scrollY;
+		for (const e of document.querySelectorAll("warren-scenario")) {
+			if (!e.hasAttribute("data-drawn") && e.getAttribute("load") !== "click") {
+				e.scrollIntoView({ block: "nearest" });
+			}
+			await e.ready;
+		}
+		scrollTo(x, y);
 		return true;
 	})()`)
 }

@@ -96,18 +96,28 @@
       return "/";
     }
   })();
-  const dir = new URL("widget/", (here && here.src) || base).href;
+  // NB: the build sets VERSION to the folder of this build's widget
+  // files (v/<hash>/), which never change and are cached for a year: the
+  // modules bundled into one (widget/bundle.js), the worker, the style
+  // sheets, warren.wasm and wasm_exec.js. This file, which names them, is
+  // the one a browser asks for again.
+  const VERSION = "";
+  const own = new URL(VERSION || "./", (here && here.src) || base).href;
+  const dir = own + "widget/";
+  const entry = VERSION ? "bundle.js" : "element.js";
 
-  for (const m of MODULES) {
-    const link = document.createElement("link");
-    link.rel = "modulepreload";
-    link.href = dir + m;
-    document.head.appendChild(link);
+  if (!VERSION) {
+    for (const m of MODULES) {
+      const link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.href = dir + m;
+      document.head.appendChild(link);
+    }
   }
   upgradeRaw();
-  import(dir + "element.js").then(
-    (m) => m.define(base),
-    (e) => unavailable(`cannot load ${dir}element.js: ${e && e.message ? e.message : e}`),
+  import(dir + entry).then(
+    (m) => m.define(base, VERSION ? own : base),
+    (e) => unavailable(`cannot load ${dir}${entry}: ${e && e.message ? e.message : e}`),
   );
 
   /** upgradeRaw puts a <warren-scenario> before every raw form of the page

@@ -60,13 +60,20 @@ import { EventList, Player } from "./timeline.js";
  * something else. */
 const WHOLE_COMMAND = 3_000_000;
 
-/** base is where the widget's files are (warren.wasm, widget.css, the
- * scenarios, the playground), ending in "/". */
+/** base is where the site is (the scenarios, the playground), ending in
+ * "/". */
 let base = "/";
 
-/** define registers <warren-scenario>; files come from base. */
-export function define(from) {
+/** files is where the widget's own files are (warren.wasm, wasm_exec.js,
+ * widget.css): base, or the built site's versioned folder (v/<hash>/),
+ * ending in "/". */
+let files = "/";
+
+/** define registers <warren-scenario>; scenarios come from base, the
+ * engine and style sheets from own (base when not given). */
+export function define(from, own = from) {
   base = from;
+  files = own;
   if (!customElements.get("warren-scenario")) {
     customElements.define("warren-scenario", WarrenScenario);
   }
@@ -100,7 +107,10 @@ class WarrenScenario extends HTMLElement {
     this.retries = []; // what was asked while the simulation was being lost
     let resolve;
     this.readyPromise = new Promise((r) => (resolve = r));
-    this.resolveReady = resolve;
+    // NB: data-drawn ends the room widget.css keeps for the widget while
+    // it starts, and shows what it drew meanwhile: nothing of the page or
+    // of the widget moves under the reader until then.
+    this.resolveReady = () => (this.setAttribute("data-drawn", ""), resolve());
     let wanted;
     this.near = new Promise((r) => (wanted = r));
     this.wanted = wanted;
@@ -254,7 +264,7 @@ class WarrenScenario extends HTMLElement {
       this.removeAttribute("title");
       this.setAttribute("aria-label", this.titleText);
     }
-    this.root.adoptedStyleSheets = await loadSheets(base);
+    this.root.adoptedStyleSheets = await loadSheets(files);
     if (this.getAttribute("load") === "click") {
       await this.clickToLoad();
     }
@@ -264,7 +274,7 @@ class WarrenScenario extends HTMLElement {
     if (this.fromURL) {
       addEventListener("hashchange", () => this.onHashChange());
     }
-    const engine = loadEngine(base); // the first widget starts the worker
+    const engine = loadEngine(files); // the first widget starts the worker
     engine.catch(() => {});
     let share = null;
     let source;
