@@ -406,11 +406,14 @@ func evalJS[T any](b *browser, expr string) T {
 // for the widget to follow.
 func (b *browser) scrubTo(widget string, n int) {
 	b.t.Helper()
+	// a reader drags a slider they see: the widget comes into view (far
+	// from it, the browser skips drawing it, content-visibility: auto);
 	// the slider seeks on the next frame, and the engine answers from its
 	// worker: wait for the widget to be idle, then for it to draw
 	evalJS[bool](b, fmt.Sprintf(`(async () => {
 		const w = document.querySelector(%q), r = w.shadowRoot.querySelector(".timeline");
 		const frame = () => new Promise((done) => requestAnimationFrame(done));
+		w.scrollIntoView({ block: "nearest" });
 		r.value = "%d";
 		r.dispatchEvent(new Event("input"));
 		await frame();
