@@ -25,7 +25,7 @@
 //
 // A lost handle names nothing any more: calls with it fail with lost.
 
-import { adviceFor, TRUSTED_TYPES } from "./policy.js";
+import { TRUSTED_TYPES } from "./policy.js";
 
 /** EngineError is a refusal from the bridge ({error: "..."}), or a call
  * the engine could not answer: lost when the worker died under it,
@@ -76,7 +76,7 @@ class Lane {
       try {
         worker = conn.startWorker();
       } catch (e) {
-        reject(new Error(`cannot start the engine's worker: ${e && e.message ? e.message : e}`));
+        reject(Object.assign(new Error(`cannot start the engine's worker: ${e && e.message ? e.message : e}`), { violations: (e && e.violations) || [] }));
         return;
       }
       this.worker = worker;
@@ -93,7 +93,8 @@ class Lane {
           }
           resolve({ names: m.names, usages: m.usages });
         } else if (m.type === "failed") {
-          reject(new Error(m.why));
+          // the page says in its language what the policy must allow
+          reject(Object.assign(new Error(m.why), { violations: m.violations || [] }));
         } else if (m.type === "answer") {
           if (typeof m.held === "number") {
             this.held = m.held;
@@ -651,8 +652,7 @@ function startWorker(url) {
   } catch (e) {
     if (globalThis.trustedTypes && !trusted) {
       // the page requires Trusted Types and refused the widget's policy
-      const advice = adviceFor([{ directive: "require-trusted-types-for" }], "");
-      throw new Error(`${e.message}: ${advice}`);
+      throw Object.assign(new Error(e.message), { violations: [{ directive: "require-trusted-types-for" }] });
     }
     throw e;
   }

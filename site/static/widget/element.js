@@ -1013,7 +1013,9 @@ class WarrenScenario extends HTMLElement {
 
   fail(what, e) {
     let msg = e && e.message ? e.message : String(e);
-    const more = msg.includes("Content-Security-Policy") ? "" : adviceFor(globalThis[Symbol.for("warren.violations")] || [], new URL(base, location.href).origin);
+    // what the host's policy blocked, in the worker and in the page
+    const blocked = [...((e && e.violations) || []), ...(globalThis[Symbol.for("warren.violations")] || [])];
+    const more = adviceFor(blocked, new URL(base, location.href).origin, this.tr || translator(this.lang));
     if (more) {
       msg += `: ${more}`;
     }

@@ -30,7 +30,6 @@
 // warren.wasm the first time the page calls openFolder, folderBytes or
 // closeFolder; a widget that never opens a folder never downloads it.
 
-import { adviceFor } from "./policy.js";
 
 /** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
 export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "fileBytes", "openFolder", "folderBytes"]);
@@ -316,9 +315,8 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
           },
           async (err) => {
             await new Promise((r) => setTimeout(r, 50)); // the violation's event comes after
-            const more = adviceFor(violations, new URL(m.base, location.href).origin);
             const why = err && err.message ? err.message : String(err);
-            postMessage({ type: "failed", why: more ? `${why}: ${more}` : why });
+            postMessage({ type: "failed", why, violations });
           },
         );
       }

@@ -4,6 +4,10 @@
 // the engine cannot start, the message names the directive and the source
 // to add. DOM-free: a violation is {directive, blocked} as the
 // securitypolicyviolation event has them (effectiveDirective, blockedURI).
+// The advice is said in the page's language; the worker, which does not
+// know it, hands its violations to the page with its failure.
+
+import { translator } from "./i18n.js";
 
 /** TRUSTED_TYPES is the Trusted Types policy the widget makes for its
  * worker's address, which a page that requires Trusted Types lists in its
@@ -11,32 +15,33 @@
 export const TRUSTED_TYPES = "warren";
 
 /** advice is what to add for violation v, the widget's files being at
- * origin; "" when the violation is none of the widget's. */
-export function advice(v, origin) {
+ * origin, said by tr (i18n.js's translator); "" when the violation is
+ * none of the widget's. */
+export function advice(v, origin, tr = translator("en")) {
   const d = v.directive || "";
   const blocked = v.blocked || "";
   if (d === "require-trusted-types-for" || blocked === "trusted-types-sink" || blocked === "trusted-types-policy") {
-    return `add ${TRUSTED_TYPES} to trusted-types (the widget's policy for its worker's address)`;
+    return tr("policy.trustedTypes", { policy: TRUSTED_TYPES });
   }
   if (blocked === "wasm-eval" || blocked === "eval") {
-    return `add 'wasm-unsafe-eval' to script-src (warren.wasm is compiled)`;
+    return tr("policy.wasmEval");
   }
   const source = blocked === "blob" || blocked.startsWith("blob:") ? "blob:" : blocked.startsWith(origin) ? origin : "";
   if (!source || !d) {
     return "";
   }
-  return `add ${source} to ${d}`;
+  return tr("policy.add", { source, directive: d });
 }
 
-/** adviceFor is the advice of every violation in vs, once each, joined;
- * "" when none is the widget's. */
-export function adviceFor(vs, origin) {
+/** adviceFor is the advice of every violation in vs, once each, joined
+ * and said by tr; "" when none is the widget's. */
+export function adviceFor(vs, origin, tr = translator("en")) {
   const out = [];
   for (const v of vs) {
-    const a = advice(v, origin);
+    const a = advice(v, origin, tr);
     if (a && !out.includes(a)) {
       out.push(a);
     }
   }
-  return out.length ? `the page's Content-Security-Policy blocked it: ${out.join("; ")}` : "";
+  return out.length ? tr("policy.blocked", { list: out.join(tr("list.semicolon")) }) : "";
 }
