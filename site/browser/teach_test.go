@@ -303,6 +303,17 @@ func TestPhoneControlsStayOverTheDiagram(t *testing.T) {
 	if at.FlowTop > 5 || at.Top < 0 || at.Bottom > at.Height || !at.Hit {
 		t.Errorf("scrolled to the diagram (its top at %.0f px), the Step button is at %.0f-%.0f px of %.0f (on top: %v): want it on screen", at.FlowTop, at.Top, at.Bottom, at.Height, at.Hit)
 	}
+	// What stays on the screen is what one presses while watching: the
+	// buttons and the slider, not the views, in an eighth of the screen.
+	type bar struct{ Height, ViewsTop, BarTop float64 }
+	got := evalJS[bar](b, `(() => {
+		const top = `+in(w, ".controls .buttons")+`.getBoundingClientRect().top;
+		return {Height: `+in(w, ".controls .scrub")+`.getBoundingClientRect().bottom - top, BarTop: top,
+			ViewsTop: `+in(w, ".controls .views")+`.getBoundingClientRect().top};
+	})()`)
+	if got.Height > 0.125*at.Height || got.ViewsTop < got.BarTop+got.Height {
+		t.Errorf("on a phone the bar that stays on the screen is %.0f px of %.0f, with the views at %.0f px and the bar at %.0f: want at most an eighth, and the views in the widget's flow", got.Height, at.Height, got.ViewsTop, got.BarTop)
+	}
 	before := b.shown(w).Pos
 	x := evalJS[float64](b, `(() => { const r = `+in(w, "button.step")+`.getBoundingClientRect(); return r.left + r.width / 2; })()`)
 	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(x, (at.Top+at.Bottom)/2)); err != nil {
