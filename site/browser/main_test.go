@@ -443,9 +443,15 @@ func (b *browser) shot(name string) {
 	b.t.Logf("screenshot: %s", path)
 }
 
-// shotElement saves a PNG of one element.
+// shotElement saves a PNG of one element, brought into view first: far
+// from the screen a widget is not drawn (content-visibility: auto), and
+// its picture would be blank.
 func (b *browser) shotElement(sel, name string) {
 	b.t.Helper()
+	evalJS[bool](b, fmt.Sprintf(`new Promise((done) => {
+		document.querySelector(%q).scrollIntoView({ block: "start" });
+		requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
+	})`, sel))
 	time.Sleep(300 * time.Millisecond)
 	png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS(sel)))
 	if err != nil {
