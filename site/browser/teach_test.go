@@ -604,3 +604,32 @@ func TestOneWordOneMeaning(t *testing.T) {
 	b.shotElement("#p", "chips-props-desktop")
 	b.noErrors()
 }
+
+// TestDocumentationColumn: in a documentation column of 700 px, a small
+// scenario's widget keeps its picture and controls together, in about
+// 600 px of height: the caption above the picture, the controls right
+// under it (two rows), and the events list and the console below them.
+func TestDocumentationColumn(t *testing.T) {
+	b := newBrowser(t)
+	site := siteURL(t)
+	script := "queue.declare queue=q\nbasic.qos prefetch=2 on=c2.1\nbasic.consume queue=q tag=c on=c2.1\nbasic.publish key=q body=m{i} count=4\n#@caption Four published, two delivered: the consumer is at its prefetch limit.\nbasic.ack tag=1 on=c2.1"
+	host := hostPages(t, site, map[string]string{"/col.html": `<main style="max-width: 700px; margin: 0 auto"><h1>A page of docs</h1>
+<warren-scenario id="w" title="A small scenario">` + script + `</warren-scenario><p>After the widget.</p></main>`})
+	b.open(host + "/col.html")
+	evalJS[bool](b, `(() => { document.querySelector("#w").scrollIntoView({ block: "start" }); return true; })()`)
+	type layout struct{ Width, Picture, Caption, Stage, ControlsTop, Events float64 }
+	got := evalJS[layout](b, settled(`(() => {
+		const w = document.querySelector("#w"), r = w.shadowRoot, top = w.getBoundingClientRect().top;
+		const y = (sel, edge) => r.querySelector(sel).getBoundingClientRect()[edge] - top;
+		return {Width: w.getBoundingClientRect().width, Picture: y(".controls .views", "bottom"), Caption: y(".caption", "top"),
+			Stage: y(".stage", "top"), ControlsTop: y(".controls .buttons", "top"), Events: y(".events", "top")};
+	})()`))
+	if got.Width > 700 || got.Picture > 640 {
+		t.Errorf("in a %.0f px column the picture and controls take %.0f px of height: want about 600", got.Width, got.Picture)
+	}
+	if !(got.Caption < got.Stage && got.Stage < got.ControlsTop && got.ControlsTop < got.Events) {
+		t.Errorf("in a documentation column the caption is at %.0f px, the picture at %.0f, the controls at %.0f and the events at %.0f: want them in that order", got.Caption, got.Stage, got.ControlsTop, got.Events)
+	}
+	b.shotElement("#w", "documentation-column")
+	b.noErrors()
+}
