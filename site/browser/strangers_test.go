@@ -43,7 +43,6 @@ basic.publish key=big size=5000000
 queue.declare queue=q
 basic.consume queue=q tag=c
 run events=3000000
-run events=3000000
 run events=3000000</warren-scenario></body></html>`
 	// a v2 index segment of 4,096 entries: thousands of rows of bytes
 	testPages["test-big-bytes.html"] = `<!DOCTYPE html>
