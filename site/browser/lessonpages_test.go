@@ -34,7 +34,10 @@ import (
 // the longest task; and takes a screenshot of each page and of its first
 // widget.
 func TestEveryLessonPage(t *testing.T) {
-	b := newBrowser(t)
+	// the two sweeps of every page, this and the Chinese reader's, share
+	// nothing and wait on their pages' workers: they run side by side
+	t.Parallel()
+	b := newBrowserFor(t, 15*time.Minute)
 	b.watchLongTasks()
 	siteURL(t)
 	all, err := lessons.All()

@@ -240,6 +240,7 @@ func TestChineseReaderMeetsNoEnglish(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the whole Chinese site in Chromium")
 	}
+	t.Parallel() // beside TestEveryLessonPage
 	b := newBrowserFor(t, 15*time.Minute)
 	seen := map[string]bool{}
 	var report []string
