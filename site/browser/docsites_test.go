@@ -152,9 +152,11 @@ export default {
 }
 
 // TestDocusaurusSite builds a Docusaurus 3 site that uses
-// integrations/docusaurus as its README says (two fences a page, in MDX,
-// whose braces and # lines would otherwise be code and headings) and
-// reads it in Chromium with its client-side navigation.
+// integrations/docusaurus as its README says (in MDX, whose braces and #
+// lines would otherwise be code and headings: three fences, and the raw
+// form MDX cannot break, a <pre className="warren"> holding its script as
+// a template literal) and reads it in Chromium with its client-side
+// navigation.
 func TestDocusaurusSite(t *testing.T) {
 	needDocSites(t)
 	site := siteURL(t)
@@ -181,7 +183,7 @@ export default {
 		"docs/a.md": "# Page A\n\nTwo fences.\n\n" + fence(`id=a1 title="Three jobs"`, "a1") +
 			"Between them, prose with \"quotes\".\n\n" + fence(`id=a2 title="Other" open=start`, "a2") + "[To page B](./b.md)\n",
 		"docs/b.md": "# Page B\n\n" + fence(`{id="b1" title="Shortcode"}`, "b1") +
-			"Between them, \"prose\".\n\n" + fence(`id=b2 title='Raw form' view=diagram`, "b2") + "[Back to page A](./a.md)\n",
+			"Between them, \"prose\".\n\n" + mdxRaw("b2", "Raw form", docScripts["b2"]) + "\n\n[Back to page A](./a.md)\n",
 	}
 	for name, body := range files {
 		writeFile(t, filepath.Join(dir, name), body)
@@ -195,4 +197,13 @@ export default {
 	docs := serveDocs(t, "", filepath.Join(dir, "build"))
 	b := newBrowser(t)
 	b.checkClientNavigation("docusaurus", docs, "/a", `a[href="/b"]`)
+}
+
+// mdxRaw is the raw form a Docusaurus writer types in MDX, as
+// integrations/docusaurus/README.md gives it: a <pre className="warren">
+// whose one child is the script as a JavaScript template literal, which
+// MDX leaves as written ({i}, # lines, blank lines, quotes).
+func mdxRaw(id, title, script string) string {
+	lit := strings.NewReplacer("\\", "\\\\", "`", "\\`", "${", "\\${").Replace(script)
+	return `<pre className="warren" id="` + id + `" title="` + title + `">{` + "`" + lit + "`" + `}</pre>`
 }
