@@ -233,6 +233,11 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 	case kOperatorCall:
 		ctx.Charge(c.QueueCall)
 		q.operatorCall(ctx, m.P)
+	case kInit:
+		// init → process_args_policy → init_exp: a queue that no channel
+		// declared starts its expiry timer here
+		ctx.Charge(c.QueueCall)
+		q.ensureExpiryTimer(ctx)
 	case kTimerTTL:
 		ctx.Charge(c.Timer)
 		if m.N == q.ttlGen {
