@@ -71,7 +71,7 @@ const (
 	WhyNotDurable = "the definitions say the queue is not durable: RabbitMQ deletes its directory on boot"
 	WhyUnknown    = "no durable queue of the definitions owns this directory: RabbitMQ deletes it on boot"
 	// WhyRedelivered is why every message comes back redelivered.
-	WhyRedelivered = "the folder holds no recovery terms, so the node recovers as after a crash and marks every message redelivered"
+	WhyRedelivered = "warren reads no recovery terms (recovery.dets), so the node recovers as after a crash and marks every message redelivered"
 )
 
 // level is one directory of a queue.

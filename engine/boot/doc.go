@@ -8,6 +8,6 @@
 // what the simulated node would do.
 //
 // Models rabbit_vhost:recover/1 and rabbit_variable_queue's recovery
-// after a stop without recovery terms (a folder holds no recovery.dets
-// that warren reads, so every recovery is the one after a crash).
+// after a stop without recovery terms: warren reads no recovery.dets, so
+// every recovery is the one after a crash, whatever stop the folder saw.
 package boot

@@ -632,7 +632,7 @@ export default {
   "folder.lost.other": "{n} messages do not come back: {why}",
   "folder.gone.one": "{dir} ({name}, {n} message in its index) does not come back: {why}",
   "folder.gone.other": "{dir} ({name}, {n} messages in its index) does not come back: {why}",
-  "folder.why.redelivered": "The folder holds no recovery terms, so the node recovers as after a crash: every message comes back marked redelivered.",
+  "folder.why.redelivered": "warren reads no recovery terms (recovery.dets), so the node recovers as after a crash: every message comes back marked redelivered.",
   "folder.why.transient": "it is transient, and a restart keeps persistent messages only",
   "folder.why.noBody": "it is persistent, but its body is in no message store file",
   "folder.why.inMemory": "its index says it was only in memory",

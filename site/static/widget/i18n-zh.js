@@ -612,7 +612,7 @@ export default {
   "folder.lost.other": "{n} 条消息没有恢复：{why}",
   "folder.gone.one": "{dir}（{name}，索引中 {n} 条消息）没有恢复：{why}",
   "folder.gone.other": "{dir}（{name}，索引中 {n} 条消息）没有恢复：{why}",
-  "folder.why.redelivered": "目录中没有恢复项（recovery terms），节点按崩溃后的方式恢复：每条恢复的消息都标记为重新投递。",
+  "folder.why.redelivered": "warren 不读取恢复项（recovery.dets），节点按崩溃后的方式恢复：每条恢复的消息都标记为重新投递。",
   "folder.why.transient": "它是非持久消息，重启只保留持久消息",
   "folder.why.noBody": "它是持久消息，但它的消息体不在任何消息存储文件中",
   "folder.why.inMemory": "索引表明它只在内存中",
