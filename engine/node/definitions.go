@@ -9,7 +9,6 @@ import (
 	"fmt"
 
 	"warren/engine/definitions"
-	"warren/engine/sim"
 )
 
 // CheckDefinitions refuses definitions that rabbitmqctl import_definitions
@@ -65,11 +64,10 @@ func (c *Cluster) ImportDefinitions(d *definitions.Defs, on *Node) []definitions
 		}
 		rec := &QueueRecord{Name: q.Name, Durable: q.Durable, AutoDelete: q.AutoDelete, Args: q.Args, Type: "classic"}
 		rec.Policy = on.policyFor(q.Name)
+		// its process starts its expiry timer in an init of its own
+		// (startQueue), as rabbit_classic_queue:declare's {init, new}
+		// call has it do
 		on.placeQueue(rec).startQueue(nil, rec)
-		// the queue's process runs its init itself, as
-		// rabbit_classic_queue:declare's {init, new} call has it do:
-		// there its expiry timer starts
-		c.RT.Send(rec.PID, sim.Msg{Kind: kInit})
 	}
 	kept, dangling := definitions.Dangling(d,
 		func(name string) bool { _, ok := c.exchanges[name]; return ok },

@@ -373,7 +373,7 @@ const (
 	kOperatorCall                    // rabbitmqctl -> queue: P = *callPurge or *callDelete, no reply
 	kTick                            // channel: its tick timer (consumer_timeout)
 	kDeliverReply                    // channel -> channel: P = *Message, a direct reply
-	kInit                            // import -> queue: the {init, new} call of a queue that no channel declared
+	kInit                            // queue -> itself: the init of a queue that no channel declared (imported, recovered, restarted), where its expiry timer starts
 	kindCount
 )
 

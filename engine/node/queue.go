@@ -109,9 +109,14 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	if !n.recovering {
 		q.openFiles()
 	}
-	// the expiry timer starts with the queue (init → ensure_expiry_timer)
+	// the expiry timer starts with the queue (init → process_args_policy
+	// → init_exp → ensure_expiry_timer): in the declaring channel's event,
+	// or, for a queue no channel declares (one imported, recovered on
+	// boot or restarted after a crash), in an init of its own process
 	if ctx != nil {
 		q.ensureExpiryTimer(ctx)
+	} else if q.expires > 0 {
+		n.RT.Send(q.pid, sim.Msg{Kind: kInit})
 	}
 }
 
