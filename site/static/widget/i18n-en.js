@@ -931,7 +931,7 @@ export default {
   "events.kind.maybe_gc": "the message store looks for files worth compacting",
   "events.kind.tick": "a periodic timer ticks",
   "events.kind.deliver_reply": "a direct reply-to reply goes to the channel that asked",
-  "events.kind.init": "an imported queue's process runs its init (its expiry timer starts there)",
+  "events.kind.init": "a queue that no channel declared (imported, recovered or restarted) runs its init, where its expiry timer starts",
   "events.kind.unknown": "an event of an unknown kind",
   "console.usage": "{usage}",
   "console.paramKind": "{key}: {kind}. {usage}",

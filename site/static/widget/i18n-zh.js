@@ -911,7 +911,7 @@ export default {
   "events.kind.maybe_gc": "消息存储寻找值得压缩的文件",
   "events.kind.tick": "周期定时器触发",
   "events.kind.deliver_reply": "direct reply-to 的回复直接送到发出请求的通道",
-  "events.kind.init": "导入的队列的进程执行 init（过期计时器在此开始）",
+  "events.kind.init": "不是由通道声明的队列（导入、恢复或重启的）执行 init，过期计时器在此开始",
   "events.kind.unknown": "未知类型的事件",
   "console.usage": "用法：{usage}",
   "console.paramKind": "{key}：{kind}。用法：{usage}",
