@@ -451,19 +451,9 @@ func parseRaw(text string, line int) (Command, error) {
 	spec, _ := Lookup("import_definitions")
 	start := strings.Index(text, spec.Name) + len(spec.Name)
 	rest := strings.TrimLeft(text[start:], " \t")
-	var args []Arg
-	if strings.HasPrefix(rest, "node=") {
-		at := len(text) - len(rest)
-		word := rest
-		if i := strings.IndexAny(rest, " \t"); i >= 0 {
-			word = rest[:i]
-		}
-		args = append(args, Arg{Key: "node", Val: word[len("node="):], HasVal: true, Col: at + 1})
-		rest = strings.TrimLeft(rest[len(word):], " \t")
-		if args[0].Val == "" {
-			return Command{}, &Error{Line: line, Col: at + 1, Cmd: spec.Name,
-				Msg: "node= needs a node's number or name", Hint: "usage: " + spec.Usage}
-		}
+	args, rest, err := rawNode(text, rest, line, spec)
+	if err != nil {
+		return Command{}, err
 	}
 	rest = strings.TrimRight(rest, " \t")
 	if rest == "" {
