@@ -11,7 +11,10 @@ package engine
 // language (site/static/widget/definitions.js) instead.
 
 import (
+	"fmt"
+
 	"warren/engine/definitions"
+	"warren/engine/node"
 	"warren/engine/script"
 )
 
@@ -23,6 +26,9 @@ var definitionCommands = []command{
 			if err != nil {
 				return err
 			}
+			if _, err := importNode(s, cmd); err != nil {
+				return err
+			}
 			return s.cluster.CheckDefinitions(d)
 		},
 		apply: func(s *Sim, cmd script.Command) ([]string, error) {
@@ -30,12 +36,30 @@ var definitionCommands = []command{
 			if err != nil {
 				return nil, err
 			}
-			skipped := s.cluster.ImportDefinitions(d)
+			on, err := importNode(s, cmd)
+			if err != nil {
+				return nil, err
+			}
+			skipped := s.cluster.ImportDefinitions(d, on)
 			return append(LeftOut(d), leftLines(skipped)...), nil
 		}}},
 	{"export_definitions", handler{family: familyShow, run: func(s *Sim, _ script.Command, _ bool) ([]string, error) {
 		return []string{definitions.Export(s.cluster.Definitions())}, nil
 	}}},
+}
+
+// importNode is the node an import runs on, as rabbitmqctl -n names it:
+// node=N|NAME, the first node without one. A stopped node refuses, as its
+// rabbit_definitions is not running.
+func importNode(s *Sim, cmd script.Command) (*node.Node, error) {
+	m, err := s.cluster.Member(cmd.Str("node", "1"))
+	if err != nil {
+		return nil, &definitionsError{err}
+	}
+	if m.Stopped() {
+		return nil, &definitionsError{fmt.Errorf("%s is stopped; import on a running node", m.Name)}
+	}
+	return m, nil
 }
 
 // parseDefinitions reads the JSON of an import_definitions line.

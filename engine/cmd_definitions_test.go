@@ -121,3 +121,23 @@ func TestRefusedImportChangesNothing(t *testing.T) {
 	refusedChangesNothing(t, s, `import_definitions {"queues":[{"name":"a","arguments":{"x-max-length":"ten"}}]}`, "invalid arg 'x-max-length'")
 	refusedChangesNothing(t, s, `import_definitions`, "missing the definitions")
 }
+
+// TestImportOnANodeRefused: an import on a node the cluster lacks, or on
+// a stopped one, is refused whole and names the node.
+func TestImportOnANodeRefused(t *testing.T) {
+	s := New(Options{})
+	s.ExecLine("cluster nodes=2")
+	s.ExecLine("queue.declare queue=before")
+	q := `{"queues":[{"name":"a","durable":true}]}`
+	refusedChangesNothing(t, s, "import_definitions node=3 "+q, `import_definitions: no node "3" in the cluster`)
+	refusedChangesNothing(t, s, "import_definitions node= "+q, "node= needs a node's number or name")
+	refusedChangesNothing(t, s, "import_definitions node=2", "missing the definitions")
+	s.ExecLine("stop_app node=2")
+	refusedChangesNothing(t, s, "import_definitions node=rabbit-2@localhost "+q, "import_definitions: rabbit-2@localhost is stopped")
+	if out := s.ExecLine("import_definitions node=1 " + q); len(out) != 0 {
+		t.Fatalf("import on the running node printed %q", out)
+	}
+	if got := s.ExecLine("list_queues name node"); !slices.Contains(got, "queue name=a node=rabbit@localhost") {
+		t.Errorf("list_queues after the import on node 1: %q", got)
+	}
+}

@@ -17,8 +17,8 @@ import (
 // and the broker's, each imported, must give the lists the broker gave.
 func TestDefinitionsCorpus(t *testing.T) {
 	files, _ := filepath.Glob("testdata/definitions/*.txt")
-	if len(files) != 2 {
-		t.Fatalf("%d files in testdata/definitions, want 2 (engine-export.txt, broker-export.txt)", len(files))
+	if len(files) != 3 {
+		t.Fatalf("%d files in testdata/definitions, want 3 (engine-export.txt, broker-export.txt, import-placement.txt)", len(files))
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {

@@ -305,3 +305,7 @@ func homeDown(rec *QueueRecord) *amqp.Error {
 
 // SetLocator sets the nodes' queue_master_locator.
 func (c *Cluster) SetLocator(loc string) { c.locator = loc }
+
+// Stopped says whether the node's RabbitMQ application is stopped
+// (stop_app).
+func (n *Node) Stopped() bool { return n.stopped }

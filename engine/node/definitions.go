@@ -45,8 +45,11 @@ func (c *Cluster) CheckDefinitions(d *definitions.Defs) error {
 // whose source or destination does not exist, and those that the source's
 // exchange type refuses (rabbit_binding:add returns an error for both,
 // which apply_defs does not raise). It does not check: CheckDefinitions
-// has.
-func (c *Cluster) ImportDefinitions(d *definitions.Defs) []definitions.Left {
+// has. on is the node the import runs on (rabbitmqctl -n): add_queue_int
+// declares each queue with rabbit_amqqueue:declare/6, which passes
+// node(), so that a queue lives there unless its locator says otherwise,
+// as a queue a client declares on that node would.
+func (c *Cluster) ImportDefinitions(d *definitions.Defs, on *Node) []definitions.Left {
 	for _, x := range d.Exchanges {
 		if _, ok := c.exchanges[x.Name]; !ok {
 			c.exchanges[x.Name] = &Exchange{Name: x.Name, Type: x.Type, Durable: x.Durable, AutoDelete: x.AutoDelete, Internal: x.Internal, Args: x.Args}
@@ -55,14 +58,16 @@ func (c *Cluster) ImportDefinitions(d *definitions.Defs) []definitions.Left {
 	for _, p := range d.Policies {
 		_ = c.SetPolicy(p.Name, p.Pattern, p.ApplyTo, p.Priority, p.Definition)
 	}
-	n := c.First()
 	for _, q := range d.Queues {
 		if _, ok := c.queues[q.Name]; ok {
 			continue
 		}
 		rec := &QueueRecord{Name: q.Name, Durable: q.Durable, AutoDelete: q.AutoDelete, Args: q.Args, Type: "classic"}
-		rec.Policy = n.policyFor(q.Name)
-		n.placeQueue(rec).startQueue(nil, rec)
+		rec.Policy = on.policyFor(q.Name)
+		// its process starts its expiry timer in an init of its own
+		// (startQueue), as rabbit_classic_queue:declare's {init, new}
+		// call has it do
+		on.placeQueue(rec).startQueue(nil, rec)
 	}
 	kept, dangling := definitions.Dangling(d,
 		func(name string) bool { _, ok := c.exchanges[name]; return ok },

@@ -373,6 +373,7 @@ const (
 	kOperatorCall                    // rabbitmqctl -> queue: P = *callPurge or *callDelete, no reply
 	kTick                            // channel: its tick timer (consumer_timeout)
 	kDeliverReply                    // channel -> channel: P = *Message, a direct reply
+	kInit                            // queue -> itself: the init of a queue that no channel declared (imported, recovered, restarted), where its expiry timer starts
 	kindCount
 )
 
@@ -431,6 +432,7 @@ var kindNames = [kindCount]string{
 	kOperatorCall:  "$gen_call",
 	kTick:          "tick",
 	kDeliverReply:  "deliver_reply",
+	kInit:          "init",
 }
 
 var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}

@@ -109,9 +109,14 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	if !n.recovering {
 		q.openFiles()
 	}
-	// the expiry timer starts with the queue (init → ensure_expiry_timer)
+	// the expiry timer starts with the queue (init → process_args_policy
+	// → init_exp → ensure_expiry_timer): in the declaring channel's event,
+	// or, for a queue no channel declares (one imported, recovered on
+	// boot or restarted after a crash), in an init of its own process
 	if ctx != nil {
 		q.ensureExpiryTimer(ctx)
+	} else if q.expires > 0 {
+		n.RT.Send(q.pid, sim.Msg{Kind: kInit})
 	}
 }
 
@@ -233,6 +238,11 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 	case kOperatorCall:
 		ctx.Charge(c.QueueCall)
 		q.operatorCall(ctx, m.P)
+	case kInit:
+		// init → process_args_policy → init_exp: a queue that no channel
+		// declared starts its expiry timer here
+		ctx.Charge(c.QueueCall)
+		q.ensureExpiryTimer(ctx)
 	case kTimerTTL:
 		ctx.Charge(c.Timer)
 		if m.N == q.ttlGen {

@@ -443,21 +443,26 @@ func parseSubmit(text string, line int, toks []token) (Command, error) {
 	return Command{Name: "submit", Line: line, Text: strings.TrimSpace(text), Spec: submitSpec, Inner: &inner}, nil
 }
 
-// parseRaw reads `import_definitions JSON`: the rest of the line, as it
-// is, is the command's one argument (json), so that a definitions file
-// needs no quoting. NB: JSON holds quotes and = signs that tokenize would
-// read as the language's.
+// parseRaw reads `import_definitions [node=N|NAME] JSON`: the rest of the
+// line, as it is, is the command's json argument, so that a definitions
+// file needs no quoting. NB: JSON holds quotes and = signs that tokenize
+// would read as the language's.
 func parseRaw(text string, line int) (Command, error) {
 	spec, _ := Lookup("import_definitions")
 	start := strings.Index(text, spec.Name) + len(spec.Name)
-	rest := strings.TrimSpace(text[start:])
+	rest := strings.TrimLeft(text[start:], " \t")
+	args, rest, err := rawNode(text, rest, line, spec)
+	if err != nil {
+		return Command{}, err
+	}
+	rest = strings.TrimRight(rest, " \t")
 	if rest == "" {
 		return Command{}, &Error{Line: line, Col: len(strings.TrimRight(text, " \t")) + 1, Cmd: spec.Name,
 			Msg: "missing the definitions, a JSON object on the same line", Hint: "usage: " + spec.Usage}
 	}
-	col := strings.Index(text, rest) + 1
-	return Command{Name: spec.Name, Line: line, Text: strings.TrimSpace(text), Spec: spec,
-		Args: []Arg{{Key: "json", Val: rest, HasVal: true, Col: col, Quoted: true}}}, nil
+	col := len(strings.TrimRight(text, " \t")) - len(rest) + 1
+	args = append(args, Arg{Key: "json", Val: rest, HasVal: true, Col: col, Quoted: true})
+	return Command{Name: spec.Name, Line: line, Text: strings.TrimSpace(text), Spec: spec, Args: args}, nil
 }
 
 // notClient refuses to submit a command that is not an AMQP method.

@@ -137,7 +137,7 @@ var specs = []*Spec{
 	{Name: "list_connections", Extra: Words, WordSet: ConnectionColumns, Usage: "list_connections [COLUMN ...]"},
 	{Name: "purge_queue", Params: []Param{{Key: "queue", Kind: Name, Required: true}}, Usage: "purge_queue queue=Q"},
 	{Name: "delete_queue", Params: []Param{{Key: "queue", Kind: Name, Required: true}, {Key: "if-unused", Kind: Flag}, {Key: "if-empty", Kind: Flag}}, Usage: "delete_queue queue=Q [if-unused] [if-empty]"},
-	{Name: "import_definitions", Params: []Param{{Key: "json", Kind: Str, Required: true}}, Usage: "import_definitions {JSON as rabbitmqctl export_definitions writes it}"},
+	{Name: "import_definitions", Params: []Param{{Key: "node", Kind: Name}, {Key: "json", Kind: Str, Required: true}}, Usage: "import_definitions [node=N|NAME] {JSON as rabbitmqctl export_definitions writes it}"},
 	{Name: "export_definitions", Engine: true, Usage: "export_definitions"},
 	{Name: "crash", Params: []Param{{Key: "queue", Kind: Name, Required: true}}, Usage: "crash queue=Q"},
 	{Name: "cluster", Params: []Param{{Key: "nodes", Kind: Int, Min: 2, Max: 8, Required: true}, {Key: "ram", Kind: Int, Min: 0, Max: 7}, {Key: "link-us", Kind: Int, Min: 0, Max: 1_000_000}},

@@ -15,6 +15,12 @@
 //	                                 read-only, for the widget of simulation
 //	                                 id until its next folder or closeFolder
 //	folderBytes(id, path)    → JSON as warren's fileBytes, of a file of it
+//	recoverFolder(id, defs)  → JSON {"vhost", "named", "queues": [{"name",
+//	                                 "assumed", "dirs", "args", "messages",
+//	                                 "lost"}], "gone", "why", "script"}: the
+//	                                 open folder started as RabbitMQ 3.10.8
+//	                                 would on boot (engine/boot), named by
+//	                                 the definitions defs (JSON, or "")
 //	closeFolder(id)          → true if a folder was open
 //
 // A function that fails returns {error}.
@@ -52,6 +58,19 @@ func main() {
 				return "", errorf("argument 2 (path) must be a string")
 			}
 			return s.folderBytes(id, args[1].String())
+		})
+	}))
+	api.Set("recoverFolder", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return answer(func() (string, error) {
+			id, err := idArg(args)
+			if err != nil {
+				return "", err
+			}
+			defs := ""
+			if len(args) >= 2 && args[1].Type() == js.TypeString {
+				defs = args[1].String()
+			}
+			return s.recoverFolder(id, defs)
 		})
 	}))
 	api.Set("closeFolder", js.FuncOf(func(_ js.Value, args []js.Value) any {

@@ -9,6 +9,9 @@ import (
 	"path"
 	"strings"
 
+	"warren/engine/boot"
+	"warren/engine/definitions"
+	"warren/engine/store/format"
 	"warren/engine/store/inspect"
 )
 
@@ -113,4 +116,104 @@ func (s *server) closeFolder(id int) bool {
 	_, had := s.folders[id]
 	delete(s.folders, id)
 	return had
+}
+
+type recoveredJSON struct {
+	VHost  string      `json:"vhost"`
+	Named  string      `json:"named"`
+	Queues []queueJSON `json:"queues"`
+	Gone   []goneJSON  `json:"gone"`
+	// Why says why every message that comes back is redelivered.
+	Why string `json:"why"`
+	// Script is the node as lines of the language (boot.Script).
+	Script []string `json:"script"`
+}
+
+type queueJSON struct {
+	Name     string        `json:"name"`
+	Assumed  bool          `json:"assumed"`
+	Dirs     []string      `json:"dirs"`
+	Args     string        `json:"args"`
+	Messages []messageJSON `json:"messages"`
+	Lost     []lostJSON    `json:"lost"`
+}
+
+type messageJSON struct {
+	Exchange    string `json:"exchange"`
+	Key         string `json:"key"`
+	Size        int    `json:"size"`
+	Body        string `json:"body"` // its first 64 bytes, as text
+	Priority    int    `json:"priority"`
+	Persistent  bool   `json:"persistent"`
+	Redelivered bool   `json:"redelivered"`
+}
+
+// lostJSON and goneJSON give why as a code the widget's catalogs word
+// (folder.why.CODE), and the English sentence of engine/boot beside it.
+type lostJSON struct {
+	Dir  string `json:"dir"`
+	Seq  uint64 `json:"seq"`
+	Size uint32 `json:"size"`
+	Why  string `json:"why"`
+	Text string `json:"text"`
+}
+
+type goneJSON struct {
+	Dir      string `json:"dir"`
+	Name     string `json:"name"`
+	Messages int    `json:"messages"`
+	Why      string `json:"why"`
+	Text     string `json:"text"`
+}
+
+// whyCodes name engine/boot's reasons for the catalogs.
+var whyCodes = map[string]string{
+	boot.WhyTransient:  "transient",
+	boot.WhyNoBody:     "noBody",
+	boot.WhyInMemory:   "inMemory",
+	boot.WhyNotDurable: "notDurable",
+	boot.WhyUnknown:    "unknown",
+}
+
+// recoverFolder starts the open folder of simulation id as RabbitMQ 3.10.8
+// would on boot (engine/boot), with the definitions defs when they are not
+// "": which queues and messages come back, which do not and why, and the
+// lines of the language that start the simulated node with them.
+func (s *server) recoverFolder(id int, defs string) (string, error) {
+	fo := s.folders[id]
+	if fo == nil {
+		return "", errorf("no broker's folder is open on this widget")
+	}
+	var d *definitions.Defs
+	if strings.TrimSpace(defs) != "" {
+		var err error
+		if d, err = definitions.Parse(defs); err != nil {
+			return "", errorf("definitions: %v", err)
+		}
+	}
+	n, err := boot.Recover(fo, d)
+	if err != nil {
+		return "", err
+	}
+	out := recoveredJSON{VHost: n.VHost, Named: n.Named, Queues: []queueJSON{}, Gone: []goneJSON{}, Why: boot.WhyRedelivered, Script: boot.Script(n)}
+	for _, q := range n.Queues {
+		qj := queueJSON{Name: q.Name, Assumed: q.Assumed, Dirs: q.Dirs, Args: q.Args.String(), Messages: []messageJSON{}, Lost: []lostJSON{}}
+		for _, m := range q.Messages {
+			body := m.Body[:min(len(m.Body), 64)]
+			qj.Messages = append(qj.Messages, messageJSON{Exchange: m.Exchange, Key: m.Key, Size: len(m.Body), Body: string(body),
+				Priority: int(m.Props.Priority), Persistent: m.Props.DeliveryMode == 2, Redelivered: m.Redelivered})
+			if !m.Props.Has(format.FlagPriority) {
+				qj.Messages[len(qj.Messages)-1].Priority = -1
+			}
+		}
+		for _, l := range q.Lost {
+			qj.Lost = append(qj.Lost, lostJSON{Dir: l.Dir, Seq: l.Seq, Size: l.Size, Why: whyCodes[l.Why], Text: l.Why})
+		}
+		out.Queues = append(out.Queues, qj)
+	}
+	for _, g := range n.Gone {
+		out.Gone = append(out.Gone, goneJSON{Dir: g.Dir, Name: g.Name, Messages: g.Messages, Why: whyCodes[g.Why], Text: g.Why})
+	}
+	b, err := json.Marshal(out)
+	return string(b), err
 }

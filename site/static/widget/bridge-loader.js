@@ -586,6 +586,12 @@ export class Engine {
   folderBytes(id, path) {
     return this.call("folderBytes", id, path);
   }
+  /** recoverFolder starts that folder as RabbitMQ 3.10.8 would on boot,
+   * named by the definitions defs (JSON, or ""): {vhost, named, queues,
+   * gone, why, script} (wasm/inspect/server.go). */
+  recoverFolder(id, defs) {
+    return this.call("recoverFolder", id, defs);
+  }
   parse(text) {
     return this.call("parse", text);
   }

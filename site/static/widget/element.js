@@ -926,7 +926,11 @@ class WarrenScenario extends HTMLElement {
     this.diagram = new Diagram(this.tr, this.terms);
     this.rates = new Rates(this.tr);
     this.rates.el.hidden = true;
-    this.files = new FilesView(this.tr, (fn) => this.act(fn));
+    this.files = new FilesView(
+      this.tr,
+      (fn) => this.act(fn),
+      (script) => this.runScript(script),
+    );
     el.tables = h("div.tables", { "data-role": "tables", hidden: true });
 
     // Controls.

@@ -27,15 +27,15 @@
 //
 // A broker's folder dropped on a widget's Files view is read by a second
 // module, inspect.wasm (wasm/inspect), which the worker loads beside
-// warren.wasm the first time the page calls openFolder, folderBytes or
-// closeFolder; a widget that never opens a folder never downloads it.
+// warren.wasm the first time the page calls openFolder, folderBytes,
+// recoverFolder or closeFolder; a widget that never opens a folder never downloads it.
 
 
 /** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
-export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "fileBytes", "openFolder", "folderBytes"]);
+export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "fileBytes", "openFolder", "folderBytes", "recoverFolder"]);
 
 /** FOLDER_CALLS are the functions of inspect.wasm, not warren.wasm. */
-export const FOLDER_CALLS = new Set(["openFolder", "folderBytes", "closeFolder"]);
+export const FOLDER_CALLS = new Set(["openFolder", "folderBytes", "recoverFolder", "closeFolder"]);
 
 /** runMessage runs the calls of a message from the page: first it tells
  * the engine what the simulations of the page's other workers hold

@@ -199,8 +199,9 @@ export async function fromDrop(dt) {
  * view's BytesView and readFile its annotation (files.js).
  */
 export class FolderView {
-  constructor(tr, act, engine, bytes, readFile) {
+  constructor(tr, act, engine, bytes, readFile, start = null) {
     this.tr = tr;
+    this.start = start;
     this.act = act;
     this.engine = engine;
     this.bytes = bytes;
@@ -315,8 +316,75 @@ export class FolderView {
         );
       }),
     );
-    this.body.replaceChildren(...[skipped, problems, report, this.list].filter(Boolean));
+    this.recovered = h("div.folder-recovered", { role: "status" });
+    this.defs = h("textarea.folder-defs", { rows: 3, spellcheck: "false", "aria-label": tr("folder.defsLabel"), placeholder: tr("folder.defsHint") });
+    const recover = h(
+      "section.folder-recover",
+      { "aria-label": tr("folder.recoverLabel") },
+      h("p", { text: tr("folder.recoverIntro") }),
+      this.defs,
+      h("p", null, h("button.folder-recover-btn", { type: "button", text: tr("folder.recover"), onclick: () => this.act(() => this.recover()) })),
+      this.recovered,
+    );
+    this.body.replaceChildren(...[skipped, problems, report, recover, this.list].filter(Boolean));
     this.n = n;
+  }
+
+  /** recover starts the folder as RabbitMQ 3.10.8 would on boot and lists
+   * what comes back, what does not and why; the reader can then start the
+   * simulated node from it. */
+  async recover() {
+    const tr = this.tr;
+    const { engine, id } = this.engine();
+    let r;
+    try {
+      if (!engine) {
+        throw new Error(tr("folder.noEngine"));
+      }
+      r = await engine.recoverFolder(id, this.defs.value);
+    } catch (err) {
+      this.recovered.dataset.state = "failed";
+      this.recovered.replaceChildren(h("p.folder-recover-failed", { text: tr("folder.recoverFailed", { why: errorText(String(err.message || err), tr.lang || "en") }) }));
+      return;
+    }
+    this.recovered.dataset.state = "done";
+    const why = (code, text) => (code ? tr(`folder.why.${code}`) : text);
+    const queues = r.queues.map((q) => {
+      const lost = {};
+      for (const l of q.lost) {
+        lost[l.why] = lost[l.why] || { n: 0, text: l.text };
+        lost[l.why].n++;
+      }
+      return h(
+        "li.recovered-queue",
+        { "data-queue": q.name, "data-messages": q.messages.length, "data-lost": q.lost.length },
+        h("p.recovered-name", null, h("code", { text: q.name }), " ", tr("folder.queueBack", { n: q.messages.length, args: q.args === "{}" ? "" : q.args }), q.assumed ? ` ${tr("folder.assumed")}` : ""),
+        h(
+          "ol.recovered-messages",
+          null,
+          q.messages.map((m) =>
+            h("li.recovered-message", { "data-priority": m.priority }, h("code", { text: m.body + (m.size > m.body.length ? "…" : "") }), " ", tr("folder.message", { size: formatBytes(m.size), priority: m.priority < 0 ? "-" : m.priority })),
+          ),
+        ),
+        Object.entries(lost).map(([code, l]) => h("p.recovered-lost", { "data-why": code, text: tr("folder.lost", { n: l.n, why: why(code, l.text) }) })),
+      );
+    });
+    const gone = r.gone.map((g) => h("li.recovered-gone", { "data-dir": g.dir, text: tr("folder.gone", { dir: g.dir, name: g.name || "?", n: g.messages, why: why(g.why, g.text) }) }));
+    const start = this.start
+      ? h("button.folder-start-btn", {
+          type: "button",
+          text: tr("folder.start"),
+          onclick: () => this.start(r.script.join("\n")),
+        })
+      : null;
+    this.recovered.replaceChildren(
+      h("p.recovered-summary", { text: tr("folder.recovered", { n: r.queues.length, named: tr(`folder.named.${r.named}`) }) }),
+      r.queues.length ? h("p.recovered-why", { text: tr("folder.why.redelivered") }) : null,
+      h("ul.recovered-queues", null, queues),
+      gone.length ? h("ul.recovered-gone-list", null, gone) : null,
+      start ? h("p", null, start) : null,
+      h("details.recovered-script", null, h("summary", { text: tr("folder.script") }), h("pre", { text: r.script.join("\n") })),
+    );
   }
 
   /** toggle opens or closes a file's bytes. */

@@ -336,7 +336,7 @@ export class BytesView {
 export class FilesView {
   /** tr gives the words; act runs a reader's action in the widget's queue
    * of work (element.js act), so that what follows waits for it. */
-  constructor(tr = english, act = (fn) => fn()) {
+  constructor(tr = english, act = (fn) => fn(), start = null) {
     this.tr = tr;
     this.act = act;
     this.open = null; // the path whose bytes are shown
@@ -357,7 +357,8 @@ export class FilesView {
     );
     // A broker's own folder, dropped on the view or picked, read beside
     // the simulation (files-folder.js), its bytes in a view of their own.
-    this.folder = new FolderView(tr, act, () => this.last || {}, new BytesView(tr), readFile);
+    // start runs a recovered folder's script as the widget's scenario.
+    this.folder = new FolderView(tr, act, () => this.last || {}, new BytesView(tr), readFile, start);
     this.el = h(
       "div.files",
       {

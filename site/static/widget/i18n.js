@@ -247,6 +247,8 @@ const CONSOLE_TEXTS = [
   ["cluster: ram=%d leaves no disc node among %d nodes; at least one node must keep the metadata on disk", "con.clusterRam"],
   ["cluster: the cluster is formed already, with %d nodes", "con.clusterFormed"],
   ["connect: %s is stopped", "con.connectStopped"],
+  ["%s is stopped; import on a running node", "con.importStopped"],
+  ["node= needs a node's number or name", "con.importNode"],
   ["connect: c%d is open on %s already; close it first", "con.connectOpen"],
   ["no node %q in the cluster; its nodes are %v", "con.noNode"],
   ["crash: %s is a quorum queue; crash kills classic queue processes", "con.crashQuorum"],

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"warren/engine/definitions"
+	"warren/engine/node"
 	"warren/engine/script"
 )
 
@@ -11,7 +12,8 @@ import (
 // topology for the vhost / (what the engine imports, written again by
 // engine/definitions, so that no user, permission or other vhost of the
 // file reaches the shared broker) goes to `rabbitmqctl
-// import_definitions` on its standard input. It prints what the engine prints: one line per
+// import_definitions` on its standard input, on the node that node=
+// names (rabbitmqctl -n) or the first. It prints what the engine prints: one line per
 // kind of thing left out, and the bindings the broker skips (whose
 // exchange or queue is neither in the file nor on the broker).
 func (t *Target) importDefinitions(cmd *script.Command) []string {
@@ -39,7 +41,15 @@ func (t *Target) importDefinitions(cmd *script.Command) []string {
 	topo.Bindings = kept
 	// NB: from standard input, as rabbitmqctl may run as another user
 	// (Debian's runs as rabbitmq), who could not read a file of ours.
-	_, err = t.ctlInput(t.cfg.Node, definitions.Topology(&topo), "import_definitions", "--format", "json")
+	on := t.cfg.Node
+	if cmd.Has("node") {
+		i, err := t.nodeIndex(cmd)
+		if err != nil {
+			return append(out, "error: import_definitions: "+err.Error())
+		}
+		on = node.NodeName(i)
+	}
+	_, err = t.ctlInput(on, definitions.Topology(&topo), "import_definitions", "--format", "json")
 	if err != nil {
 		return append(out, "error: "+err.Error())
 	}
