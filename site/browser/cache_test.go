@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -88,9 +87,4 @@ func TestFirstAndSecondView(t *testing.T) {
 		t.Errorf("the second view's layout shift is %.4f, want at most 0.05", shift)
 	}
 	b.noErrors()
-}
-
-// jsString is s as a JavaScript string literal.
-func jsString(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }

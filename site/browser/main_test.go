@@ -8,6 +8,7 @@ package browser_test
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
@@ -421,6 +422,12 @@ func (b *browser) scrubTo(widget string, n int) {
 		await frame();
 		return true;
 	})()`, widget, n))
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
 }
 
 // in returns JavaScript for an element in the shadow root of widget sel.

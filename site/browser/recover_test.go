@@ -49,10 +49,6 @@ func (b *browser) recover(defs string) recoveredShown {
 	})()`)
 }
 
-func jsString(s string) string {
-	return "`" + strings.NewReplacer("\\", "\\\\", "`", "\\`", "$", "\\$").Replace(s) + "`"
-}
-
 // TestRecoverFolder drops the v2-priority fixture (a durable priority
 // queue with six persistent messages), presses Recover and finds the queue
 // and its messages, highest priority first, as the node would recover
