@@ -107,3 +107,39 @@ func TestQuestionErrorsSayWhere(t *testing.T) {
 		}
 	}
 }
+
+// minQuestions is how many predict-then-see questions every lesson asks.
+const minQuestions = 2
+
+// TestEveryLessonAsksQuestions: every lesson, in every language, asks the
+// reader at least two questions before its widgets show the answer, so
+// that each lesson checks understanding as well as showing it. (That a
+// translation's ask, choices and why are in its own language is
+// TestTranslationsKeepTheLesson's.)
+func TestEveryLessonAsksQuestions(t *testing.T) {
+	for _, l := range withTranslations(t) {
+		blocks, err := l.Scenarios()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, b := range blocks {
+			s := b
+			if b.Info.Exercise {
+				ex, err := b.Exercise()
+				if err != nil {
+					t.Fatalf("%s: %v", l.File, err)
+				}
+				s = ex.Setup
+			}
+			qs, err := s.Questions()
+			if err != nil {
+				t.Fatalf("%s: %v", l.File, err)
+			}
+			n += len(qs)
+		}
+		if n < minQuestions {
+			t.Errorf("%s asks %d questions (%s), want at least %d", l.File, n, QuestionPrefix, minQuestions)
+		}
+	}
+}

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
-import { CATALOGS, consoleLine, errorText, eventKey, eventLine } from "../static/widget/i18n.js";
+import { CATALOGS, consoleLine, errorText, eventKey, eventLine, goalFound } from "../static/widget/i18n.js";
 import { englishRun as englishRunIn } from "./english.mjs";
 
 const data = JSON.parse(readFileSync(new URL("testdata/engine-texts.json", import.meta.url), "utf8"));
@@ -263,4 +263,19 @@ test("show's charts and the cluster's locator say their few words in Chinese", (
     assert.equal(consoleLine(line, "zh").text, want);
     assert.equal(consoleLine(line, "en").text, line);
   }
+});
+
+test("an exercise's goal status says what it wants in Chinese, as the console does", () => {
+  const found = [
+    ["queue q has messages=0 (want 1)", "queue q 当前为 messages=0（应为 1）"],
+    ["credit reader c1 -> channel c1.1 has left=3 (want 0), blocked=no (want yes)", "credit reader c1 -> channel c1.1 当前为 left=3（应为 0）, blocked=no（应为 yes）"],
+    ["process reader c1 has state=runnable (want waiting)", "process reader c1 当前为 state=runnable（应为 waiting）"],
+  ];
+  for (const [text, want] of found) {
+    assert.equal(goalFound(text, "zh"), want);
+    assert.equal(goalFound(text, "en"), text);
+    assert.equal(consoleLine(`goal not met: ${text}`, "zh").text, `目标未达成：${want}`);
+  }
+  const goals = readFileSync(new URL("../static/widget/goals.js", import.meta.url), "utf8");
+  assert.match(goals, /goalFound\(r\.value\.text/, "goals.js says a goal's status with goalFound");
 });

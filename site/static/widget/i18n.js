@@ -178,6 +178,17 @@ const ENGINE_TEXTS = [
   [/^(queue .+?|process .+?|credit .+?|file .+?) has (.+)$/, "engine.g.has"],
 ];
 
+/** goalFound says what a goal found (the text after "goal met:" or "goal
+ * not met:", or a goal's status in an exercise) in lang: the engine's
+ * words, and each " (want V)" a column or field was compared with. */
+export function goalFound(text, lang) {
+  const l = normLang(lang);
+  if (l === "en" || typeof text !== "string") {
+    return text;
+  }
+  return engineText(text, l).replace(/ \(want ([^()]*)\)/g, (w, v) => t("con.want", { v }, l));
+}
+
 /** engineText says a sentence of the engine's (narration, a marker) in
  * lang: as it is in English, or when it is none the catalogs know. */
 export function engineText(text, lang) {
@@ -500,8 +511,7 @@ export function consoleLine(line, lang) {
   if (line.startsWith("error: ")) {
     out.text = t("con.error", { text: errorText(line.slice(7), l) }, l);
   } else if ((m = /^goal (not )?met: (.*)$/s.exec(line))) {
-    const found = engineText(m[2], l).replace(/ \(want ([^()]*)\)/g, (w, v) => t("con.want", { v }, l));
-    out.text = t(m[1] ? "con.goalNotMet" : "con.goalMet", { a: found }, l);
+    out.text = t(m[1] ? "con.goalNotMet" : "con.goalMet", { a: goalFound(m[2], l) }, l);
   } else if (/^stopped after /.test(line)) {
     out.text = errorText(line, l);
   } else if (EVENT_LINE.test(line)) {

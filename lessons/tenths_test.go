@@ -1,0 +1,130 @@
+package lessons
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// longTimeline is how many events make a widget's timeline long enough
+// that a reader needs a caption or a mark in each tenth of it.
+const longTimeline = 10_000
+
+// uncaptionedTenths are the blocks that still break the rule, by lesson
+// slug and block index (the same in every language). Each spends most of
+// its timeline in one command that publishes to a queue with consumers,
+// and a query after it (show throughput, show cpu) reports that command's
+// span alone, so the command cannot be cut into shorter ones; nor does
+// any goal a #@when can wait for move one way through it (the queue
+// fills and drains), so no caption can be placed inside it yet. The test
+// fails once one of them keeps the rule, so that the list only shrinks.
+var uncaptionedTenths = map[string]string{
+	"where-a-queue-lives#4":    "The same load, local and through another node",
+	"the-backlog-spiral#2":     "When the queue is the limit",
+	"the-backlog-spiral#3":     "Prefetch 1, one consumer",
+	"the-backlog-spiral#4":     "Prefetch 1, four consumers",
+	"what-persistence-costs#0": "The two ends, on the engine",
+	"what-persistence-costs#1": "One change at a time",
+}
+
+// TestLongTimelinesAreCaptionedInEveryTenth: in a lesson widget whose
+// timeline runs past 10,000 events, every tenth of the timeline has a
+// caption (where its line stands, or where its `#@when` finds) or a mark,
+// so that a reader who scrubs or plays anywhere in it has words for what
+// is on the screen. Both languages are checked; a translation keeps the
+// English block's commands and directives, so its timeline and positions
+// are the English block's.
+func TestLongTimelinesAreCaptionedInEveryTenth(t *testing.T) {
+	type run struct {
+		total int64
+		at    []int64
+		whens map[string]int64
+		err   error
+	}
+	runs := map[string]run{} // a block's shape -> its run
+	seen := map[string]bool{}
+	for _, l := range withTranslations(t) {
+		blocks, err := l.Scenarios()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for bi, b := range blocks {
+			s := b
+			if b.Info.Exercise {
+				ex, err := b.Exercise()
+				if err != nil {
+					t.Fatal(err)
+				}
+				s = ex.Setup
+			}
+			ds, err := s.Directives()
+			if err != nil {
+				t.Fatalf("%s: %v", l.File, err)
+			}
+			key := l.Version + "\n" + strings.Join(shape(s), "\n")
+			r, ok := runs[key]
+			if !ok {
+				steps, err := s.Steps()
+				if err != nil {
+					t.Fatal(err)
+				}
+				sim, at := runSteps(l, steps)
+				r = run{total: at[len(at)-1], at: at, whens: map[string]int64{}}
+				for _, d := range ds {
+					if d.Kind != "when" || r.total <= longTimeline {
+						continue
+					}
+					n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
+					if err != nil || !found {
+						r.err = fmt.Errorf("line %d: %s %s never holds (%v)", d.Line, WhenPrefix, d.Text, err)
+						break
+					}
+					r.whens[d.Text] = n
+				}
+				runs[key] = r
+			}
+			if r.total <= longTimeline {
+				continue
+			}
+			if r.err != nil {
+				t.Errorf("%s: %v", l.File, r.err)
+				continue
+			}
+			var covered [10]bool
+			for _, d := range ds {
+				var at int64
+				switch {
+				case d.Kind == "caption" && d.When != "":
+					at = r.whens[d.When]
+				case d.Kind == "caption" || d.Kind == "mark":
+					at = r.at[d.After]
+				default:
+					continue
+				}
+				covered[min(9, at*10/r.total)] = true
+			}
+			var bare []string
+			for i, c := range covered {
+				if !c {
+					bare = append(bare, fmt.Sprintf("events %d to %d", int64(i)*r.total/10, int64(i+1)*r.total/10))
+				}
+			}
+			id := fmt.Sprintf("%s#%d", l.Slug, bi)
+			seen[id] = true
+			if _, known := uncaptionedTenths[id]; known {
+				if len(bare) == 0 {
+					t.Errorf("%s:%d: block %q keeps the rule now: take %s out of uncaptionedTenths", l.File, b.Line, b.Info.Title, id)
+				}
+				continue
+			}
+			if len(bare) > 0 {
+				t.Errorf("%s:%d: block %q runs %d events, with no %s or %s in %d of its tenths: %s", l.File, b.Line, b.Info.Title, r.total, CaptionPrefix, MarkPrefix, len(bare), strings.Join(bare, ", "))
+			}
+		}
+	}
+	for id, title := range uncaptionedTenths {
+		if !seen[id] {
+			t.Errorf("uncaptionedTenths names %s (%q), which is no block of over %d events", id, title, longTimeline)
+		}
+	}
+}
