@@ -145,7 +145,11 @@ func TestStrangersLinks(t *testing.T) {
 				t.Errorf("%s in %s: the problem banner holds %d characters", r.name, at.page, banner)
 			}
 			t.Logf("%s in %s: %v, %d characters shown", r.name, at.page, took.Round(time.Millisecond), len(got))
-			if !strings.Contains(got, r.want) {
+			// a computer that runs 3,000,000 events within the 10 s of
+			// one command runs each cut whole, as far as it goes (the
+			// time it took is held to the two budgets below either way)
+			ranWhole := r.name == "cuts" && strings.Contains(got, "events=6000009")
+			if !strings.Contains(got, r.want) && !ranWhole {
 				t.Errorf("%s in %s: the widget shows %.600q, want %q", r.name, at.page, got, r.want)
 			}
 			// two commands stopped by the time budget, or a command and
