@@ -107,12 +107,13 @@ func basic(q string, from int) string {
 }
 
 // TestRecoverFixtures recovers every RabbitMQ 3.10.8 snapshot with its
-// case's definitions and compares what comes back with what its CASE.md
-// says the queue held when the snapshot was taken: a durable queue keeps
-// its persistent messages that were not acked (25 before the acks, 22
-// after, whether the acks were in the journal or the index already), a
-// priority queue gives them highest priority first, and a queue that is
-// not durable does not come back at all.
+// case's definitions and compares what comes back with what a real
+// 3.10.8 node recovered from the same files on boot, as each CASE.md
+// records under "After a restart (observed)": a durable queue keeps its
+// persistent messages that were not acked (25 before the acks, 22 after,
+// whether the acks were in the journal or the index already), every one
+// redelivered, a priority queue gives them highest priority first, and a
+// queue that is not durable does not come back at all.
 func TestRecoverFixtures(t *testing.T) {
 	transientGone := func(dir, name string, msgs int) string {
 		return fmt.Sprintf("gone queues/%s (%s, %d messages): %s\n", dir, name, msgs, WhyNotDurable)
