@@ -50,6 +50,20 @@ func withTranslations(t *testing.T) []Lesson {
 	return all
 }
 
+// played is what block b of lesson l runs in its widget: the block, or
+// an exercise's set-up.
+func played(t *testing.T, l Lesson, b Scenario) Scenario {
+	t.Helper()
+	if !b.Info.Exercise {
+		return b
+	}
+	ex, err := b.Exercise()
+	if err != nil {
+		t.Fatalf("%s: %v", l.File, err)
+	}
+	return ex.Setup
+}
+
 // prose says whether a line of a scenario block is prose, which a
 // translation says in its own words: a caption, a hint, a question's ask,
 // choices and why, or a comment.

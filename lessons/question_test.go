@@ -17,14 +17,7 @@ func TestQuestionsHoldAgainstTheEngine(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, b := range blocks {
-			s := b
-			if b.Info.Exercise {
-				ex, err := b.Exercise()
-				if err != nil {
-					t.Fatalf("%s: %v", l.File, err)
-				}
-				s = ex.Setup
-			}
+			s := played(t, l, b)
 			qs, err := s.Questions()
 			if err != nil {
 				t.Errorf("%s: %v", l.File, err)
@@ -124,14 +117,7 @@ func TestEveryLessonAsksQuestions(t *testing.T) {
 		}
 		n := 0
 		for _, b := range blocks {
-			s := b
-			if b.Info.Exercise {
-				ex, err := b.Exercise()
-				if err != nil {
-					t.Fatalf("%s: %v", l.File, err)
-				}
-				s = ex.Setup
-			}
+			s := played(t, l, b)
 			qs, err := s.Questions()
 			if err != nil {
 				t.Fatalf("%s: %v", l.File, err)

@@ -137,14 +137,7 @@ func TestWhenCaptionsLandInTheirStretch(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, b := range blocks {
-			s := b
-			if b.Info.Exercise {
-				ex, err := b.Exercise()
-				if err != nil {
-					t.Fatal(err)
-				}
-				s = ex.Setup
-			}
+			s := played(t, l, b)
 			ds, err := s.Directives()
 			if err != nil {
 				t.Fatalf("%s: %v", l.File, err)

@@ -49,14 +49,7 @@ func TestLongTimelinesAreCaptionedInEveryTenth(t *testing.T) {
 			t.Fatal(err)
 		}
 		for bi, b := range blocks {
-			s := b
-			if b.Info.Exercise {
-				ex, err := b.Exercise()
-				if err != nil {
-					t.Fatal(err)
-				}
-				s = ex.Setup
-			}
+			s := played(t, l, b)
 			ds, err := s.Directives()
 			if err != nil {
 				t.Fatalf("%s: %v", l.File, err)
