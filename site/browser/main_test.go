@@ -438,10 +438,17 @@ func in(widget, sel string) string {
 // shot saves a PNG of the page.
 func (b *browser) shot(name string) {
 	b.t.Helper()
-	time.Sleep(300 * time.Millisecond) // let transitions finish
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	b.saveShot(name, chromedp.FullScreenshot(100))
+}
+
+// saveShot lets transitions finish, takes the picture capture takes, and
+// saves it as name.png in the screenshots' folder.
+func (b *browser) saveShot(name string, capture chromedp.Action[[]byte]) {
+	b.t.Helper()
+	time.Sleep(300 * time.Millisecond)
+	png, err := chromedp.Run(b.ctx, capture)
 	if err != nil {
-		b.t.Fatalf("screenshot: %v", err)
+		b.t.Fatalf("screenshot %s: %v", name, err)
 	}
 	path := filepath.Join(screenshotDir(b.t), name+".png")
 	if err := os.WriteFile(path, png, 0o644); err != nil {
@@ -459,16 +466,7 @@ func (b *browser) shotElement(sel, name string) {
 		document.querySelector(%q).scrollIntoView({ block: "start" });
 		requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
 	})`, sel))
-	time.Sleep(300 * time.Millisecond)
-	png, err := chromedp.Run(b.ctx, chromedp.Screenshot(chromedp.CSS(sel)))
-	if err != nil {
-		b.t.Fatalf("screenshot of %s: %v", sel, err)
-	}
-	path := filepath.Join(screenshotDir(b.t), name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-	b.t.Logf("screenshot: %s", path)
+	b.saveShot(name, chromedp.Screenshot(chromedp.CSS(sel)))
 }
 
 var shotDir struct {

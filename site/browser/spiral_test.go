@@ -47,11 +47,21 @@ const workerLog = `(() => {
 	};
 })()`
 
-// treeRSS is the resident memory of process pid and all its descendants,
-// in bytes (Linux), and the CPU time they used, in seconds.
-func treeRSS(pid int) (rss int64, cpu float64) {
-	children := map[int][]int{}
-	stats := map[int][]string{}
+// proc is one process as /proc tells it (Linux): its parent, its
+// resident memory in bytes, and the CPU time it used in seconds.
+type proc struct {
+	parent int
+	rss    int64
+	cpu    float64
+}
+
+// procTable is every process running, by pid.
+type procTable map[int]proc
+
+// procs reads every process of /proc once.
+func procs() procTable {
+	t := procTable{}
+	page := int64(os.Getpagesize())
 	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, d := range dirs {
 		b, err := os.ReadFile(d)
@@ -69,24 +79,35 @@ func treeRSS(pid int) (rss int64, cpu float64) {
 		}
 		p, _ := strconv.Atoi(strings.Fields(s)[0])
 		pp, _ := strconv.Atoi(f[1])
-		children[pp] = append(children[pp], p)
-		stats[p] = f
+		r, _ := strconv.ParseInt(f[21], 10, 64)
+		u, _ := strconv.ParseFloat(f[11], 64)
+		k, _ := strconv.ParseFloat(f[12], 64)
+		t[p] = proc{parent: pp, rss: r * page, cpu: (u + k) / 100}
 	}
-	page := int64(os.Getpagesize())
-	var walk func(int)
-	walk = func(p int) {
-		if f, ok := stats[p]; ok {
-			r, _ := strconv.ParseInt(f[21], 10, 64)
-			u, _ := strconv.ParseFloat(f[11], 64)
-			k, _ := strconv.ParseFloat(f[12], 64)
-			rss += r * page
-			cpu += (u + k) / 100
-		}
-		for _, c := range children[p] {
-			walk(c)
+	return t
+}
+
+// under lists pid and every process under it.
+func (t procTable) under(pid int) []int {
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		for p, pr := range t {
+			if pr.parent == out[i] {
+				out = append(out, p)
+			}
 		}
 	}
-	walk(pid)
+	return out
+}
+
+// treeRSS is the resident memory of process pid and all its descendants,
+// in bytes, and the CPU time they used, in seconds.
+func treeRSS(pid int) (rss int64, cpu float64) {
+	t := procs()
+	for _, p := range t.under(pid) {
+		rss += t[p].rss
+		cpu += t[p].cpu
+	}
 	return rss, cpu
 }
 

@@ -5,9 +5,6 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -314,47 +311,16 @@ func TestRefusedTypedCommandsStayOutOfTheLink(t *testing.T) {
 // is one of them. (Summed, the processes would count their shared pages
 // many times.)
 func largestProcess(pids []int) int64 {
+	t := procs()
 	var most int64
 	for _, pid := range pids {
-		for _, p := range descendants(pid) {
-			if n, _ := treeRSS(p); n > most && len(descendants(p)) == 1 {
+		for _, p := range t.under(pid) {
+			if n := t[p].rss; n > most && len(t.under(p)) == 1 {
 				most = n
 			}
 		}
 	}
 	return most
-}
-
-// descendants are pid and every process under it.
-func descendants(pid int) []int {
-	parent := map[int]int{}
-	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, d := range dirs {
-		b, err := os.ReadFile(d)
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+2:])
-		if len(f) < 2 {
-			continue
-		}
-		p, _ := strconv.Atoi(strings.Fields(s)[0])
-		parent[p], _ = strconv.Atoi(f[1])
-	}
-	out := []int{pid}
-	for i := 0; i < len(out); i++ {
-		for p, pp := range parent {
-			if pp == out[i] {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
 }
 
 // TestBytesViewDrawsInPieces opens the bytes of a queue index segment of

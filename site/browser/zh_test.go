@@ -1,11 +1,8 @@
 package browser_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -133,14 +130,5 @@ func chinesePageScreenshots(t *testing.T, path, name string) {
 // shotViewport saves a PNG of what the viewport shows.
 func (b *browser) shotViewport(name string) {
 	b.t.Helper()
-	time.Sleep(300 * time.Millisecond)
-	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		b.t.Fatalf("screenshot: %v", err)
-	}
-	path := filepath.Join(screenshotDir(b.t), name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-	b.t.Logf("screenshot: %s", path)
+	b.saveShot(name, chromedp.CaptureScreenshot())
 }
