@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -202,8 +203,10 @@ func inspectCounts(report string) map[string]int {
 // TestBrokerFolder drops every RabbitMQ 3.10.8 fixture snapshot on the
 // Files view, as a .tar or a .zip: the report is the one scripts/inspect prints for it (its
 // golden file), and every file opens as annotated bytes with as many
-// entries as the report counts for it. inspect.wasm is downloaded once a
-// folder is dropped, and not before.
+// entries as the report counts for it; and Recover, given the case's
+// definitions, lists the queues and messages that RabbitMQ 3.10.8
+// recovered when it booted on those files, as the case's notes record.
+// inspect.wasm is downloaded once a folder is dropped, and not before.
 func TestBrokerFolder(t *testing.T) {
 	before := fetches("/inspect.wasm")
 	b := newBrowser(t)
@@ -264,11 +267,80 @@ func TestBrokerFolder(t *testing.T) {
 				t.Errorf("%s: %s: %q", snap, f.Path, bv.Summary)
 			}
 		}
+		// Recover, with the case's definitions, brings back what the
+		// real node did when it booted on these files
+		rec := b.recover(caseDefinitions[path.Dir(snap)])
+		if got, want := recoveredLines(rec), observedRestart(t, snap); got != want {
+			t.Errorf("%s: Recover shows\n%s\nwhere RabbitMQ 3.10.8 recovered (CASE.md)\n%s", snap, got, want)
+		}
 	}
 	t.Logf("%d files opened as bytes", opened)
 	if opened < 20 {
 		t.Errorf("%d files opened as bytes in all, want 20 or more", opened)
 	}
+}
+
+// caseDefinitions are the definitions of each fixture case's queue, as its
+// CASE.md declares it.
+var caseDefinitions = map[string]string{
+	"v1-basic":          queueDefinition("fx.v1", true, `{}`),
+	"v2-basic":          queueDefinition("fx.v2", true, `{"x-queue-version":2}`),
+	"v2-priority":       queueDefinition("fx.prio", true, `{"x-max-priority":3,"x-queue-version":2}`),
+	"transient":         queueDefinition("fx.transient", false, `{}`),
+	"transient-v2":      queueDefinition("fx.transient.v2", false, `{"x-queue-version":2}`),
+	"transient-lazy":    queueDefinition("fx.transient.lazy", false, `{"x-queue-mode":"lazy"}`),
+	"transient-lazy-v2": queueDefinition("fx.transient.lazy.v2", false, `{"x-queue-mode":"lazy","x-queue-version":2}`),
+}
+
+func queueDefinition(name string, durable bool, args string) string {
+	return fmt.Sprintf(`{"queues":[{"name":%q,"vhost":"/","durable":%v,"auto_delete":false,"arguments":%s}]}`, name, durable, args)
+}
+
+// recoveredLines is what Recover lists: a line a queue that comes back,
+// with the first 8 characters of each message's body, in order.
+func recoveredLines(r recoveredShown) string {
+	if r.State != "done" {
+		return "Recover " + r.State + ": " + r.Summary
+	}
+	var out strings.Builder
+	for _, q := range r.Queues {
+		fmt.Fprintf(&out, "%s: %s\n", q.Name, strings.Join(q.Messages, " "))
+	}
+	return out.String()
+}
+
+// observedRestart is what snap's CASE.md says RabbitMQ 3.10.8 recovered
+// when it booted on the snapshot's files ("After a restart (observed)"),
+// as recoveredLines says it.
+func observedRestart(t *testing.T, snap string) string {
+	t.Helper()
+	notes, err := os.ReadFile(filepath.Join(fixtures.RabbitMQ(t), filepath.FromSlash(path.Dir(snap)), "CASE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(notes), "## After a restart (observed)")
+	if !ok {
+		t.Fatalf("%s: CASE.md has no observed restart", snap)
+	}
+	line := regexp.MustCompile("(?m)^- `" + regexp.QuoteMeta(path.Base(snap)) + "/`: (.*)$").FindStringSubmatch(section)
+	if line == nil {
+		t.Fatalf("%s: CASE.md's observed restart has no line for it", snap)
+	}
+	if strings.Contains(line[1], "shows no queue") {
+		return ""
+	}
+	m := regexp.MustCompile("^`([^`]+)` durable=true messages=(\\d+)\\. basic\\.get gives, in order: (.*?); every one with redelivered=true").FindStringSubmatch(line[1])
+	if m == nil {
+		t.Fatalf("%s: cannot read CASE.md's observed restart: %s", snap, line[1])
+	}
+	var bodies []string
+	for _, b := range regexp.MustCompile("`([^`]+)…`").FindAllStringSubmatch(m[3], -1) {
+		bodies = append(bodies, b[1][:min(8, len(b[1]))])
+	}
+	if n, _ := strconv.Atoi(m[2]); n != len(bodies) {
+		t.Fatalf("%s: CASE.md says %d messages and lists %d", snap, n, len(bodies))
+	}
+	return m[1] + ": " + strings.Join(bodies, " ") + "\n"
 }
 
 // TestBrokerFolderDamaged drops a folder whose index segment is cut, and
