@@ -82,18 +82,6 @@ func summary(n *Node) string {
 	return b.String()
 }
 
-// caseDefs are the definitions of each fixture case, as its CASE.md
-// declares its one queue.
-var caseDefs = map[string]string{
-	"v1-basic":          `{"queues":[{"name":"fx.v1","vhost":"/","durable":true,"auto_delete":false,"arguments":{}}]}`,
-	"v2-basic":          `{"queues":[{"name":"fx.v2","vhost":"/","durable":true,"auto_delete":false,"arguments":{"x-queue-version":2}}]}`,
-	"v2-priority":       `{"queues":[{"name":"fx.prio","vhost":"/","durable":true,"auto_delete":false,"arguments":{"x-max-priority":3,"x-queue-version":2}}]}`,
-	"transient":         `{"queues":[{"name":"fx.transient","vhost":"/","durable":false,"auto_delete":false,"arguments":{}}]}`,
-	"transient-v2":      `{"queues":[{"name":"fx.transient.v2","vhost":"/","durable":false,"auto_delete":false,"arguments":{"x-queue-version":2}}]}`,
-	"transient-lazy":    `{"queues":[{"name":"fx.transient.lazy","vhost":"/","durable":false,"auto_delete":false,"arguments":{"x-queue-mode":"lazy"}}]}`,
-	"transient-lazy-v2": `{"queues":[{"name":"fx.transient.lazy.v2","vhost":"/","durable":false,"auto_delete":false,"arguments":{"x-queue-mode":"lazy","x-queue-version":2}}]}`,
-}
-
 func basic(q string, from int) string {
 	var b strings.Builder
 	b.WriteString("queue " + q + ":")
@@ -140,7 +128,7 @@ func TestRecoverFixtures(t *testing.T) {
 	}
 	for _, snap := range snaps {
 		t.Run(snap, func(t *testing.T) {
-			d, err := definitions.Parse(caseDefs[path.Dir(snap)])
+			d, err := definitions.Parse(fixtures.Definitions[path.Dir(snap)])
 			if err != nil {
 				t.Fatal(err)
 			}

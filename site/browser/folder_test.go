@@ -269,7 +269,7 @@ func TestBrokerFolder(t *testing.T) {
 		}
 		// Recover, with the case's definitions, brings back what the
 		// real node did when it booted on these files
-		rec := b.recover(caseDefinitions[path.Dir(snap)])
+		rec := b.recover(fixtures.Definitions[path.Dir(snap)])
 		if got, want := recoveredLines(rec), observedRestart(t, snap); got != want {
 			t.Errorf("%s: Recover shows\n%s\nwhere RabbitMQ 3.10.8 recovered (CASE.md)\n%s", snap, got, want)
 		}
@@ -278,22 +278,6 @@ func TestBrokerFolder(t *testing.T) {
 	if opened < 20 {
 		t.Errorf("%d files opened as bytes in all, want 20 or more", opened)
 	}
-}
-
-// caseDefinitions are the definitions of each fixture case's queue, as its
-// CASE.md declares it.
-var caseDefinitions = map[string]string{
-	"v1-basic":          queueDefinition("fx.v1", true, `{}`),
-	"v2-basic":          queueDefinition("fx.v2", true, `{"x-queue-version":2}`),
-	"v2-priority":       queueDefinition("fx.prio", true, `{"x-max-priority":3,"x-queue-version":2}`),
-	"transient":         queueDefinition("fx.transient", false, `{}`),
-	"transient-v2":      queueDefinition("fx.transient.v2", false, `{"x-queue-version":2}`),
-	"transient-lazy":    queueDefinition("fx.transient.lazy", false, `{"x-queue-mode":"lazy"}`),
-	"transient-lazy-v2": queueDefinition("fx.transient.lazy.v2", false, `{"x-queue-mode":"lazy","x-queue-version":2}`),
-}
-
-func queueDefinition(name string, durable bool, args string) string {
-	return fmt.Sprintf(`{"queues":[{"name":%q,"vhost":"/","durable":%v,"auto_delete":false,"arguments":%s}]}`, name, durable, args)
 }
 
 // recoveredLines is what Recover lists: a line a queue that comes back,
