@@ -82,6 +82,7 @@ func (t *Target) watchConn(cn *conn) {
 					continue
 				}
 				if e != nil {
+					e = cn.tap.reason(e)
 					t.rec.add(trace.Event{Conn: cn.n, Kind: trace.ConnectionClosed, Code: e.Code, Text: e.Reason}, e)
 				}
 			case b, ok := <-blocks:

@@ -73,7 +73,8 @@ type tap struct {
 	skip     int    // bytes of a non-method frame (and its end octet) still to skip
 	broken   bool   // the stream did not parse: note nothing more
 	mu       sync.Mutex
-	lastOpen uint16 // channel number of the last channel.open-ok
+	lastOpen uint16         // channel number of the last channel.open-ok
+	closed   *amqp091.Error // the broker's connection.close, once read
 }
 
 // dialer returns an amqp091 Config whose connections are tapped for the
@@ -160,6 +161,13 @@ func (t *tap) methodFrame(ch uint16, p []byte) {
 	}
 	f := frame{conn: t.conn, chanID: ch, method: id}
 	switch id {
+	case methodConnectionClose:
+		if len(args) >= 2 {
+			text, _ := shortstr(args[2:])
+			t.mu.Lock()
+			t.closed = &amqp091.Error{Code: int(binary.BigEndian.Uint16(args)), Reason: text, Server: true}
+			t.mu.Unlock()
+		}
 	case methodConsumeOK, methodCancel:
 		f.ctag, _ = shortstr(args)
 	case methodDeliver:
@@ -187,6 +195,20 @@ func (t *tap) opened() uint16 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.lastOpen
+}
+
+// reason returns why the connection closed, given the error the client
+// reported. amqp091-go answers the broker's connection.close with
+// close-ok, and when the broker has already shut the socket that write
+// fails and the client may report its own frame error (501) in place of
+// the broker's reason: the frame read off the wire is what the broker said.
+func (t *tap) reason(e *amqp091.Error) *amqp091.Error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed != nil && !e.Server {
+		return t.closed
+	}
+	return e
 }
 
 // shortstr splits an AMQP short string off the front of b.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	amqp091 "github.com/rabbitmq/amqp091-go"
+
 	"warren/engine/trace"
 )
 
@@ -105,6 +107,23 @@ func TestRecorderPrintsInWireOrder(t *testing.T) {
 		if len(r.frames) != 0 {
 			t.Errorf("chunk %d: %d frames left unclaimed", chunk, len(r.frames))
 		}
+	}
+}
+
+// When the client's close-ok meets a socket the broker already shut, the
+// client reports its own write error; the trace keeps what the broker said.
+func TestBrokerCloseOutlivesTheClientsWriteError(t *testing.T) {
+	tp := &tap{conn: 2, rec: newRecorder()}
+	text := "CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'"
+	args := append([]byte{1, 64, byte(len(text))}, text...)
+	tp.feed(methodBytes(0, methodConnectionClose, append(args, 0, 0, 0, 0)))
+	written := &amqp091.Error{Code: amqp091.FrameError, Reason: "write: connection reset by peer"}
+	if got := tp.reason(written); got.Code != 320 || got.Reason != text {
+		t.Errorf("reason = %d %q, want 320 %q", got.Code, got.Reason, text)
+	}
+	other := &tap{conn: 3, rec: newRecorder()}
+	if got := other.reason(written); got != written {
+		t.Errorf("with no close read, reason = %v, want the client's own error", got)
 	}
 }
 
