@@ -62,7 +62,7 @@ func (b *browser) checkClientNavigation(name, docs, pageA, linkToB string) {
 	b.open(docs + pageA)
 	b.waitFor(rawFormsDone)
 	b.waitReady()
-	t.Logf("%s page A, first view: layout shift %.3f, %d requests to warren's files", name, b.layoutShift(), siteFetches()-all)
+	b.firstView(name, all)
 	evalJS[bool](b, `(window.warrenNoReload = true)`)
 	b.checkDocPage(name+" page A", "a1", "a2")
 	b.shot(name + "-a")

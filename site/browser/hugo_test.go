@@ -190,14 +190,22 @@ func (b *browser) waitFor(expr string) {
 }
 
 // layoutShift is the page's cumulative layout shift so far.
-func (b *browser) layoutShift() float64 {
-	return evalJS[float64](b, `new Promise((done) => {
-		let sum = 0;
-		new PerformanceObserver((list) => {
-			for (const e of list.getEntries()) if (!e.hadRecentInput) sum += e.value;
-		}).observe({ type: "layout-shift", buffered: true });
-		setTimeout(() => done(sum), 100);
-	})`)
+func (b *browser) layoutShift() float64 { return evalJS[float64](b, layoutShift) }
+
+// maxShift is the most layout shift a page's first view may have: the
+// widget keeps its room from the first paint (widget.css).
+const maxShift = 0.05
+
+// firstView logs the first view of a generator's page A, its layout shift
+// and its requests to warren's files since there were all, and holds the
+// shift to maxShift.
+func (b *browser) firstView(name string, all int) {
+	b.t.Helper()
+	shift := b.layoutShift()
+	b.t.Logf("%s page A, first view: layout shift %.3f, %d requests to warren's files", name, shift, siteFetches()-all)
+	if shift > maxShift {
+		b.t.Errorf("%s page A's first view has a layout shift of %.3f, want at most %.2f", name, shift, maxShift)
+	}
 }
 
 // TestHugoSite builds a Hugo site that uses integrations/hugo and reads
@@ -214,7 +222,7 @@ func TestHugoSite(t *testing.T) {
 	b.open(docs + "/a/")
 	b.waitFor(rawFormsDone)
 	b.waitReady()
-	t.Logf("Hugo page A, first view: layout shift %.3f, %d requests to warren's files", b.layoutShift(), siteFetches()-all)
+	b.firstView("Hugo", all)
 	b.checkDocPage("page A", "a1", "a2")
 	b.shot("hugo-a")
 
