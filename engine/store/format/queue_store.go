@@ -2,7 +2,6 @@ package format
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 )
 
 // Models rabbit_classic_queue_store_v2 (write/4, read/3, check_msg_on_disk/3).
@@ -29,7 +28,31 @@ func (e QSEntry) HasCRC() bool { return e.Flags&1 == 1 }
 
 // CRC16 returns the low 16 bits of the CRC-32 (IEEE) of payload, as the
 // queue store records it.
-func CRC16(payload []byte) uint16 { return uint16(crc32.ChecksumIEEE(payload)) }
+func CRC16(payload []byte) uint16 {
+	crc := ^uint32(0)
+	for _, b := range payload {
+		crc = crcTable[byte(crc)^b] ^ crc>>8
+	}
+	return uint16(^crc)
+}
+
+// crcTable is CRC-32 (IEEE)'s table, one byte at a time. The payloads are
+// messages of a simulation, most of them a few bytes; hash/crc32's
+// faster tables cost the browser's build more than they save.
+var crcTable = func() (t [256]uint32) {
+	for i := range t {
+		c := uint32(i)
+		for range 8 {
+			if c&1 == 1 {
+				c = c>>1 ^ 0xEDB88320
+			} else {
+				c >>= 1
+			}
+		}
+		t[i] = c
+	}
+	return t
+}()
 
 // AppendQSEntry appends one entry (8-byte header, then payload) to dst, with
 // a CRC when withCRC is set (classic_queue_store_v2_check_crc32, default on).
