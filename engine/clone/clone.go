@@ -11,6 +11,11 @@
 // value without pointers boxed in an interface, which cannot change
 // either.
 //
+// A struct field tagged `clone:"-"` (that tag alone) is not part of the value: the copy
+// holds its zero value, and Diff does not compare it. A simulation's links
+// to what every copy of it shares (its timeline, a hook) are such fields;
+// whoever takes a copy links it again.
+//
 // For speed it works on memory directly, with a plan per type that lists
 // where the pointers are; memory is copied with reflect's typed copies,
 // so the garbage collector sees every pointer written.
@@ -80,7 +85,13 @@ type field struct {
 	off  uintptr
 	name string
 	p    *plan
+	out  bool // tagged clone:"-": zeroed in the copy
 }
+
+// outside says whether a struct field is tagged clone:"-". The tag is
+// matched whole: StructTag.Get would bring strconv's unquoting into the
+// browser's build, about 20 kB, for tags that hold nothing else.
+func outside(f reflect.StructField) bool { return f.Tag == `clone:"-"` }
 
 var (
 	plans    sync.Map // reflect.Type -> *plan, complete
@@ -124,8 +135,8 @@ func build(t reflect.Type) *plan {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			fp := build(f.Type)
-			if fp.deep {
-				p.fields = append(p.fields, field{f.Offset, f.Name, fp})
+			if fp.deep || outside(f) {
+				p.fields = append(p.fields, field{f.Offset, f.Name, fp, outside(f)})
 				p.deep = true
 			}
 		}
@@ -246,6 +257,10 @@ func (c *copier) fix(dst, src unsafe.Pointer, pl *plan) {
 	case reflect.Struct:
 		for i := range pl.fields {
 			f := &pl.fields[i]
+			if f.out {
+				value(unsafe.Add(dst, f.off), f.p).Set(reflect.Zero(f.p.t))
+				continue
+			}
 			c.path = append(c.path, step{name: f.name})
 			c.fix(unsafe.Add(dst, f.off), unsafe.Add(src, f.off), f.p)
 			c.path = c.path[:len(c.path)-1]

@@ -130,3 +130,39 @@ func TestCopyRefusesClosures(t *testing.T) {
 		t.Fatal("a channel was copied")
 	}
 }
+
+// linked holds, beside its own state, links tagged clone:"-" to what
+// every copy shares: a log and a closure.
+type linked struct {
+	n    int
+	own  *node
+	log  *[]string      `clone:"-"`
+	hook func(int) bool `clone:"-"`
+	seen bool           `clone:"-"`
+}
+
+// TestTaggedFieldsStayOut: fields tagged clone:"-" are neither copied nor
+// followed (a closure there is no refusal) and are zero in the copy; Diff
+// does not compare them.
+func TestTaggedFieldsStayOut(t *testing.T) {
+	log := []string{"kept"}
+	limit := 3
+	a := &linked{n: 1, own: &node{name: "mine"}, log: &log, hook: func(x int) bool { return x < limit }, seen: true}
+	c, _, err := Copy(a)
+	if err != nil {
+		t.Fatalf("a closure behind clone:\"-\" was followed: %v", err)
+	}
+	if c.n != 1 || c.own == a.own || c.own.name != "mine" {
+		t.Errorf("the state was not copied deep: %+v", c)
+	}
+	if c.log != nil || c.hook != nil || c.seen {
+		t.Errorf("tagged fields were copied: log %v hook %v seen %v", c.log, c.hook != nil, c.seen)
+	}
+	if d := Diff(a, c); d != "" {
+		t.Errorf("Diff compared a tagged field: %s", d)
+	}
+	c.n = 2
+	if d := Diff(a, c); !strings.Contains(d, ".n") {
+		t.Errorf("Diff = %q, want the difference in .n", d)
+	}
+}

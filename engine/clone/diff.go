@@ -63,6 +63,9 @@ func (d *differ) walk(a, b reflect.Value) {
 		d.path = d.path[:len(d.path)-1]
 	case reflect.Struct:
 		for i := 0; i < a.NumField(); i++ {
+			if outside(a.Type().Field(i)) {
+				continue
+			}
 			d.path = append(d.path, "."+a.Type().Field(i).Name)
 			d.walk(a.Field(i), b.Field(i))
 			d.path = d.path[:len(d.path)-1]
