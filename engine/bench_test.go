@@ -152,7 +152,7 @@ func BenchmarkBrowserCommandAllLines(b *testing.B) {
 // lines run.
 func browserBenchSim(b *testing.B) *Sim {
 	s := New(Options{Record: true})
-	s.SetTimeBudget(BrowserCommandTime)
+	s.SetTimeBudget(BrowserCommandTime, wallClock)
 	mustExec(b, s, "queue.declare queue=bench", "basic.qos prefetch=200 on=c2.1", "basic.consume queue=bench tag=c on=c2.1 ack-every=1")
 	return s
 }

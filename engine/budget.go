@@ -72,8 +72,10 @@ type limits struct {
 	// others is what the other simulations of the same engine hold
 	// (SetOthersHeld), counted against SharedHeldBytes with this one's
 	others int64
-	// wall is the time budget of one command (0: none; SetTimeBudget).
-	wall time.Duration
+	// wall is the time budget of one command (0: none; SetTimeBudget),
+	// measured on clock
+	wall  time.Duration
+	clock func() time.Duration
 	// seek is the most events one seek replays
 	seek int64
 }
@@ -108,7 +110,7 @@ type budget struct {
 	// next the first after it at which one can stop the command
 	// (nextCheck); in between, none runs
 	at, next int64
-	// deadline ends the command under a time budget (clock() units, 0:
+	// deadline ends the command under a time budget (now's units, 0:
 	// none); cut ends it after that many events, where the time budget
 	// stopped it once (ExecLineCut); whole runs it without the time
 	// budget (WholeNext)
@@ -120,26 +122,35 @@ type budget struct {
 	said string
 }
 
-// clockStart is what clock measures from.
-var clockStart = time.Now()
-
-// clock reads a monotonic clock, in ns.
-func clock() int64 { return int64(time.Since(clockStart)) }
-
 // SetTimeBudget gives every later command a time budget: past
 // TimeBudgetFloor events, it stops at the first event boundary after d of
-// the computer's time, as it stops at the budget of events, saying so in
-// one line. The browser sets it (a tab
-// runs events about twenty times slower than a native build); 0 removes
-// it. Where a command stops then depends on the computer, so the cut is
-// kept as its number of events: a seek replays exactly that many, and
-// ExecLineCut runs a command again with the same cut, as a share link does
-// (still under the time budget: a cut in a link is a ceiling, not a way
-// round it).
-func (s *Sim) SetTimeBudget(d time.Duration) {
+// the computer's time, read on clock (a monotonic clock: the engine reads
+// none of its own), as it stops at the budget of events, saying so in
+// one line. The browser sets it (a tab runs events about twenty times
+// slower than a native build); d = 0 or a nil clock removes it. Where a
+// command stops then depends on the computer, so the cut is kept as its
+// number of events: a seek replays exactly that many, and ExecLineCut runs
+// a command again with the same cut, as a share link does (still under
+// the time budget: a cut in a link is a ceiling, not a way round it).
+func (s *Sim) SetTimeBudget(d time.Duration, clock func() time.Duration) {
 	lim := s.limits()
-	lim.wall = max(d, 0)
+	lim.wall, lim.clock = max(d, 0), clock
+	if clock == nil {
+		lim.wall = 0
+	}
 	s.budgetLimits = &lim
+}
+
+// now reads the time budget's clock, in ns; only under a time budget.
+func (s *Sim) now() int64 { return int64(s.limits().clock()) }
+
+// deadline is when something that starts now must stop under the time
+// budget (now's units), or 0 when there is none.
+func (s *Sim) deadline() int64 {
+	if lim := s.limits(); lim.wall > 0 {
+		return s.now() + int64(lim.wall)
+	}
+	return 0
 }
 
 // SetOthersHeld says how many bytes the other simulations of the same
@@ -195,8 +206,8 @@ func timeStop(ran int64, wall time.Duration) string {
 func (s *Sim) startBudget() {
 	lim := s.limits()
 	s.budget = budget{on: true, start: s.rt.Events(), held: lim.held, bytes: lim.bytesCap(), cut: s.budget.cut, whole: s.budget.whole}
-	if lim.wall > 0 && !s.budget.whole {
-		s.budget.deadline = clock() + int64(lim.wall)
+	if !s.budget.whole {
+		s.budget.deadline = s.deadline()
 	}
 }
 
@@ -251,7 +262,7 @@ func (s *Sim) budgetCheck() bool {
 		b.stop = "stopped after " + thousands(ran) + " events (the budget of one command); run continues, reset starts again"
 	case b.cut > 0 && ran >= b.cut:
 		b.stop = timeStop(ran, lim.wall)
-	case b.deadline != 0 && ran%timeCheckEvery == 0 && ran >= TimeBudgetFloor && clock() > b.deadline:
+	case b.deadline != 0 && ran%timeCheckEvery == 0 && ran >= TimeBudgetFloor && s.now() > b.deadline:
 		b.stop = timeStop(ran, lim.wall)
 	case ran%bytesCheckEvery == 0 && ran > 0 && s.overBytes(ran, lim):
 	case ran%s.checkEvery() != 0 || ran == 0:

@@ -157,7 +157,7 @@ func TestThousands(t *testing.T) {
 func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 	lines := []string{"set watermark=1000000000", "queue.declare queue=q", "basic.consume queue=q tag=c"}
 	a := New(Options{Record: true})
-	a.SetTimeBudget(30 * time.Millisecond)
+	a.SetTimeBudget(30*time.Millisecond, wallClock)
 	mustExec(t, a, lines...)
 	start := a.rt.Events()
 	out := a.ExecLine("run events=100000000")
@@ -177,7 +177,7 @@ func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 		t.Fatalf("a seek away and back after a time stop:\n%s", diffState(at, st))
 	}
 	short := New(Options{Record: true})
-	short.SetTimeBudget(time.Nanosecond)
+	short.SetTimeBudget(time.Nanosecond, wallClock)
 	mustExec(t, short, lines...)
 	from := short.rt.Events()
 	if out := short.ExecLine("run events=" + strconv.Itoa(TimeBudgetFloor-1)); len(out) != 1 || short.rt.Events()-from != TimeBudgetFloor-1 {
@@ -185,7 +185,7 @@ func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 	}
 	for _, wall := range []time.Duration{0, time.Hour, time.Nanosecond} {
 		b := New(Options{Record: true})
-		b.SetTimeBudget(wall)
+		b.SetTimeBudget(wall, wallClock)
 		mustExec(t, b, lines...)
 		b.WholeNext(wall == time.Nanosecond) // the site's own line: whatever the clock
 		got := b.ExecLineCut("run events=100000000", ran)
@@ -231,7 +231,7 @@ func TestBudgetStopLineIsAlwaysShown(t *testing.T) {
 func TestCutKeepsTheTimeBudget(t *testing.T) {
 	lines := []string{"set watermark=1000000000", "queue.declare queue=q", "basic.consume queue=q tag=c"}
 	s := New(Options{Record: true})
-	s.SetTimeBudget(time.Nanosecond)
+	s.SetTimeBudget(time.Nanosecond, wallClock)
 	mustExec(t, s, lines...)
 	start := s.rt.Events()
 	out := s.ExecLineCut("run events=100000000", 1_000_000)
@@ -353,3 +353,10 @@ func TestBudgetSharedByAPage(t *testing.T) {
 		t.Fatalf("with nothing else on the page: %q", out)
 	}
 }
+
+// testStart is what wallClock measures from.
+var testStart = time.Now()
+
+// wallClock is the monotonic clock the tests give the time budget, as the
+// browser's bridge gives its own.
+func wallClock() time.Duration { return time.Since(testStart) }

@@ -6,9 +6,9 @@ import (
 	"warren/engine/clone"
 )
 
-// Checkpoints make a seek fast: while a run is recorded, the whole
-// simulation (runtime, processes and their handlers, mailboxes, timers,
-// the node and its MemFS, the client, the metrics) is copied every
+// Checkpoints make a seek fast: while a run is recorded, the simulation's
+// state (runtime, processes and their handlers, mailboxes, timers, the
+// node and its MemFS, the client, the metrics; see Sim) is copied every
 // interval of events. A seek to event n starts from a copy of the nearest
 // checkpoint at or before n and replays the recorded operations from
 // there, at most one interval of events, instead of everything from the
@@ -77,7 +77,7 @@ type checkpoint struct {
 	at      int64
 	applied int
 	partial int64
-	state   *Sim
+	state   *state
 	bytes   int64
 }
 
@@ -226,48 +226,28 @@ func (s *Sim) takeNear(partial int64) {
 	s.cps.near = &checkpoint{at: s.rt.Events(), applied: s.applied, partial: partial, state: st, bytes: bytes}
 }
 
-// copyState copies the simulation without its timeline (the events, the
-// trace lines and the operations, which every state shares) and without
-// its checkpoints, giving up past limit bytes (0: no limit).
-func (s *Sim) copyState(limit int64) (*Sim, int64, error) {
-	tmp := *s
-	tmp.log, tmp.ops, tmp.cps, tmp.marks = nil, nil, checkpoints{}, markerLog{}
-	tmp.nearAt, tmp.nearBefore = 0, 0
-	cl, rt := s.client, s.rt
-	lines, events, spare, log, observe := cl.lines, cl.events, cl.spare, rt.Log, rt.Observe
-	cl.lines, cl.events, cl.spare, rt.Log, rt.Observe = nil, nil, nil, nil, nil
-	defer func() { cl.lines, cl.events, cl.spare, rt.Log, rt.Observe = lines, events, spare, log, observe }()
-	return clone.CopyUpTo(&tmp, limit)
-}
+// copyState copies the simulation's state, giving up past limit bytes
+// (0: no limit).
+func (s *Sim) copyState(limit int64) (*state, int64, error) { return clone.CopyUpTo(&s.state, limit) }
 
-// restore makes the simulation a copy of checkpoint cp, keeping the
-// timeline, the checkpoints and the settings that are not replayed.
+// restore makes the simulation's state a copy of checkpoint cp.
 func (s *Sim) restore(cp *checkpoint) error {
 	st, _, err := clone.Copy(cp.state)
 	if err != nil {
 		return err // cannot happen: the checkpoint was copied once
 	}
-	keep := *s
-	*s = *st
-	s.adopt(&keep)
+	s.replaceState(*st)
 	s.applied, s.partial = cp.applied, cp.partial
 	return nil
 }
 
-// adopt takes from keep, the simulation this state replaces, what a seek
-// keeps: the timeline, the checkpoints, the options and the display
-// settings.
-func (s *Sim) adopt(keep *Sim) {
-	s.opts = keep.opts
-	s.log, s.client.lines = keep.log, keep.client.lines
-	s.client.discard, s.client.record = keep.client.discard, keep.client.record
-	s.summary = keep.summary
-	s.mark = keep.mark
-	s.cps = keep.cps
+// replaceState puts st in place of the simulation's state, as a seek
+// does: the history and the settings stay, and what was running stops (a
+// replay runs under no budget).
+func (s *Sim) replaceState(st state) {
+	s.furthest = s.Furthest()
+	s.state = st
+	s.running = running{}
 	s.cps.recording = false
-	s.marks = keep.marks
-	s.ops, s.furthest = keep.ops, keep.Furthest()
-	s.limiting, s.hitLimit = false, false
-	s.budget, s.budgetLimits = budget{}, keep.budgetLimits // a replay runs under no budget
-	s.observe()
+	s.link()
 }

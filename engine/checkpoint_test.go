@@ -76,7 +76,7 @@ func diskBytes(t *testing.T, s *Sim) map[string]string {
 type cpState struct {
 	snap  string
 	disk  map[string]string
-	state *Sim
+	state *state
 }
 
 func stateAt(t *testing.T, s *Sim, n int64, viaCheckpoints bool) cpState {

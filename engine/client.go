@@ -24,10 +24,11 @@ type client struct {
 	cluster *node.Cluster
 	rt      *sim.Runtime
 	// lines is the transcript: every trace line as it arrived, with its
-	// event number (the timeline's, shared by every state a seek makes).
-	lines       *lineLog
-	record      bool
-	discard     bool // keep no events (benchmarks)
+	// event number (the history's, shared by every state a seek makes).
+	// It and the two settings are the Sim's, joined by Sim.link.
+	lines       *lineLog `clone:"-"`
+	record      bool     `clone:"-"`
+	discard     bool     `clone:"-"` // keep no events (benchmarks)
 	autoAck     map[autoKey]*autoAck
 	lastAutoKey autoKey
 	lastAuto    *autoAck
@@ -35,8 +36,8 @@ type client struct {
 	// events are the events observed since the last take, in blocks of
 	// eventBlock, the last one partly filled; spare are emptied blocks
 	// for the next command (at most keepEvents events).
-	events    [][]trace.Event
-	spare     [][]trace.Event
+	events    [][]trace.Event `clone:"-"`
+	spare     [][]trace.Event `clone:"-"`
 	lastFrame int64
 	ctagN     int
 }
@@ -63,7 +64,7 @@ type autoAck struct {
 }
 
 func newClient() *client {
-	return &client{conns: map[int]*clientConn{}, autoAck: map[autoKey]*autoAck{}, lines: &lineLog{}}
+	return &client{conns: map[int]*clientConn{}, autoAck: map[autoKey]*autoAck{}}
 }
 
 func (c *client) conn(n int) *clientConn {

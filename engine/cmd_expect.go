@@ -40,11 +40,7 @@ func (s *Sim) Expect(line string) (Goal, error) {
 	if err != nil {
 		return Goal{}, err
 	}
-	var deadline int64
-	if lim := s.limits(); lim.wall > 0 {
-		deadline = clock() + int64(lim.wall)
-	}
-	return s.expect(cmd, deadline)
+	return s.expect(cmd, s.deadline())
 }
 
 // ExpectWithin is Expect with at most d of the time budget left (the
@@ -62,7 +58,7 @@ func (s *Sim) ExpectWithin(line string, d time.Duration) (Goal, error) {
 	if d <= 0 {
 		return Goal{}, fmt.Errorf("expect: not checked: the goals before it took the time budget of one command here, %s", lim.wall)
 	}
-	return s.expect(cmd, clock()+int64(min(d, lim.wall)))
+	return s.expect(cmd, s.now()+int64(min(d, lim.wall)))
 }
 
 // goalCommand reads a goal: an expect line.
@@ -90,7 +86,7 @@ var expectCommands = []command{
 }
 
 // expect checks a goal; its look through the trace lines stops at
-// deadline (clock() units, 0: none) or after as many lines as a command
+// deadline (now's units, 0: none) or after as many lines as a command
 // runs events, with an error that says so.
 func (s *Sim) expect(cmd script.Command, deadline int64) (Goal, error) {
 	s.look = look{deadline: deadline}
@@ -119,7 +115,7 @@ func (s *Sim) eachLine(fn func(l TraceLine) bool) {
 		case int64(i) >= lim.events:
 			s.look.stop = fmt.Sprintf("expect: stopped looking after %s trace lines (the budget of one command)", thousands(int64(i)))
 			return
-		case s.look.deadline != 0 && i%timeCheckEvery == 0 && i > 0 && clock() > s.look.deadline:
+		case s.look.deadline != 0 && i%timeCheckEvery == 0 && i > 0 && s.now() > s.look.deadline:
 			s.look.stop = fmt.Sprintf("expect: stopped looking after %s trace lines (the time budget of one command here, %s)", thousands(int64(i)), lim.wall)
 			return
 		}

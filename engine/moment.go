@@ -29,10 +29,7 @@ func (s *Sim) FirstEventWhere(goal string, from int64) (n int64, ok bool, err er
 		}
 	}()
 	lim := s.limits()
-	var deadline int64
-	if lim.wall > 0 {
-		deadline = clock() + int64(lim.wall)
-	}
+	deadline := s.deadline()
 	if err := s.seekWithin(from, deadline); err != nil {
 		return 0, false, err
 	}
@@ -40,7 +37,7 @@ func (s *Sim) FirstEventWhere(goal string, from int64) (n int64, ok bool, err er
 		switch looked := n - from; {
 		case looked >= lim.events:
 			return 0, false, fmt.Errorf("when: stopped looking after %s events, at event %d (the budget of one command)", thousands(looked), n)
-		case deadline != 0 && looked%timeCheckEvery == 0 && clock() > deadline:
+		case deadline != 0 && looked%timeCheckEvery == 0 && s.now() > deadline:
 			return 0, false, fmt.Errorf("when: stopped looking after %s events, at event %d (the time budget of one command here, %s)",
 				thousands(looked), n, lim.wall)
 		}

@@ -57,7 +57,7 @@ func TestWhenScanKeepsTheBudgets(t *testing.T) {
 	goal := `expect queue=q messages=99999`
 	before := seekState(t, s)
 
-	s.SetTimeBudget(20 * time.Millisecond)
+	s.SetTimeBudget(20*time.Millisecond, wallClock)
 	start := time.Now()
 	_, ok, err := s.FirstEventWhere(goal, 0)
 	took := time.Since(start)
@@ -71,7 +71,7 @@ func TestWhenScanKeepsTheBudgets(t *testing.T) {
 		t.Errorf("left at event %d, want %d as it was", s.Runtime().Events(), end)
 	}
 
-	s.SetTimeBudget(0)
+	s.SetTimeBudget(0, wallClock)
 	s.budgetLimits.events = 5000
 	if _, ok, err := s.FirstEventWhere(goal, 100); ok || err == nil || err.Error() != "when: stopped looking after 5,000 events, at event 5100 (the budget of one command)" {
 		t.Fatalf("a scan past the budget of events: %v %v", ok, err)

@@ -19,13 +19,14 @@ func (s *Sim) tryFirst(h handler, cmd script.Command) error {
 	if h.apply == nil || (h.family != familyOperator && h.family != familyControl) || !s.faultsSet() {
 		return nil
 	}
-	cp, _, err := s.copyState(trialStateBytes)
+	st, _, err := s.copyState(trialStateBytes)
 	if err != nil {
 		return nil
 	}
-	cp.opts.Record = false
-	cp.client.discard, cp.client.record = true, false
-	_, err = cp.applyCommand(cmd)
+	trial := &Sim{state: *st, history: history{transcript: &lineLog{}}, settings: s.settings}
+	trial.opts.Record, trial.opts.DiscardTrace = false, true
+	trial.link()
+	_, err = trial.applyCommand(cmd)
 	return err
 }
 

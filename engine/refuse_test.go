@@ -26,7 +26,7 @@ func seekState(tb testing.TB, s *Sim) string {
 			views = append(views, v)
 		}
 	}
-	return state(tb, s, "show "+strings.Join(views, " "))
+	return shownState(tb, s, "show "+strings.Join(views, " "))
 }
 
 // wholeState prints everything a reader can see of a simulation, without
@@ -36,10 +36,10 @@ func seekState(tb testing.TB, s *Sim) string {
 // same are the same to anyone looking.
 func wholeState(tb testing.TB, s *Sim) string {
 	tb.Helper()
-	return state(tb, s, stateViews)
+	return shownState(tb, s, stateViews)
 }
 
-func state(tb testing.TB, s *Sim, show string) string {
+func shownState(tb testing.TB, s *Sim, show string) string {
 	var b strings.Builder
 	add := func(what string, v any) {
 		j, err := json.Marshal(v)

@@ -106,7 +106,7 @@ func (s *Sim) branch() {
 	s.furthest = s.rt.Events()
 	// what the dropped history recorded goes with it
 	s.log.Truncate(s.furthest)
-	s.client.lines.truncate(s.furthest)
+	s.transcript.truncate(s.furthest)
 	s.cps.dropAfter(s.furthest)
 	s.resetMarkers()
 }
@@ -134,11 +134,7 @@ func (s *Sim) Furthest() int64 { return max(s.furthest, s.rt.Events()) }
 // timeline like any other, and says where in its error (a *SeekStopped):
 // seeking again goes on from there.
 func (s *Sim) SeekEvent(n int64) error {
-	var deadline int64
-	if lim := s.limits(); lim.wall > 0 {
-		deadline = clock() + int64(lim.wall)
-	}
-	return s.seekWithin(n, deadline)
+	return s.seekWithin(n, s.deadline())
 }
 
 // SeekStopped is the error of a seek that a budget stopped at event At,
@@ -151,7 +147,7 @@ type SeekStopped struct {
 func (e *SeekStopped) Error() string { return e.err.Error() }
 
 // seekWithin is SeekEvent under a time budget that ends at deadline
-// (clock() units, 0: none), which a scan that seeks shares.
+// (now's units, 0: none), which a scan that seeks shares.
 func (s *Sim) seekWithin(n, deadline int64) error {
 	end := s.Furthest()
 	if n < 0 || n > end {
@@ -167,10 +163,7 @@ func (s *Sim) seekWithin(n, deadline int64) error {
 			return fmt.Errorf("seek: %w", err)
 		}
 	} else {
-		keep := *s
-		*s = *New(Options{Schedulers: s.opts.Schedulers, DiscardTrace: true})
-		s.adopt(&keep)
-		s.applied, s.partial = 0, 0
+		s.replaceState(fresh(s.opts))
 	}
 	return s.forward(n, end, deadline)
 }
@@ -220,7 +213,7 @@ func (s *Sim) forward(n, end, deadline int64) error {
 				stopped = &SeekStopped{At: at, Want: n, Replayed: replayed,
 					err: fmt.Errorf("seek: stopped at event %d of %d after replaying %s events (the budget of one command); seek again to go on",
 						at, n, thousands(replayed))}
-			case deadline != 0 && replayed >= TimeBudgetFloor && clock() > deadline:
+			case deadline != 0 && replayed >= TimeBudgetFloor && s.now() > deadline:
 				stopped = &SeekStopped{At: at, Want: n, Replayed: replayed,
 					err: fmt.Errorf("seek: stopped at event %d of %d after replaying %s events (the time budget of one command here, %s); seek again to go on",
 						at, n, thousands(replayed), s.limits().wall)}

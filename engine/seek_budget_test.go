@@ -65,7 +65,7 @@ func TestSeekKeepsTheBudgets(t *testing.T) {
 
 	lim.seek = CommandEvents
 	s.budgetLimits = &lim
-	s.SetTimeBudget(time.Nanosecond)
+	s.SetTimeBudget(time.Nanosecond, wallClock)
 	start := time.Now()
 	err = s.SeekEvent(end - 5)
 	if !errors.As(err, &stop) || !strings.HasSuffix(err.Error(), "(the time budget of one command here, 1ns); seek again to go on") {
@@ -74,7 +74,7 @@ func TestSeekKeepsTheBudgets(t *testing.T) {
 	if took := time.Since(start); stop.Replayed < TimeBudgetFloor || stop.Replayed > TimeBudgetFloor+seekChunkEvents || took > 5*time.Second {
 		t.Errorf("it replayed %d events in %v, want %d and one chunk at most", stop.Replayed, took, TimeBudgetFloor)
 	}
-	s.SetTimeBudget(0)
+	s.SetTimeBudget(0, wallClock)
 	if err := s.SeekEvent(end); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestGoalCheckKeepsTheBudgets(t *testing.T) {
 
 	lim.events = CommandEvents
 	s.budgetLimits = &lim
-	s.SetTimeBudget(time.Nanosecond)
+	s.SetTimeBudget(time.Nanosecond, wallClock)
 	for _, g := range goals[:2] {
 		if _, err := s.Expect(g); err == nil || err.Error() != "expect: stopped looking after 1,024 trace lines (the time budget of one command here, 1ns)" {
 			t.Errorf("%s under a time budget of 1ns: %v", g, err)
@@ -125,7 +125,7 @@ func TestGoalCheckKeepsTheBudgets(t *testing.T) {
 	}
 
 	// the goals of an exercise share one budget
-	s.SetTimeBudget(10 * time.Second)
+	s.SetTimeBudget(10*time.Second, wallClock)
 	if _, err := s.ExpectWithin(goals[0], 0); err == nil || err.Error() != "expect: not checked: the goals before it took the time budget of one command here, 10s" {
 		t.Errorf("a goal with no time left: %v", err)
 	}
@@ -136,7 +136,7 @@ func TestGoalCheckKeepsTheBudgets(t *testing.T) {
 		t.Errorf("a goal with more time left than the budget: %v %v", g, err)
 	}
 
-	s.SetTimeBudget(0)
+	s.SetTimeBudget(0, wallClock)
 	if g, err := s.ExpectWithin(goals[0], -1); err != nil || g.Met {
 		t.Errorf("a goal with no time budget at all: %v %v", g, err)
 	}

@@ -26,9 +26,29 @@ type Options struct {
 
 // Sim is one simulated node with its clients. Everything that changes it is
 // recorded as an operation, so that any earlier event can be reached again
-// by replaying from the start (Seek).
+// by replaying from the start (Seek). It is four parts, which a seek treats
+// each in one way, so that no list of fields has to be kept in step by
+// hand:
+//   - state, the simulated world, which a checkpoint copies whole
+//     (clone.Copy walks every field, so one added later is copied too);
+//   - history, what happened, which every state a seek makes shares and
+//     no copy holds;
+//   - running, the bounds of the command or seek running now, which a
+//     seek starts afresh;
+//   - settings, how the simulation is run and shown, which a seek keeps.
+//
+// Where the state must reach the history (the client writes the
+// transcript, the runtime the event log), its fields are tagged
+// clone:"-", and link joins them again after a copy.
 type Sim struct {
-	opts Options
+	state
+	history
+	running
+	settings
+}
+
+// state is the simulated world at one event.
+type state struct {
 	// cluster is the simulated broker: one node, or several (cluster
 	// nodes=N); node is its first node, the one a single-node command
 	// (restart, set version, show memory) acts on.
@@ -36,26 +56,30 @@ type Sim struct {
 	node    *node.Node
 	rt      *sim.Runtime
 	client  *client
-	log     *sim.EventLog // the timeline's events (Options.Record)
-	cps     checkpoints   // copies of the state along the timeline, for Seek
-	marks   markerLog     // the timeline's markers (Options.Record)
+	applied int   // ops applied to this state (a prefix of ops)
+	partial int64 // events of ops[applied] already run, when it was cut short
+	metrics metrics
+}
 
-	ops      []op  // every operation applied, in order
-	applied  int   // ops applied to the current state (a prefix of ops)
-	partial  int64 // events of ops[applied] already run, when it was cut short
-	furthest int64 // the most events any replay of ops has reached
+// history is what happened: the recorded operations and what they made.
+type history struct {
+	log        *sim.EventLog // the timeline's events (Options.Record)
+	transcript *lineLog      // every trace line, with its event
+	cps        checkpoints   // copies of the state along the timeline, for Seek
+	marks      markerLog     // the timeline's markers (Options.Record)
+	ops        []op          // every operation applied, in order
+	furthest   int64         // the most events any replay of ops has reached
+}
+
+// running bounds what runs now.
+type running struct {
+	budget budget // the command running now (budget.go)
 	// While replaying for Seek: run no event past stopAt; hitLimit says a
 	// step was refused because of it.
-	mark     mark
-	metrics  metrics
-	summary  bool // set trace=summary: fold long runs of deliveries and confirms
 	limiting bool
 	stopAt   int64
 	hitLimit bool
-	budget   budget // the command running now (budget.go)
-	// budgetLimits replaces the default budgets (nil: the defaults).
-	budgetLimits *limits
-	printing     showing // ExecLineShowing's bound (timeline.go)
+	printing showing // ExecLineShowing's bound (timeline.go)
 	// While a seek replays: the event after which to keep its own copy
 	// (0: none), and the events before the operation it replays began.
 	nearAt, nearBefore int64
@@ -63,26 +87,51 @@ type Sim struct {
 	look look
 }
 
+// settings say how the simulation runs and is shown.
+type settings struct {
+	opts    Options
+	summary bool // set trace=summary: fold long runs of deliveries and confirms
+	// mark is where the last command that ran events started (show
+	// schedulers' utilisation)
+	mark mark
+	// budgetLimits replaces the default budgets (nil: the defaults).
+	budgetLimits *limits
+}
+
 // New returns a fresh simulation.
 func New(opts Options) *Sim {
-	s := &Sim{opts: opts, client: newClient(), log: &sim.EventLog{}}
+	s := &Sim{
+		state:    fresh(opts),
+		history:  history{log: &sim.EventLog{}, transcript: &lineLog{}},
+		settings: settings{opts: opts},
+	}
+	s.link()
+	return s
+}
+
+// fresh is the state of a new simulation: a node with no clients yet.
+func fresh(opts Options) state {
 	cfg := node.DefaultConfig()
 	if opts.Schedulers > 0 {
 		cfg.Schedulers = opts.Schedulers
 	}
-	s.cluster = node.New(cfg, s.client)
-	s.node = s.cluster.First()
-	s.rt = s.cluster.RT
-	s.client.cluster = s.cluster
-	s.client.discard = opts.DiscardTrace
-	s.client.rt = s.rt
-	s.client.record = !opts.DiscardTrace // the transcript: for Transcript and expect
-	s.metrics.next = SampleInterval
-	s.observe()
-	return s
+	st := state{client: newClient()}
+	st.cluster = node.New(cfg, st.client)
+	st.node = st.cluster.First()
+	st.rt = st.cluster.RT
+	st.client.cluster = st.cluster
+	st.client.rt = st.rt
+	st.metrics.next = SampleInterval
+	return st
 }
 
-func (s *Sim) observe() {
+// link joins the state to the history and the settings it does not hold
+// (the fields tagged clone:"-"): after New, and after a seek puts a copy
+// in place.
+func (s *Sim) link() {
+	s.client.lines = s.transcript
+	s.client.discard = s.opts.DiscardTrace
+	s.client.record = !s.opts.DiscardTrace // the transcript: for Transcript and expect
 	if s.opts.Record {
 		s.rt.Log = s.log
 	}

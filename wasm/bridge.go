@@ -62,7 +62,7 @@ func (b *bridge) create(optsJSON string) (int, error) {
 	}
 	b.next++
 	s := engine.New(opts)
-	s.SetTimeBudget(engine.BrowserCommandTime)
+	s.SetTimeBudget(engine.BrowserCommandTime, sinceStart)
 	b.sims[b.next] = &handle{sim: s}
 	return b.next, nil
 }
@@ -353,3 +353,10 @@ func (b *bridge) setElsewhere(n int64) bool {
 	b.elsewhere = max(n, 0)
 	return true
 }
+
+// started is what sinceStart measures from.
+var started = time.Now()
+
+// sinceStart is the monotonic clock the engine's time budget reads: the
+// engine reads none of its own.
+func sinceStart() time.Duration { return time.Since(started) }

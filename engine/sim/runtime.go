@@ -52,10 +52,12 @@ type Runtime struct {
 	timerIndex map[TimerID]*timer
 	out        []send
 	ctx        Ctx
-	// Observe, when set, is called after every event.
-	Observe Observer
+	// Observe, when set, is called after every event. A copy of the
+	// runtime (clone.Copy) holds neither it nor Log: they belong to
+	// whoever runs it.
+	Observe Observer `clone:"-"`
 	// Log, when set, keeps every event (the timeline's record).
-	Log *EventLog
+	Log *EventLog `clone:"-"`
 	// LinkDelay is how long a message takes between processes of
 	// different groups (nodes of a cluster), in virtual µs.
 	LinkDelay int64

@@ -257,7 +257,8 @@ func benchRecordedRatio(t testing.TB, b *browser, say func(string, ...any)) {
 	natively := func() float64 {
 		runtime.GC()
 		s := engine.New(engine.Options{Record: true})
-		s.SetTimeBudget(engine.BrowserCommandTime)
+		began := time.Now()
+		s.SetTimeBudget(engine.BrowserCommandTime, func() time.Duration { return time.Since(began) })
 		for _, l := range benchWorkload {
 			s.ExecLine(l)
 		}
