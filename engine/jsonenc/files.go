@@ -1,9 +1,8 @@
 package jsonenc
 
 import (
-	"encoding/hex"
-
 	"warren/engine"
+	"warren/engine/store/format"
 )
 
 // FileBytes encodes a file of the Files view: {path, kind, size, synced,
@@ -22,7 +21,7 @@ func FileBytes(f *engine.FileBytes) string {
 		e.Int("", off)
 	}
 	e.Close(']')
-	e.Str("data", hex.EncodeToString(f.Data))
+	e.Str("data", format.Hex(f.Data))
 	e.Close('}')
 	return e.String()
 }

@@ -1,7 +1,6 @@
 package node
 
 import (
-	"encoding/hex"
 	"path"
 	"strconv"
 	"strings"
@@ -56,7 +55,7 @@ func (g *msgStoreGC) logJob(rep store.GCReport, before []store.FileInfo) {
 	j.files, j.step = rep.Files, n.logGC(rep)
 	for _, m := range rep.Moved {
 		j.moved[m.ID] = true
-		n.addGCLine(rep.Job + ": moved " + hex.EncodeToString(m.ID[:]) + " from " + strconv.FormatUint(m.FromFile, 10) + ".rdq@" +
+		n.addGCLine(rep.Job + ": moved " + m.ID.String() + " from " + strconv.FormatUint(m.FromFile, 10) + ".rdq@" +
 			strconv.FormatInt(m.FromOffset, 10) + " to " + path.Base(rep.File) + "@" + strconv.FormatInt(m.ToOffset, 10) +
 			" (" + strconv.FormatInt(m.Size, 10) + " bytes)")
 	}
