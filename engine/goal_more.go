@@ -149,7 +149,7 @@ func (s *Sim) expectNever(cmd script.Command) Goal {
 	case "blocked":
 		reader := fmt.Sprintf("reader c%d", on.Conn)
 		for _, m := range s.marks.list {
-			if m.Event <= now && m.Kind == "blocked" && strings.HasPrefix(m.Text, reader+" ") {
+			if m.Event <= now && m.Kind == "blocked" && m.Say.Args[0] == reader {
 				return Goal{Text: fmt.Sprintf("%s was never blocked (it stopped reading at event %d)", reader, m.Event)}
 			}
 		}

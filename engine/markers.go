@@ -16,8 +16,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 
 	"warren/engine/node"
+	"warren/engine/say"
 	"warren/engine/sim"
 )
 
@@ -31,9 +33,12 @@ type Marker struct {
 	// alarm-raised, alarm-cleared, file-rolled, gc-start, gc-end,
 	// queue-crashed, queue-restarted, queue-gave-up, confirm.
 	Kind string `json:"kind"`
-	// Text says it in words.
-	Text string `json:"text"`
+	// Say says it in words (say.Text; its English is Text).
+	Say say.Text `json:"-"`
 }
+
+// Text is the marker in English.
+func (m Marker) Text() string { return m.Say.String() }
 
 // MarkerKinds are the kinds a Marker has.
 var MarkerKinds = []string{"credit-out", "credit-back", "blocked", "unblocked", "alarm-raised", "alarm-cleared",
@@ -160,8 +165,8 @@ func (m *markerLog) init() {
 // Markers lists the markers of the whole recorded timeline, in order.
 func (s *Sim) Markers() []Marker { return slices.Clone(s.marks.list) }
 
-func (s *Sim) addMarker(kind, text string) {
-	s.marks.list = append(s.marks.list, Marker{Event: s.rt.Events(), Time: s.rt.Now(), Kind: kind, Text: text})
+func (s *Sim) addMarker(kind string, text say.Text) {
+	s.marks.list = append(s.marks.list, Marker{Event: s.rt.Events(), Time: s.rt.Now(), Kind: kind, Say: text})
 }
 
 func (s *Sim) procName(pid sim.PID) string {
@@ -197,15 +202,15 @@ func (s *Sim) markEvent(e *sim.Event) {
 			pm.shut = shut
 			ep := m.spell([2]sim.PID{pid, 0})
 			if shut && ep.start(e.End) {
-				s.addMarker("blocked", p.Name+" stops reading its socket: the publishers on that connection wait")
+				s.addMarker("blocked", say.S("engine.m.blocked", p.Name))
 			} else if !shut && ep.back(e.End) {
-				s.addMarker("unblocked", p.Name+" reads its socket again")
+				s.addMarker("unblocked", say.S("engine.m.unblocked", p.Name))
 			}
 		}
 	case markChannel:
 		if e.Kind == kindConfirm {
 			if last, ok := m.confirmed[pid]; !ok || e.Start-last > confirmQuiet {
-				s.addMarker("confirm", p.Name+" confirms publishes to its client")
+				s.addMarker("confirm", say.S("engine.m.confirm", p.Name))
 			}
 			m.confirmed[pid] = e.End
 		}
@@ -215,7 +220,7 @@ func (s *Sim) markEvent(e *sim.Event) {
 				m.files[pid] = file
 			} else if file != was {
 				m.files[pid] = file
-				s.addMarker("file-rolled", fmt.Sprintf("%s rolls over to a new file: %d.rdq is full, writes go to %d.rdq", p.Name, was, file))
+				s.addMarker("file-rolled", say.S("engine.m.fileRolled", p.Name, strconv.FormatUint(was, 10), strconv.FormatUint(file, 10)))
 			}
 		}
 	case markStoreGC:
@@ -224,13 +229,13 @@ func (s *Sim) markEvent(e *sim.Event) {
 			switch {
 			case running && (!had || was != job):
 				if had {
-					s.addMarker("gc-end", p.Name+" finished "+was)
+					s.addMarker("gc-end", say.S("engine.m.gcEnd", p.Name, was))
 				}
 				m.gc[pid] = job
-				s.addMarker("gc-start", p.Name+" starts "+job)
+				s.addMarker("gc-start", say.S("engine.m.gcStart", p.Name, job))
 			case !running && had:
 				delete(m.gc, pid)
-				s.addMarker("gc-end", p.Name+" finished "+was)
+				s.addMarker("gc-end", say.S("engine.m.gcEnd", p.Name, was))
 			}
 		}
 	}
@@ -255,20 +260,20 @@ func (s *Sim) markCredit(p *sim.Process, pm *procMarks) {
 			}
 			to := s.procName(l.To)
 			if p.Kind == "reader" {
-				s.addMarker("credit-out", fmt.Sprintf("%s has used its credit towards %s (%d/%d): it sends nothing more until %s grants more", p.Name, to, l.Credit, l.Initial, to))
+				s.addMarker("credit-out", say.S("engine.m.creditOut", p.Name, to, strconv.Itoa(l.Credit), strconv.Itoa(l.Initial), to))
 				continue
 			}
 			// credit_flow: a sender out of credit is blocked, yet
 			// nothing stops it sending; it holds back the credit it
 			// owes its own senders, so the reader is what stops.
-			s.addMarker("credit-out", fmt.Sprintf("%s has used its credit towards %s (%d/%d): it keeps sending, and holds back the credit its senders wait for until %s grants more", p.Name, to, l.Credit, l.Initial, to))
+			s.addMarker("credit-out", say.S("engine.m.creditOutHolds", p.Name, to, strconv.Itoa(l.Credit), strconv.Itoa(l.Initial), to))
 		case l.Credit > 0 && was:
 			delete(m.out, key)
 			pm.out--
 			if !m.spell(key).back(s.rt.Now()) {
 				continue
 			}
-			s.addMarker("credit-back", fmt.Sprintf("%s grants %s more credit (%d/%d): it may send again", s.procName(l.To), p.Name, l.Credit, l.Initial))
+			s.addMarker("credit-back", say.S("engine.m.creditBack", s.procName(l.To), p.Name, strconv.Itoa(l.Credit), strconv.Itoa(l.Initial)))
 		}
 	}
 }
@@ -287,13 +292,13 @@ func (m *markerLog) spell(key [2]sim.PID) *episode {
 func (s *Sim) markAlarms() {
 	m, c := &s.marks, s.cluster
 	if a := c.AlarmBits(); a != m.alarms {
-		for bit, res := range []string{"memory", "disk"} {
+		for bit, res := range []string{"engine.res.memory", "engine.res.disk"} {
 			on, was := a&(1<<bit) != 0, m.alarms&(1<<bit) != 0
 			switch {
 			case on && !was:
-				s.addMarker("alarm-raised", "the "+res+" alarm is raised: every connection that publishes is blocked")
+				s.addMarker("alarm-raised", say.T("engine.m.alarmRaised", say.T(res)))
 			case !on && was:
-				s.addMarker("alarm-cleared", "the "+res+" alarm is cleared: publishers may go on")
+				s.addMarker("alarm-cleared", say.T("engine.m.alarmCleared", say.T(res)))
 			}
 		}
 		m.alarms = a
@@ -353,13 +358,13 @@ func (s *Sim) markChangedLives() {
 func (s *Sim) markLife(name string, was, now node.QueueLife) {
 	switch {
 	case now.Dead && !was.Dead:
-		s.addMarker("queue-gave-up", "queue "+name+" crashed again: its supervisor gives up, and no process runs it")
+		s.addMarker("queue-gave-up", say.S("engine.m.gaveUp", name))
 	case now.PID != was.PID && now.PID != 0 && was.PID != 0:
 		if now.Restarts > was.Restarts {
-			s.addMarker("queue-crashed", "queue "+name+" crashes")
-			s.addMarker("queue-restarted", fmt.Sprintf("its supervisor restarts queue %s (restart %d within 10 s)", name, now.Restarts))
+			s.addMarker("queue-crashed", say.S("engine.m.crashed", name))
+			s.addMarker("queue-restarted", say.S("engine.m.restarted", name, strconv.Itoa(now.Restarts)))
 		} else {
-			s.addMarker("queue-restarted", "queue "+name+" runs again, in a new process")
+			s.addMarker("queue-restarted", say.S("engine.m.runsAgain", name))
 		}
 	}
 }

@@ -53,8 +53,8 @@ run ms=1000`)
 	if !ok {
 		t.Fatalf("no credit-out marker in %v", kinds(ms))
 	}
-	if !strings.HasPrefix(out.Text, "reader c1 has used its credit towards channel c1.1 (0/400)") {
-		t.Errorf("the first credit-out says %q", out.Text)
+	if !strings.HasPrefix(out.Text(), "reader c1 has used its credit towards channel c1.1 (0/400)") {
+		t.Errorf("the first credit-out says %q", out.Text())
 	}
 	if err := s.SeekEvent(out.Event); err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ run ms=1000`)
 	}
 	var back Marker
 	for _, m := range ms {
-		if m.Kind == "credit-back" && strings.HasPrefix(m.Text, "channel c1.1 grants reader c1 more credit") {
+		if m.Kind == "credit-back" && strings.HasPrefix(m.Text(), "channel c1.1 grants reader c1 more credit") {
 			back, ok = m, true
 			break
 		}
@@ -78,7 +78,7 @@ run ms=1000`)
 	if !ok || back.Event <= out.Event {
 		t.Errorf("credit-back %+v (ok %v), after credit-out at %d", back, ok, out.Event)
 	}
-	if b, ok := firstOf(ms, "blocked"); !ok || b.Text != "reader c1 stops reading its socket: the publishers on that connection wait" || b.Event < out.Event {
+	if b, ok := firstOf(ms, "blocked"); !ok || b.Text() != "reader c1 stops reading its socket: the publishers on that connection wait" || b.Event < out.Event {
 		t.Errorf("blocked marker %+v (ok %v)", b, ok)
 	}
 	if _, ok := firstOf(ms, "unblocked"); !ok {
@@ -99,14 +99,19 @@ run ms=1000`)
 	}
 	s.ExecLine("queue.declare queue=other")
 	after := s.Markers()
-	seen := map[Marker]bool{}
+	type seenMarker struct {
+		event      int64
+		kind, text string
+	}
+	seen := map[seenMarker]bool{}
 	for i, m := range after {
-		if seen[m] || (i > 0 && m.Event < after[i-1].Event) {
+		k := seenMarker{m.Event, m.Kind, m.Text()}
+		if seen[k] || (i > 0 && m.Event < after[i-1].Event) {
 			t.Fatalf("after a branch the markers repeat or go back in time at %d: %+v", i, m)
 		}
-		seen[m] = true
+		seen[k] = true
 	}
-	if len(after) < 2 || after[0] != ms[0] {
+	if len(after) < 2 || after[0].Event != ms[0].Event || after[0].Text() != ms[0].Text() {
 		t.Errorf("the markers before the branch changed: %v", kinds(after))
 	}
 }
@@ -130,13 +135,13 @@ crash queue=fragile`)
 		t.Errorf("markers %s\nwant %s", got, want)
 	}
 	for _, m := range ms {
-		t.Logf("#%d %s: %s", m.Event, m.Kind, m.Text)
+		t.Logf("#%d %s: %s", m.Event, m.Kind, m.Text())
 	}
-	if m, _ := firstOf(ms, "queue-gave-up"); m.Text != "queue fragile crashed again: its supervisor gives up, and no process runs it" {
-		t.Errorf("gave up: %q", m.Text)
+	if m, _ := firstOf(ms, "queue-gave-up"); m.Text() != "queue fragile crashed again: its supervisor gives up, and no process runs it" {
+		t.Errorf("gave up: %q", m.Text())
 	}
-	if m, _ := firstOf(ms, "confirm"); m.Text != "channel c1.1 confirms publishes to its client" {
-		t.Errorf("confirm: %q", m.Text)
+	if m, _ := firstOf(ms, "confirm"); m.Text() != "channel c1.1 confirms publishes to its client" {
+		t.Errorf("confirm: %q", m.Text())
 	}
 }
 
@@ -157,7 +162,7 @@ run ms=20000`)
 	var lines []string
 	for _, m := range ms {
 		if m.Kind != "confirm" {
-			lines = append(lines, fmt.Sprintf("%s: %s", m.Kind, m.Text))
+			lines = append(lines, fmt.Sprintf("%s: %s", m.Kind, m.Text()))
 		}
 	}
 	text := strings.Join(lines, "\n")

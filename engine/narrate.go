@@ -1,6 +1,7 @@
 package engine
 
-// Narration: an event in plain words, for a reader who listens (the
+// Narration: an event in plain words (a say.Text: its English is
+// String), for a reader who listens (the
 // widget's live region) rather than reads the event line. The words say
 // what the process did and what it holds now, as the state right after the
 // event shows it; the event line (Describe) stays for the events list.
@@ -10,119 +11,157 @@ package engine
 // credit_flow.
 
 import (
-	"fmt"
+	"strconv"
 
 	"warren/engine/node"
+	"warren/engine/say"
 	"warren/engine/sim"
 )
+
+// narration is how Narrate says a message kind: its catalog key, whether
+// the process it came from is named, and what follows (the mailbox, or
+// the queue's counts).
+type narration struct {
+	key  string
+	from bool
+	tail tail
+}
+
+type tail uint8
+
+const (
+	tailNone    tail = iota
+	tailMailbox      // how many messages wait in the mailbox
+	tailQueue        // a queue's ready and unacked counts (else the mailbox)
+)
+
+// narrationOf says how the message kinds said one way each are said
+// (ok false for the others, which Narrate says itself).
+func narrationOf(kind string) (n narration, ok bool) {
+	switch kind {
+	case "method":
+		return narration{"engine.method", true, tailMailbox}, true
+	case "send_command":
+		return narration{"engine.sendCommand", false, tailNone}, true
+	case "confirm":
+		return narration{"engine.confirm", true, tailNone}, true
+	case "reject_publish":
+		return narration{"engine.rejectPublish", true, tailNone}, true
+	case "ack":
+		return narration{"engine.ack", true, tailQueue}, true
+	case "requeue":
+		return narration{"engine.requeue", true, tailQueue}, true
+	case "reject":
+		return narration{"engine.reject", true, tailQueue}, true
+	case "notify_sent":
+		return narration{"engine.notifySent", false, tailQueue}, true
+	case "resume":
+		return narration{"engine.resume", false, tailNone}, true
+	case "$gen_call":
+		return narration{"engine.call", true, tailQueue}, true
+	case "reply":
+		return narration{"engine.reply", true, tailNone}, true
+	case "DOWN":
+		return narration{"engine.down", false, tailMailbox}, true
+	case "drop_expired":
+		return narration{"engine.dropExpired", false, tailQueue}, true
+	case "set_ram_duration_target":
+		return narration{"engine.pageOut", false, tailQueue}, true
+	case "msg_store_call":
+		return narration{"engine.msgStore", true, tailMailbox}, true
+	case "run_backing_queue":
+		return narration{"engine.onDisk", true, tailQueue}, true
+	case "maybe_gc":
+		return narration{"engine.maybeGC", false, tailNone}, true
+	}
+	return narration{}, false
+}
 
 // Narrate says event e in words. It reads the simulation as it is now, so
 // it speaks of e when the simulation is right after it (as the widget is
 // when it shows e).
-func (s *Sim) Narrate(e *sim.Event) string {
+func (s *Sim) Narrate(e *sim.Event) say.Text {
+	kind := node.KindName(e.Kind)
 	p := s.rt.Process(e.PID)
 	if p == nil {
-		return fmt.Sprintf("process %d handles %s", e.PID, node.KindName(e.Kind))
+		return say.S("engine.processHandles", strconv.Itoa(int(e.PID)), kind)
 	}
-	name := p.Name
-	from := "itself"
+	var from any = say.T("engine.itself")
 	if f := s.rt.Process(e.From); f != nil && e.From != e.PID {
 		from = f.Name
 	}
-	waiting := func() string {
-		switch n := p.MailboxLen(); n {
-		case 0:
-			return "its mailbox is empty"
-		case 1:
-			return "1 more message waits in its mailbox"
-		default:
-			return fmt.Sprintf("%d more messages wait in its mailbox", n)
+	n := narration{key: "engine.handles", from: true, tail: tailMailbox}
+	switch {
+	case e.Input:
+		if k := p.InputLen(); k > 0 {
+			return say.S("engine.readFrame", p.Name, strconv.Itoa(k))
 		}
-	}
-	queue := func() string {
-		if _, ready, unacked, ok := s.cluster.QueueCounts(e.PID); ok {
-			if unacked > 0 {
-				return fmt.Sprintf("%d ready, %d unacked", ready, unacked)
-			}
-			return fmt.Sprintf("%d ready", ready)
-		}
-		return waiting()
-	}
-	if e.Input {
-		switch n := p.InputLen(); n {
-		case 0:
-			return name + " reads a frame from the client's socket; nothing more is unread"
-		default:
-			return fmt.Sprintf("%s reads a frame from the client's socket; %d more publishes wait unread", name, n)
-		}
-	}
-	switch node.KindName(e.Kind) {
-	case "method":
-		return fmt.Sprintf("%s takes a command from %s; %s", name, from, waiting())
-	case "bump_credit":
+		n = narration{key: "engine.readFrameLast"}
+	case kind == "bump_credit":
+		n = narration{key: "engine.bumpCreditBare", from: true}
 		for _, l := range s.cluster.CreditOf(e.PID, nil) {
 			if l.To == e.From {
-				return fmt.Sprintf("%s gets more credit from %s; it may send %d more before it must wait", name, from, max(l.Credit, 0))
+				return say.T("engine.bumpCredit", p.Name, from, strconv.Itoa(max(l.Credit, 0)))
 			}
 		}
-		return fmt.Sprintf("%s gets more credit from %s", name, from)
-	case "send_command":
-		return name + " sends frames to the client"
-	case "deliver":
-		if p.Kind == "queue" {
-			return fmt.Sprintf("%s takes a publish from its mailbox; %s", name, queue())
-		}
-		return fmt.Sprintf("%s passes a delivery from %s on to its consumer", name, from)
-	case "confirm":
-		return fmt.Sprintf("%s hears from %s that publishes are safe, and confirms them to its client", name, from)
-	case "reject_publish":
-		return fmt.Sprintf("%s hears from %s that publishes were refused, and nacks them to its client", name, from)
-	case "ack":
-		return fmt.Sprintf("%s takes an ack from %s; %s", name, from, queue())
-	case "requeue":
-		return fmt.Sprintf("%s puts messages back from %s; %s", name, from, queue())
-	case "reject":
-		return fmt.Sprintf("%s drops messages %s rejected; %s", name, from, queue())
-	case "notify_sent":
-		return fmt.Sprintf("%s hears that its deliveries went out; %s", name, queue())
-	case "resume":
-		return name + " may deliver again: the channel's prefetch has room"
-	case "$gen_call":
-		return fmt.Sprintf("%s answers a call from %s; %s", name, from, queue())
-	case "reply":
-		return fmt.Sprintf("%s gets the answer from %s", name, from)
-	case "DOWN":
-		return fmt.Sprintf("%s hears that a process it watched has gone; %s", name, waiting())
-	case "drop_expired":
-		return fmt.Sprintf("%s drops the messages whose TTL ran out; %s", name, queue())
-	case "conserve_resources":
-		if p.InputOpen {
-			return name + " hears that the alarm is cleared, and reads its socket again"
-		}
-		return name + " hears of a resource alarm, and stops reading publishes from its socket"
-	case "set_ram_duration_target":
-		return fmt.Sprintf("%s pages messages out to disk to free memory; %s", name, queue())
-	case "msg_store_call":
-		return fmt.Sprintf("%s writes or removes messages for %s; %s", name, from, waiting())
-	case "run_backing_queue":
-		return fmt.Sprintf("%s hears from %s that its messages are on disk; %s", name, from, queue())
-	case "gc_step":
+	case kind == "deliver" && p.Kind == "queue":
+		n = narration{key: "engine.deliverQueue", tail: tailQueue}
+	case kind == "deliver":
+		n = narration{key: "engine.deliver", from: true}
+	case kind == "conserve_resources" && p.InputOpen:
+		n = narration{key: "engine.alarmCleared"}
+	case kind == "conserve_resources":
+		n = narration{key: "engine.alarmHeard"}
+	case kind == "gc_step":
 		if _, job, ok := s.cluster.GCState(e.PID); ok && job != "" {
-			return fmt.Sprintf("%s runs a step of its job: %s", name, job)
+			return say.S("engine.gcStepJob", p.Name, job)
 		}
-		return name + " runs a step of its job"
-	case "maybe_gc":
-		return name + " looks for files worth compacting"
+		n = narration{key: "engine.gcStep"}
+	default:
+		if k, ok := narrationOf(kind); ok {
+			n = k
+		}
 	}
-	return fmt.Sprintf("%s handles %s from %s; %s", name, node.KindName(e.Kind), from, waiting())
+	args := []any{p.Name}
+	if n.key == "engine.handles" {
+		args = append(args, kind)
+	}
+	if n.from {
+		args = append(args, from)
+	}
+	if n.tail != tailNone {
+		args = append(args, s.narrateTail(p, e.PID, n.tail))
+	}
+	return say.T(n.key, args...)
+}
+
+// narrateTail says what a process holds after an event: a queue's counts
+// (tailQueue), or how many messages wait in its mailbox.
+func (s *Sim) narrateTail(p *sim.Process, pid sim.PID, t tail) say.Text {
+	if t == tailQueue {
+		if _, ready, unacked, ok := s.cluster.QueueCounts(pid); ok {
+			if unacked > 0 {
+				return say.S("engine.readyUnacked", strconv.Itoa(ready), strconv.Itoa(unacked))
+			}
+			return say.S("engine.ready", strconv.Itoa(ready))
+		}
+	}
+	switch k := p.MailboxLen(); k {
+	case 0:
+		return say.T("engine.mailboxEmpty")
+	case 1:
+		return say.T("engine.mailboxOne")
+	default:
+		return say.S("engine.mailboxMany", strconv.Itoa(k))
+	}
 }
 
 // NarrateNow says the latest event of the current state in words, or that
 // nothing has run yet.
-func (s *Sim) NarrateNow() string {
+func (s *Sim) NarrateNow() say.Text {
 	n := s.rt.Events()
 	if n == 0 || n > s.log.Len() {
-		return "nothing has run yet"
+		return say.T("engine.nothingYet")
 	}
 	e := s.log.At(n)
 	return s.Narrate(&e)

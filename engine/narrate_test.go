@@ -12,7 +12,7 @@ func TestNarrate(t *testing.T) {
 submit basic.publish key=jobs body=a count=3`)
 	var said []string
 	for s.Step(1) == 1 {
-		said = append(said, s.NarrateNow())
+		said = append(said, s.NarrateNow().String())
 	}
 	want := []string{
 		"reader c1 reads a frame from the client's socket; 2 more publishes wait unread",
@@ -37,7 +37,7 @@ submit basic.publish key=jobs body=a count=3`)
 	if err := s.SeekEvent(0); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.NarrateNow(); got != "nothing has run yet" {
+	if got := s.NarrateNow().String(); got != "nothing has run yet" {
 		t.Errorf("at event 0: %q", got)
 	}
 	for _, got := range said {
@@ -58,7 +58,7 @@ basic.ack tag=1 on=c2.1`)
 		if err := s.SeekEvent(n); err != nil {
 			t.Fatal(err)
 		}
-		if s.NarrateNow() == "queue jobs takes an ack from channel c2.1; 0 ready, 1 unacked" {
+		if s.NarrateNow().String() == "queue jobs takes an ack from channel c2.1; 0 ready, 1 unacked" {
 			found = true
 		}
 	}
@@ -74,7 +74,7 @@ run ms=100`)
 		if err := s.SeekEvent(n); err != nil {
 			t.Fatal(err)
 		}
-		if got := s.Narrate(&e); strings.HasPrefix(got, "reader c1 gets more credit from channel c1.1; it may send ") {
+		if got := s.Narrate(&e).String(); strings.HasPrefix(got, "reader c1 gets more credit from channel c1.1; it may send ") {
 			found = true
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"warren/engine"
+	"warren/engine/say"
 	"warren/engine/script"
 
 	"warren/site/widgettest"
@@ -323,7 +324,10 @@ func timeless(s string) string { return eventTimes.ReplaceAllString(s, "") }
 
 // TestEngineTextsAreListed keeps widgettest/testdata/engine-texts.json the
 // list of warren's own texts the console can show, which the widget's
-// Chinese is tested against (widgettest/console-zh.test.mjs).
+// Chinese is tested against (widgettest/console-zh.test.mjs), and the
+// sentences the engine says as data (engine/say: "said", key -> English),
+// each of which the other languages' catalogs must have
+// (widgettest/i18n.test.mjs).
 func TestEngineTextsAreListed(t *testing.T) {
 	texts := engineTexts(t)
 	if len(texts) < 100 {
@@ -335,7 +339,11 @@ func TestEngineTextsAreListed(t *testing.T) {
 		usage = append(usage, [2]string{name, spec.Usage})
 	}
 	mistakes, events := runMistakes()
-	want := map[string]any{"texts": texts, "shown": showTexts(t), "usage": usage, "names": codeWords(), "mistakes": mistakes, "events": events}
+	said := map[string]string{}
+	for _, k := range say.Keys() {
+		said[k], _ = say.English(k)
+	}
+	want := map[string]any{"texts": texts, "shown": showTexts(t), "usage": usage, "names": codeWords(), "mistakes": mistakes, "events": events, "said": said}
 	b, err := json.MarshalIndent(want, "", " ")
 	if err != nil {
 		t.Fatal(err)

@@ -7,17 +7,21 @@ import (
 	"warren/engine/jsonenc"
 )
 
-// narrate says the current event in plain words, for the live region.
+// narrate says the current event in plain words, for the live region:
+// {"text": English, "key": K, "args": [...]} (jsonenc.Said).
 func (b *bridge) narrate(id int) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
-	return s.NarrateNow(), nil
+	e := &jsonenc.Encoder{}
+	e.Said("", s.NarrateNow())
+	return e.String(), nil
 }
 
 // markers lists the timeline's markers:
-// [{"event": N, "time": µs, "kind": "...", "text": "..."}, ...].
+// [{"event": N, "time": µs, "kind": "...", "said": {...}}, ...], said as
+// jsonenc.Said writes it.
 func (b *bridge) markers(id int) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
@@ -34,7 +38,7 @@ func markersJSON(v []engine.Marker) string {
 		e.Int("event", m.Event)
 		e.Int("time", m.Time)
 		e.Str("kind", m.Kind)
-		e.Str("text", m.Text)
+		e.Said("said", m.Say)
 		e.Close('}')
 	}
 	e.Close(']')

@@ -19,17 +19,22 @@ func TestBridgeNarrateAndMarkers(t *testing.T) {
 	call(t, "exec", id, "queue.declare queue=orders")
 	call(t, "exec", id, "submit basic.publish key=orders body=m count=2000")
 	call(t, "exec", id, "run ms=100")
+	type said struct {
+		Text string `json:"text"`
+		Key  string `json:"key"`
+		Args []any  `json:"args"`
+	}
 	var ms []struct {
 		Event int64  `json:"event"`
 		Kind  string `json:"kind"`
-		Text  string `json:"text"`
+		Said  said   `json:"said"`
 	}
 	if err := json.Unmarshal([]byte(str(t, call(t, "markers", id))), &ms); err != nil {
 		t.Fatal(err)
 	}
 	var out int64
 	for _, m := range ms {
-		if m.Kind == "credit-out" && strings.HasPrefix(m.Text, "reader c1 has used its credit") {
+		if m.Kind == "credit-out" && strings.HasPrefix(m.Said.Text, "reader c1 has used its credit") && m.Said.Key == "engine.m.creditOut" && m.Said.Args[0] == "reader c1" {
 			out = m.Event
 			break
 		}
@@ -38,7 +43,11 @@ func TestBridgeNarrateAndMarkers(t *testing.T) {
 		t.Fatalf("no credit-out marker for the reader in %+v", ms)
 	}
 	call(t, "seek", id, 3)
-	if got := str(t, call(t, "narrate", id)); got != "writer c1.1 sends frames to the client" {
-		t.Errorf("event 3 narrated as %q", got)
+	var got said
+	if err := json.Unmarshal([]byte(str(t, call(t, "narrate", id))), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Text != "writer c1.1 sends frames to the client" || got.Key != "engine.sendCommand" || len(got.Args) != 1 || got.Args[0] != "writer c1.1" {
+		t.Errorf("event 3 narrated as %+v", got)
 	}
 }

@@ -46,7 +46,7 @@ func TestMarkersAndPlainWords(t *testing.T) {
 	wantText := ""
 	for _, m := range sim.Markers() {
 		if m.Kind == "credit-out" {
-			want, wantText = m.Event, m.Text
+			want, wantText = m.Event, m.Text()
 			break
 		}
 	}
@@ -115,7 +115,7 @@ func TestMarkersAndPlainWords(t *testing.T) {
 			t.Errorf("%s: a step is announced as %q: want plain words", size.name, step.Live)
 		}
 		sim.SeekEvent(want + 1)
-		if words := sim.NarrateNow(); !strings.Contains(strings.ToLower(step.Live), strings.ToLower(words)) {
+		if words := sim.NarrateNow().String(); !strings.Contains(strings.ToLower(step.Live), strings.ToLower(words)) {
 			t.Errorf("%s: a step is announced as %q, want the engine's words %q", size.name, step.Live, words)
 		}
 		b.noErrors()

@@ -558,11 +558,13 @@ export class Engine {
   events(id, from, to) {
     return this.call("events", id, from, to);
   }
-  /** narrate says the current event in plain words. */
+  /** narrate says the current event in plain words: {text, key, args}
+   * (say it with i18n.js said). */
   narrate(id) {
     return this.call("narrate", id);
   }
-  /** markers lists the timeline's markers: [{event, time, kind, text}]. */
+  /** markers lists the timeline's markers: [{event, time, kind, said}],
+   * said as narrate gives it. */
   markers(id) {
     return this.call("markers", id);
   }

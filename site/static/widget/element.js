@@ -43,7 +43,7 @@ import { markDone, showLessonProgress } from "./progress.js";
 import { loadSheets } from "./sheet.js";
 import { FilesView } from "./files.js";
 import { Goals } from "./goals.js";
-import { engineText, errorText, langOf, translator } from "./i18n.js";
+import { engineSays, errorText, langOf, translator } from "./i18n.js";
 import { readSource } from "./source.js";
 import { renderTables } from "./tables.js";
 import { Terms } from "./terms.js";
@@ -1133,7 +1133,7 @@ class WarrenScenario extends HTMLElement {
     let words = "";
     if (this.pos > 0 && this.engine && this.id_) {
       try {
-        words = engineText(await this.engine.narrate(this.id_), this.lang);
+        words = engineSays(await this.engine.narrate(this.id_), this.lang);
       } catch {
         words = "";
       }

@@ -86,54 +86,32 @@ export function number(n, lang) {
   return Number(n).toLocaleString(normLang(lang) === "zh" ? "zh-CN" : "en");
 }
 
-// ENGINE_TEXTS are the sentences the engine says in English (its plain
-// words for an event, engine/narrate.go, and its timeline markers,
-// engine/markers.go), each as a pattern and the catalog key that says it
-// in another language with the pattern's groups as {a}, {b}, ... A group
-// is itself said again if it is one of these sentences (the state after
-// "; "); names of processes, queues and files stay as they are.
-const N = "([^;:]+?)";
+/** engineSays says a sentence the engine gave as data, {text, key, args} (see
+ * engine/say), in lang: in English as the engine wrote it (text), in
+ * another language as its catalog says key, each argument in its place
+ * {a}, {b}, ... and a sentence inside it said in turn. */
+export function engineSays(s, lang) {
+  if (!s || typeof s !== "object") {
+    return typeof s === "string" ? s : "";
+  }
+  const l = normLang(lang);
+  return l === "en" ? s.text : saidIn(s, l);
+}
+
+function saidIn(s, l) {
+  const params = {};
+  (s.args || []).forEach((a, i) => (params[String.fromCharCode(97 + i)] = typeof a === "string" ? a : saidIn(a, l)));
+  return t(s.key, params, l);
+}
+
+// ENGINE_TEXTS are what a goal found, as the engine says it in English
+// (engine/cmd_expect.go, goal_more.go), each as a pattern and the catalog
+// key that says it in another language with the pattern's groups as {a},
+// {b}, ... A group is itself said again if it is one of these sentences;
+// names of processes, queues and files stay as they are.
 const ENGINE_TEXTS = [
-  // narrate.go: the tails
-  [/^its mailbox is empty$/, "engine.mailboxEmpty"],
-  [/^1 more message waits in its mailbox$/, "engine.mailboxOne"],
-  [/^(\d+) more messages wait in its mailbox$/, "engine.mailboxMany"],
-  [/^(\d+) ready, (\d+) unacked$/, "engine.readyUnacked"],
-  [/^(\d+) ready$/, "engine.ready"],
-  [/^itself$/, "engine.itself"],
   [/^memory$/, "engine.res.memory"],
   [/^disk$/, "engine.res.disk"],
-  [/^nothing has run yet$/, "engine.nothingYet"],
-  // narrate.go: the events
-  [new RegExp(`^${N} reads a frame from the client's socket; nothing more is unread$`), "engine.readFrameLast"],
-  [new RegExp(`^${N} reads a frame from the client's socket; (\\d+) more publishes wait unread$`), "engine.readFrame"],
-  [new RegExp(`^${N} takes a command from ${N}; (.+)$`), "engine.method"],
-  [new RegExp(`^${N} gets more credit from ${N}; it may send (\\d+) more before it must wait$`), "engine.bumpCredit"],
-  [new RegExp(`^${N} gets more credit from ${N}$`), "engine.bumpCreditBare"],
-  [new RegExp(`^${N} sends frames to the client$`), "engine.sendCommand"],
-  [new RegExp(`^${N} takes a publish from its mailbox; (.+)$`), "engine.deliverQueue"],
-  [new RegExp(`^${N} passes a delivery from ${N} on to its consumer$`), "engine.deliver"],
-  [new RegExp(`^${N} hears from ${N} that publishes are safe, and confirms them to its client$`), "engine.confirm"],
-  [new RegExp(`^${N} hears from ${N} that publishes were refused, and nacks them to its client$`), "engine.rejectPublish"],
-  [new RegExp(`^${N} takes an ack from ${N}; (.+)$`), "engine.ack"],
-  [new RegExp(`^${N} puts messages back from ${N}; (.+)$`), "engine.requeue"],
-  [new RegExp(`^${N} drops messages ${N} rejected; (.+)$`), "engine.reject"],
-  [new RegExp(`^${N} hears that its deliveries went out; (.+)$`), "engine.notifySent"],
-  [new RegExp(`^${N} may deliver again: the channel's prefetch has room$`), "engine.resume"],
-  [new RegExp(`^${N} answers a call from ${N}; (.+)$`), "engine.call"],
-  [new RegExp(`^${N} gets the answer from ${N}$`), "engine.reply"],
-  [new RegExp(`^${N} hears that a process it watched has gone; (.+)$`), "engine.down"],
-  [new RegExp(`^${N} drops the messages whose TTL ran out; (.+)$`), "engine.dropExpired"],
-  [new RegExp(`^${N} hears that the alarm is cleared, and reads its socket again$`), "engine.alarmCleared"],
-  [new RegExp(`^${N} hears of a resource alarm, and stops reading publishes from its socket$`), "engine.alarmHeard"],
-  [new RegExp(`^${N} pages messages out to disk to free memory; (.+)$`), "engine.pageOut"],
-  [new RegExp(`^${N} writes or removes messages for ${N}; (.+)$`), "engine.msgStore"],
-  [new RegExp(`^${N} hears from ${N} that its messages are on disk; (.+)$`), "engine.onDisk"],
-  [new RegExp(`^${N} runs a step of its job: (.+)$`), "engine.gcStepJob"],
-  [new RegExp(`^${N} runs a step of its job$`), "engine.gcStep"],
-  [new RegExp(`^${N} looks for files worth compacting$`), "engine.maybeGC"],
-  [/^process (\d+) handles (.+)$/, "engine.processHandles"],
-  [new RegExp(`^${N} handles (.+?) from ${N}; (.+)$`), "engine.handles"],
   // cmd_expect.go and goal_more.go: what a goal found
   [/^(.+) within (\d+) ms \(it is t=(.+)\)$/, "engine.g.withinNow"],
   [/^(.+) within (\d+) ms$/, "engine.g.within"],
@@ -157,22 +135,6 @@ const ENGINE_TEXTS = [
   [/^(.+) never had a publish dropped$/, "engine.g.neverDropped"],
   [/^file (.+) is gone \(it is there, (\d+) bytes\)$/, "engine.g.notGone"],
   [/^file (.+) is gone$/, "engine.g.gone"],
-  // markers.go
-  [new RegExp(`^${N} stops reading its socket: the publishers on that connection wait$`), "engine.m.blocked"],
-  [new RegExp(`^${N} reads its socket again$`), "engine.m.unblocked"],
-  [new RegExp(`^${N} confirms publishes to its client$`), "engine.m.confirm"],
-  [new RegExp(`^${N} rolls over to a new file: (\\d+)\\.rdq is full, writes go to (\\d+)\\.rdq$`), "engine.m.fileRolled"],
-  [new RegExp(`^${N} finished (.+)$`), "engine.m.gcEnd"],
-  [new RegExp(`^${N} starts (.+)$`), "engine.m.gcStart"],
-  [new RegExp(`^${N} has used its credit towards ${N} \\((-?\\d+)/(\\d+)\\): it sends nothing more until ${N} grants more$`), "engine.m.creditOut"],
-  [new RegExp(`^${N} has used its credit towards ${N} \\((-?\\d+)/(\\d+)\\): it keeps sending, and holds back the credit its senders wait for until ${N} grants more$`), "engine.m.creditOutHolds"],
-  [new RegExp(`^${N} grants ${N} more credit \\((-?\\d+)/(\\d+)\\): it may send again$`), "engine.m.creditBack"],
-  [/^the (\S+) alarm is raised: every connection that publishes is blocked$/, "engine.m.alarmRaised"],
-  [/^the (\S+) alarm is cleared: publishers may go on$/, "engine.m.alarmCleared"],
-  [/^queue (.+?) crashed again: its supervisor gives up, and no process runs it$/, "engine.m.gaveUp"],
-  [/^queue (.+?) crashes$/, "engine.m.crashed"],
-  [/^its supervisor restarts queue (.+?) \(restart (\d+) within 10 s\)$/, "engine.m.restarted"],
-  [/^queue (.+?) runs again, in a new process$/, "engine.m.runsAgain"],
   // cmd_expect.go: the goals' catch-alls, last
   [/^(.+?) saw (.+)$/, "engine.g.saw"],
   [/^(queue .+?|process .+?|credit .+?|file .+?) has (.+)$/, "engine.g.has"],

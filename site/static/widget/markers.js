@@ -6,7 +6,7 @@
 // keys jump from one to the next, and the marker reached is said in words.
 
 import { h, setText } from "./dom.js";
-import { engineText, translator } from "./i18n.js";
+import { engineSays, translator } from "./i18n.js";
 
 /** MAX_TICKS bounds the ticks drawn: one per pixel column at most. */
 const MAX_TICKS = 400;
@@ -36,7 +36,7 @@ export class Markers {
       } catch {
         this.list = [];
       }
-      this.list = this.list.filter((m) => m.event <= end).map((m) => ({ ...m, text: engineText(m.text, this.host.lang) }));
+      this.list = this.list.filter((m) => m.event <= end).map((m) => ({ ...m, text: engineSays(m.said, this.host.lang) }));
       this.drawTicks(end);
     }
     this.show(pos);
