@@ -19,8 +19,6 @@ const longTimeline = 10_000
 // fills and drains), so no caption can be placed inside it yet. The test
 // fails once one of them keeps the rule, so that the list only shrinks.
 var uncaptionedTenths = map[string]string{
-	"the-backlog-spiral#3":     "Prefetch 1, one consumer",
-	"the-backlog-spiral#4":     "Prefetch 1, four consumers",
 	"what-persistence-costs#0": "The two ends, on the engine",
 	"what-persistence-costs#1": "One change at a time",
 }
