@@ -42,3 +42,62 @@ func TestEveryBlockHasCaptions(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryCaptionIsShown: no two captions of a block stand at the same
+// event (after the same events have run, or found by `#@when` lines at
+// the same event), in any language. The widget shows the last caption
+// standing at or before the event on screen, so the first of two at one
+// event is never seen, and in guided mode the reader would stop at a
+// caption that is not there. A command that runs no event (a query, a
+// refused command, a blocked ack, restart) moves no caption past the one
+// before it.
+func TestEveryCaptionIsShown(t *testing.T) {
+	for _, l := range withTranslations(t) {
+		blocks, err := l.Scenarios()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range blocks {
+			s := played(t, l, b)
+			ds, err := s.Directives()
+			if err != nil {
+				t.Fatalf("%s: %v", l.File, err)
+			}
+			steps, err := s.Steps()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim, at := runSteps(l, steps)
+			whens := map[string]int64{}
+			for _, d := range ds {
+				if d.Kind != "when" {
+					continue
+				}
+				n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
+				if err != nil || !found {
+					t.Errorf("%s:%d: %s %s never holds (%v)", l.File, d.Line, WhenPrefix, d.Text, err)
+					continue
+				}
+				whens[d.Text] = n
+			}
+			standing := map[int64]Directive{} // event -> the caption there
+			for _, d := range ds {
+				if d.Kind != "caption" {
+					continue
+				}
+				n := at[d.After]
+				if d.When != "" {
+					w, ok := whens[d.When]
+					if !ok {
+						continue
+					}
+					n = w
+				}
+				if prev, ok := standing[n]; ok {
+					t.Errorf("%s:%d: block %q: this caption is never seen, for the caption of line %d stands at the same event (%d) and takes over:\n\t%s\n\t%s", l.File, prev.Line, b.Info.Title, d.Line, n, prev.Text, d.Text)
+				}
+				standing[n] = d
+			}
+		}
+	}
+}

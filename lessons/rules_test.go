@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,9 +28,10 @@ func headings(l Lesson) []string {
 // every language, is "What to take away" (in a translation, the section
 // with the id what-to-take-away), a list of at least two points, after
 // the exercises, so that a reader who finishes a lesson leaves with its
-// summary.
+// summary. A language names the section the same way in every lesson.
 func TestEveryLessonEndsWithATakeaway(t *testing.T) {
 	bullet := regexp.MustCompile(`(?m)^- \S`)
+	named := map[string]Lesson{} // language folder -> the first lesson read
 	for _, l := range withTranslations(t) {
 		hs := headings(l)
 		if len(hs) == 0 {
@@ -41,6 +43,11 @@ func TestEveryLessonEndsWithATakeaway(t *testing.T) {
 		if english && last != "## What to take away" || !english && !strings.HasSuffix(last, "{#"+takeawayID+"}") {
 			t.Errorf("%s: the last section is %q; a lesson ends with its %q section", l.File, last, takeawayID)
 			continue
+		}
+		if first, ok := named[path.Dir(l.File)]; !ok {
+			named[path.Dir(l.File)] = l
+		} else if h := headings(first); h[len(h)-1] != last {
+			t.Errorf("%s: the summary is headed %q, where %s heads it %q: one heading in every lesson of a language", l.File, last, first.File, h[len(h)-1])
 		}
 		rest := l.Body[strings.LastIndex(l.Body, last):]
 		if strings.Contains(rest, "```") {
@@ -95,14 +102,11 @@ func solutionShape(ex Exercise) string {
 
 // TestExerciseSolutionsDiffer: no two exercises of the course are solved
 // by the same commands, names and numbers aside: each asks the reader for
-// something new.
+// something new, in every language.
 func TestExerciseSolutionsDiffer(t *testing.T) {
-	all, err := All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]string{}
-	for _, l := range all {
+	seen := map[string]string{} // language folder and shape -> exercise
+	for _, l := range withTranslations(t) {
+		dir := path.Dir(l.File)
 		blocks, err := l.Scenarios()
 		if err != nil {
 			t.Fatal(err)
@@ -117,10 +121,10 @@ func TestExerciseSolutionsDiffer(t *testing.T) {
 			}
 			where := l.File + ":" + strconv.Itoa(b.Line) + " " + strconv.Quote(b.Info.Title)
 			shape := solutionShape(ex)
-			if prev, ok := seen[shape]; ok {
+			if prev, ok := seen[dir+"\n"+shape]; ok {
 				t.Errorf("%s has the same solution as %s: %s", where, prev, shape)
 			}
-			seen[shape] = where
+			seen[dir+"\n"+shape] = where
 		}
 	}
 }
