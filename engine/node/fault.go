@@ -21,27 +21,22 @@ import (
 	"path"
 	"strings"
 
+	"warren/engine/script"
 	"warren/engine/vfs"
 )
-
-// FaultKinds are the words of the fault command.
-var FaultKinds = []string{"sync-fail", "write-fail", "enospc", "clear"}
 
 // storeFiles are names the message store writes, for refusing a fault on them.
 var storeFiles = []string{"msg_store_persistent/0.rdq", "0.rdq", "msg_store_transient/12.rdq", "12.rdq", "file_summary.ets",
 	"msg_store_index.ets", "clean.dot", "msg_store_persistent", "msg_store_transient"}
 
-// vfsFault is the vfs fault kind a fault command's word stands for.
-func vfsFault(kind string) string {
+// injectable says whether a word of the fault command names a fault the
+// disk can take (the vfs kinds are the language's words).
+func injectable(kind string) bool {
 	switch kind {
-	case "sync-fail":
-		return vfs.FaultSyncFail
-	case "write-fail":
-		return vfs.FaultWriteFail
-	case "enospc":
-		return vfs.FaultDiskFull
+	case vfs.FaultSyncFail, vfs.FaultWriteFail, vfs.FaultENOSPC:
+		return true
 	}
-	return ""
+	return false
 }
 
 // CheckFault says whether a fault can be set on the node's disk, without
@@ -50,8 +45,8 @@ func (n *Node) CheckFault(kind, pattern string) error {
 	if kind == "clear" {
 		return nil
 	}
-	if vfsFault(kind) == "" {
-		return fmt.Errorf("fault: unknown fault %q; the faults are %s", kind, strings.Join(FaultKinds, ", "))
+	if !injectable(kind) {
+		return fmt.Errorf("fault: unknown fault %q; the faults are %s", kind, strings.Join(script.FaultWords, ", "))
 	}
 	if pattern == "" {
 		return fmt.Errorf("fault %s: missing path=GLOB, the files it hits (path=*.qi hits every queue index segment)", kind)
@@ -78,7 +73,7 @@ func (n *Node) SetFault(kind, pattern string) error {
 		n.Disk.ClearFaults()
 		return nil
 	}
-	return n.Disk.SetFault(vfsFault(kind), pattern)
+	return n.Disk.SetFault(kind, pattern)
 }
 
 // DiskLines is show disk: each node's faults,, then the last file operations,
@@ -91,22 +86,13 @@ func (c *Cluster) DiskLines() []string {
 			prefix = m.Name + " "
 		}
 		for _, f := range m.Disk.Faults() {
-			out = append(out, "fault "+prefix+faultWord(f.Kind)+" path="+f.Pattern)
+			out = append(out, "fault "+prefix+f.Kind+" path="+f.Pattern)
 		}
 		for _, op := range m.Disk.Recent() {
 			out = append(out, prefix+op.Format(relPath(op.Path), relPath(op.To)))
 		}
 	}
 	return out
-}
-
-func faultWord(vfsKind string) string {
-	for _, k := range FaultKinds {
-		if vfsFault(k) == vfsKind {
-			return k
-		}
-	}
-	return vfsKind
 }
 
 // relPath is a path on the node's disk as show disk prints it: inside the

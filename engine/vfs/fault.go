@@ -7,7 +7,9 @@ import (
 	"strings"
 )
 
-// Fault kinds a scenario can inject by name.
+// Fault kinds a scenario can inject by name: the words of the language's
+// fault command (sync-fail, write-fail, enospc), and sync-lost, which the
+// engine sets itself.
 const (
 	// FaultSyncFail makes Sync of a matching file, or SyncDir of a matching
 	// directory, fail; nothing becomes durable.
@@ -15,9 +17,10 @@ const (
 	// FaultWriteFail makes Write, WriteAt and Truncate of a matching file fail
 	// without changing it.
 	FaultWriteFail = "write-fail"
-	// FaultDiskFull makes any write or truncate that would grow a matching
-	// file fail without changing it; writes inside the current size succeed.
-	FaultDiskFull = "disk-full"
+	// FaultENOSPC makes any write or truncate that would grow a matching
+	// file fail without changing it, as a full disk does (POSIX ENOSPC);
+	// writes inside the current size succeed.
+	FaultENOSPC = "enospc"
 	// FaultSyncLost makes Sync of a matching file, or SyncDir of a matching
 	// directory, succeed without making anything durable: a disk whose
 	// write cache acknowledges a flush it loses on a power cut, or a store
@@ -27,10 +30,7 @@ const (
 )
 
 // faultKinds lists the valid fault kinds, sorted.
-var faultKinds = []string{FaultDiskFull, FaultSyncFail, FaultSyncLost, FaultWriteFail}
-
-// FaultKinds returns the valid fault kinds, sorted.
-func FaultKinds() []string { return append([]string(nil), faultKinds...) }
+var faultKinds = []string{FaultENOSPC, FaultSyncFail, FaultSyncLost, FaultWriteFail}
 
 // Fault is one injected fault: a kind and the glob pattern of the paths it
 // applies to.

@@ -111,7 +111,7 @@ func (m *MemFS) Trace() []string {
 // ResetTrace forgets the recorded trace lines.
 func (m *MemFS) ResetTrace() { m.trace = nil }
 
-// SetFault injects a fault of kind (sync-fail, write-fail, disk-full) on every
+// SetFault injects a fault of kind (sync-fail, write-fail, enospc) on every
 // path whose full name or base name matches the glob pattern.
 func (m *MemFS) SetFault(kind, pattern string) error {
 	return m.faults.set(kind, pattern)

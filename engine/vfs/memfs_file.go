@@ -91,7 +91,7 @@ func (f *memFile) writeAt(p []byte, off int64) error {
 	}
 	end := off + int64(len(p))
 	if end > int64(len(f.node.data)) {
-		if err := f.fs.faults.check(FaultDiskFull, "write", f.name); err != nil {
+		if err := f.fs.faults.check(FaultENOSPC, "write", f.name); err != nil {
 			return err
 		}
 		f.node.data = grow(f.node.data, end)
@@ -173,7 +173,7 @@ func (f *memFile) truncate(n int64) error {
 		return err
 	}
 	if n > int64(len(f.node.data)) {
-		if err := f.fs.faults.check(FaultDiskFull, "truncate", f.name); err != nil {
+		if err := f.fs.faults.check(FaultENOSPC, "truncate", f.name); err != nil {
 			return err
 		}
 		f.node.data = grow(f.node.data, n)

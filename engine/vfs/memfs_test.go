@@ -272,15 +272,15 @@ func TestFaultWriteFail(t *testing.T) {
 	}
 }
 
-func TestFaultDiskFull(t *testing.T) {
+func TestFaultENOSPC(t *testing.T) {
 	m := NewMemFS()
 	f := mustCreate(t, m, "0.rdq")
 	f.Write([]byte("abcd"))
-	m.SetFault(FaultDiskFull, "*")
+	m.SetFault(FaultENOSPC, "*")
 	if _, err := f.WriteAt([]byte("XY"), 1); err != nil {
 		t.Fatalf("overwrite inside the file: %v", err)
 	}
-	if _, err := f.Write([]byte("e")); err == nil || !strings.Contains(err.Error(), "disk-full") {
+	if _, err := f.Write([]byte("e")); err == nil || !strings.Contains(err.Error(), "enospc") {
 		t.Fatalf("growing write: %v", err)
 	}
 	if _, err := f.WriteAt([]byte("XY"), 3); err == nil {
@@ -297,7 +297,7 @@ func TestFaultDiskFull(t *testing.T) {
 func TestSetFaultErrors(t *testing.T) {
 	m := NewMemFS()
 	err := m.SetFault("fsync-lies", "*")
-	if err == nil || !strings.Contains(err.Error(), "valid: disk-full, sync-fail, sync-lost, write-fail") {
+	if err == nil || !strings.Contains(err.Error(), "valid: enospc, sync-fail, sync-lost, write-fail") {
 		t.Fatalf("unknown kind: %v", err)
 	}
 	if err := m.SetFault(FaultSyncFail, "[bad"); err == nil {
@@ -308,8 +308,8 @@ func TestSetFaultErrors(t *testing.T) {
 	}
 	m.SetFault(FaultSyncFail, "*.rdq")
 	m.SetFault(FaultSyncFail, "*.rdq")
-	m.SetFault(FaultDiskFull, "*.qs")
-	want := []Fault{{FaultDiskFull, "*.qs"}, {FaultSyncFail, "*.rdq"}}
+	m.SetFault(FaultENOSPC, "*.qs")
+	want := []Fault{{FaultENOSPC, "*.qs"}, {FaultSyncFail, "*.rdq"}}
 	if got := m.Faults(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Faults = %v", got)
 	}

@@ -39,7 +39,7 @@ func TestRecentKeepsTheLastOperations(t *testing.T) {
 		}
 	}
 	m.ClearFaults()
-	if err := m.SetFault(FaultDiskFull, "*.qi"); err != nil {
+	if err := m.SetFault(FaultENOSPC, "*.qi"); err != nil {
 		t.Fatal(err)
 	}
 	f.Write([]byte("more"))

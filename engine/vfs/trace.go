@@ -204,7 +204,7 @@ func (o Op) Format(path, to string) string {
 
 // faultErrno is the POSIX error an injected fault stands for.
 func faultErrno(kind string) string {
-	if kind == FaultDiskFull {
+	if kind == FaultENOSPC {
 		return "enospc"
 	}
 	return "eio"
