@@ -4,8 +4,8 @@ package engine
 // connection and channel, and how the broker's methods become trace events.
 
 import (
+	"warren/engine/beam"
 	"warren/engine/node"
-	"warren/engine/sim"
 	"warren/engine/trace"
 )
 
@@ -22,7 +22,7 @@ type clientConn struct {
 // client records what the broker sends and keeps the client-side state.
 type client struct {
 	cluster *node.Cluster
-	rt      *sim.Runtime
+	rt      *beam.Runtime
 	// lines is the transcript: every trace line as it arrived, with its
 	// event number (the history's, shared by every state a seek makes).
 	// It and the two settings are the Sim's, joined by Sim.link.

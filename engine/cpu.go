@@ -3,7 +3,7 @@ package engine
 import (
 	"sort"
 
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // cpuLines is the `show cpu` view: the processes that ran during the last
@@ -19,7 +19,7 @@ func (s *Sim) cpuLines() []string {
 		per[sc.Group]++
 	}
 	type used struct {
-		p    *sim.Process
+		p    *beam.Process
 		busy int64
 	}
 	var list []used

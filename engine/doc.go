@@ -16,9 +16,9 @@
 //     snapshot.go and timeline.go are what the browser reads.
 //   - engine/script: the command language: each command's spec (spec.go)
 //     and the parser that checks a line against it.
-//   - engine/sim: the runtime, Erlang's in miniature: processes with
+//   - engine/beam: the runtime, Erlang's in miniature: processes with
 //     mailboxes, schedulers, virtual time, timers.
-//   - engine/node: RabbitMQ itself, one sim process per Erlang process: a
+//   - engine/node: RabbitMQ itself, one beam process per Erlang process: a
 //     Cluster of Nodes, each with readers (rabbit_reader), channels
 //     (rabbit_channel, in channel*.go), writers, queues
 //     (rabbit_amqqueue_process, in queue*.go), message stores and the
@@ -45,7 +45,7 @@
 //     (Sim.clientChannel) and Sim.publish builds the node.BasicPublish
 //     frame; Cluster.Send puts it on the socket of the connection's reader
 //     (Node.Connect spawns the reader on first use).
-//  3. Settling (Sim.run, opSettle) steps the runtime (sim.Runtime.StepQuiet)
+//  3. Settling (Sim.run, opSettle) steps the runtime (beam.Runtime.StepQuiet)
 //     until the node has sent the client nothing for QuietWindow. Each
 //     step is one event: one process handling one message.
 //  4. node.reader.Handle takes the frame from the socket (reader.frame) and

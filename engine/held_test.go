@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"warren/engine/beam"
 	"warren/engine/script"
-	"warren/engine/sim"
 )
 
 // The metrics read the node's memory and the cluster's depth from totals
@@ -51,7 +51,7 @@ func (h *heldChecker) exec(line string) []string {
 // runs on.
 func (h *heldChecker) around(what string, run func() (out []string, panicked string)) []string {
 	n := 0
-	h.s.rt.Observe = func(e *sim.Event) {
+	h.s.rt.Observe = func(e *beam.Event) {
 		// after every event of a line's first 20,000, then before every
 		// sample (a count visits every message of every mailbox)
 		if n++; n <= 20_000 || h.s.rt.Now() >= h.s.metrics.next {

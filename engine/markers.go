@@ -18,9 +18,9 @@ import (
 	"sort"
 	"strconv"
 
+	"warren/engine/beam"
 	"warren/engine/node"
 	"warren/engine/say"
-	"warren/engine/sim"
 )
 
 // Marker is one moment of the timeline worth a learner's notice.
@@ -85,14 +85,14 @@ const confirmQuiet = 1000 // µs
 // next event with.
 type markerLog struct {
 	list   []Marker
-	out    map[[2]sim.PID]bool     // credit links at or below zero
-	spells map[[2]sim.PID]*episode // credit links' and readers' (to 0) spells
+	out    map[[2]beam.PID]bool     // credit links at or below zero
+	spells map[[2]beam.PID]*episode // credit links' and readers' (to 0) spells
 	// procs is what markEvent keeps of each process, by PID: the same as
 	// the maps hold, where every event would look it up
 	procs  []procMarks
 	alarms int
-	gc     map[sim.PID]string // GC processes with a job running: the job
-	files  map[sim.PID]uint64 // message stores: the current file
+	gc     map[beam.PID]string // GC processes with a job running: the job
+	files  map[beam.PID]uint64 // message stores: the current file
 	lives  map[string]node.QueueLife
 	seen   map[string]node.QueueLife // scratch for QueueLives
 	// livesOf is the cluster lives was read from, livesAt its place in
@@ -102,7 +102,7 @@ type markerLog struct {
 	livesAt int
 	links   []node.CreditLink // scratch for CreditOf
 	// the last confirm of each channel, µs
-	confirmed map[sim.PID]int64
+	confirmed map[beam.PID]int64
 	ready     bool
 }
 
@@ -144,7 +144,7 @@ func markWhatOf(kind string) markWhat {
 }
 
 // proc is the marks of process pid (grown as processes are spawned).
-func (m *markerLog) proc(pid sim.PID) *procMarks {
+func (m *markerLog) proc(pid beam.PID) *procMarks {
 	if int(pid) >= len(m.procs) {
 		m.procs = append(m.procs, make([]procMarks, int(pid)+1-len(m.procs))...)
 	}
@@ -155,10 +155,10 @@ func (m *markerLog) init() {
 	if m.ready {
 		return
 	}
-	m.out, m.gc = map[[2]sim.PID]bool{}, map[sim.PID]string{}
-	m.files, m.lives, m.seen = map[sim.PID]uint64{}, map[string]node.QueueLife{}, map[string]node.QueueLife{}
-	m.confirmed = map[sim.PID]int64{}
-	m.spells = map[[2]sim.PID]*episode{}
+	m.out, m.gc = map[[2]beam.PID]bool{}, map[beam.PID]string{}
+	m.files, m.lives, m.seen = map[beam.PID]uint64{}, map[string]node.QueueLife{}, map[string]node.QueueLife{}
+	m.confirmed = map[beam.PID]int64{}
+	m.spells = map[[2]beam.PID]*episode{}
 	m.ready = true
 }
 
@@ -169,7 +169,7 @@ func (s *Sim) addMarker(kind string, text say.Text) {
 	s.marks.list = append(s.marks.list, Marker{Event: s.rt.Events(), Time: s.rt.Now(), Kind: kind, Say: text})
 }
 
-func (s *Sim) procName(pid sim.PID) string {
+func (s *Sim) procName(pid beam.PID) string {
 	if p := s.rt.Process(pid); p != nil {
 		return p.Name
 	}
@@ -178,7 +178,7 @@ func (s *Sim) procName(pid sim.PID) string {
 
 // markEvent looks at what event e (just recorded) changed: only the
 // process that ran it can have changed what it holds.
-func (s *Sim) markEvent(e *sim.Event) {
+func (s *Sim) markEvent(e *beam.Event) {
 	m := &s.marks
 	m.init()
 	c := s.cluster
@@ -200,7 +200,7 @@ func (s *Sim) markEvent(e *sim.Event) {
 	case markReader:
 		if shut := !p.InputOpen; shut != pm.shut {
 			pm.shut = shut
-			ep := m.spell([2]sim.PID{pid, 0})
+			ep := m.spell([2]beam.PID{pid, 0})
 			if shut && ep.start(e.End) {
 				s.addMarker("blocked", say.S("engine.m.blocked", p.Name))
 			} else if !shut && ep.back(e.End) {
@@ -243,14 +243,14 @@ func (s *Sim) markEvent(e *sim.Event) {
 }
 
 // markCredit looks for credit of process p running out or granted back.
-func (s *Sim) markCredit(p *sim.Process, pm *procMarks) {
+func (s *Sim) markCredit(p *beam.Process, pm *procMarks) {
 	if pm.out == 0 && !s.cluster.CreditShort(p.PID) {
 		return // none was out and none is: nothing is news
 	}
 	m := &s.marks
 	m.links = s.cluster.CreditOf(p.PID, m.links)
 	for _, l := range m.links {
-		key := [2]sim.PID{p.PID, l.To}
+		key := [2]beam.PID{p.PID, l.To}
 		switch was := m.out[key]; {
 		case l.Credit <= 0 && !was:
 			m.out[key] = true
@@ -279,7 +279,7 @@ func (s *Sim) markCredit(p *sim.Process, pm *procMarks) {
 }
 
 // spell is the episode of a credit link, or of a reader (key {pid, 0}).
-func (m *markerLog) spell(key [2]sim.PID) *episode {
+func (m *markerLog) spell(key [2]beam.PID) *episode {
 	ep := m.spells[key]
 	if ep == nil {
 		ep = &episode{}
@@ -392,7 +392,7 @@ func (s *Sim) resetMarkers() {
 	for _, p := range s.rt.Processes() {
 		pm := m.proc(p.PID)
 		for _, l := range c.CreditOf(p.PID, m.links) {
-			if k := [2]sim.PID{p.PID, l.To}; l.Credit <= 0 && !m.out[k] {
+			if k := [2]beam.PID{p.PID, l.To}; l.Credit <= 0 && !m.out[k] {
 				m.out[k] = true
 				pm.out++
 			}

@@ -13,9 +13,9 @@ package engine
 import (
 	"strconv"
 
+	"warren/engine/beam"
 	"warren/engine/node"
 	"warren/engine/say"
-	"warren/engine/sim"
 )
 
 // narration is how Narrate says a message kind: its catalog key, whether
@@ -80,7 +80,7 @@ func narrationOf(kind string) (n narration, ok bool) {
 // Narrate says event e in words. It reads the simulation as it is now, so
 // it speaks of e when the simulation is right after it (as the widget is
 // when it shows e).
-func (s *Sim) Narrate(e *sim.Event) say.Text {
+func (s *Sim) Narrate(e *beam.Event) say.Text {
 	kind := node.KindName(e.Kind)
 	p := s.rt.Process(e.PID)
 	if p == nil {
@@ -137,7 +137,7 @@ func (s *Sim) Narrate(e *sim.Event) say.Text {
 
 // narrateTail says what a process holds after an event: a queue's counts
 // (tailQueue), or how many messages wait in its mailbox.
-func (s *Sim) narrateTail(p *sim.Process, pid sim.PID, t tail) say.Text {
+func (s *Sim) narrateTail(p *beam.Process, pid beam.PID, t tail) say.Text {
 	if t == tailQueue {
 		if _, ready, unacked, ok := s.cluster.QueueCounts(pid); ok {
 			if unacked > 0 {

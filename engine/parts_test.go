@@ -63,8 +63,8 @@ func TestOnlyLinkedFieldsStayOutOfTheState(t *testing.T) {
 	walk(reflect.TypeFor[state]())
 	slices.Sort(tagged)
 	want := []string{
-		"engine.client.discard", "engine.client.events", "engine.client.lines",
-		"engine.client.record", "engine.client.spare", "sim.Runtime.Log", "sim.Runtime.Observe",
+		"beam.Runtime.Log", "beam.Runtime.Observe", "engine.client.discard", "engine.client.events",
+		"engine.client.lines", "engine.client.record", "engine.client.spare",
 	}
 	if !slices.Equal(tagged, want) {
 		t.Errorf("fields tagged clone:\"-\" under the state:\n%s\nwant\n%s", strings.Join(tagged, "\n"), strings.Join(want, "\n"))

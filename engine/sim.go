@@ -3,9 +3,9 @@ package engine
 import (
 	"fmt"
 
+	"warren/engine/beam"
 	"warren/engine/node"
 	"warren/engine/script"
-	"warren/engine/sim"
 )
 
 // QuietWindow is how long the node must send the client nothing before a
@@ -54,7 +54,7 @@ type state struct {
 	// (restart, set version, show memory) acts on.
 	cluster *node.Cluster
 	node    *node.Node
-	rt      *sim.Runtime
+	rt      *beam.Runtime
 	client  *client
 	applied int   // ops applied to this state (a prefix of ops)
 	partial int64 // events of ops[applied] already run, when it was cut short
@@ -63,12 +63,12 @@ type state struct {
 
 // history is what happened: the recorded operations and what they made.
 type history struct {
-	log        *sim.EventLog // the timeline's events (Options.Record)
-	transcript *lineLog      // every trace line, with its event
-	cps        checkpoints   // copies of the state along the timeline, for Seek
-	marks      markerLog     // the timeline's markers (Options.Record)
-	ops        []op          // every operation applied, in order
-	furthest   int64         // the most events any replay of ops has reached
+	log        *beam.EventLog // the timeline's events (Options.Record)
+	transcript *lineLog       // every trace line, with its event
+	cps        checkpoints    // copies of the state along the timeline, for Seek
+	marks      markerLog      // the timeline's markers (Options.Record)
+	ops        []op           // every operation applied, in order
+	furthest   int64          // the most events any replay of ops has reached
 }
 
 // running bounds what runs now.
@@ -102,7 +102,7 @@ type settings struct {
 func New(opts Options) *Sim {
 	s := &Sim{
 		state:    fresh(opts),
-		history:  history{log: &sim.EventLog{}, transcript: &lineLog{}},
+		history:  history{log: &beam.EventLog{}, transcript: &lineLog{}},
 		settings: settings{opts: opts},
 	}
 	s.link()
@@ -141,7 +141,7 @@ func (s *Sim) link() {
 func (s *Sim) Cluster() *node.Cluster { return s.cluster }
 
 // Runtime exposes the process runtime for inspection.
-func (s *Sim) Runtime() *sim.Runtime { return s.rt }
+func (s *Sim) Runtime() *beam.Runtime { return s.rt }
 
 // Exec runs one command until the node is quiet and returns the lines the
 // client observed, in trace order. A refused command returns one
@@ -179,7 +179,7 @@ func (s *Sim) Submit(line string) ([]string, error) {
 type mark struct {
 	time     int64
 	busy     []int64
-	procBusy map[sim.PID]int64
+	procBusy map[beam.PID]int64
 	stats    node.Stats
 }
 
@@ -192,7 +192,7 @@ func (s *Sim) markStart() {
 	}
 	clear(s.mark.procBusy)
 	if s.mark.procBusy == nil {
-		s.mark.procBusy = map[sim.PID]int64{}
+		s.mark.procBusy = map[beam.PID]int64{}
 	}
 	for _, p := range s.rt.Processes() {
 		if p.Busy > 0 {
@@ -208,10 +208,10 @@ func (s *Sim) stepQuiet(limit int64) bool { return s.steps(limit, false, max64) 
 const max64 = 1<<63 - 1
 
 // steps runs at least one event and at most most, as stepping one at a
-// time does (bounded: limit bounds the work too, see sim.Runtime.Step),
+// time does (bounded: limit bounds the work too, see beam.Runtime.Step),
 // and returns how many ran (0: none could, or a budget or the replay
 // limit refused the next). After the first, it runs the others in one go
-// (sim.Runtime.Steps) as far as nothing between two events needs a look:
+// (beam.Runtime.Steps) as far as nothing between two events needs a look:
 // no budget check, sample, checkpoint, seek copy or recorded event's
 // markers is due before the last of them.
 func (s *Sim) steps(limit int64, bounded bool, most int64) int64 {
@@ -326,7 +326,7 @@ func (s *Sim) markLast() {
 }
 
 // Describe prints one event for the console and the widget's event list.
-func (s *Sim) Describe(e *sim.Event) string {
+func (s *Sim) Describe(e *beam.Event) string {
 	p := s.rt.Process(e.PID)
 	from := ""
 	if f := s.rt.Process(e.From); f != nil {

@@ -3,8 +3,8 @@ package engine
 import (
 	"sort"
 
+	"warren/engine/beam"
 	"warren/engine/node"
-	"warren/engine/sim"
 )
 
 // Snapshot is the whole node at one moment, as plain values: what the
@@ -116,7 +116,7 @@ func (s *Sim) Snapshot() Snapshot {
 		snap.Schedulers = append(snap.Schedulers, v)
 	}
 	for _, p := range s.rt.Processes() {
-		if p.State() == sim.Exited {
+		if p.State() == beam.Exited {
 			continue
 		}
 		v := ProcessView{PID: int32(p.PID), Name: p.Name, Kind: p.Kind, State: p.State().String(), Mailbox: p.MailboxLen(),
@@ -124,7 +124,7 @@ func (s *Sim) Snapshot() Snapshot {
 		if len(members) > 1 {
 			v.Node = members[p.Group].Name
 		}
-		p.Mailbox(func(m *sim.Msg) {
+		p.Mailbox(func(m *beam.Msg) {
 			if len(v.Head) < mailboxHead {
 				v.Head = append(v.Head, node.KindName(m.Kind))
 			}

@@ -5,11 +5,11 @@ import (
 
 	"warren/engine/amqp"
 
-	"warren/engine/sim"
+	"warren/engine/beam"
 	"warren/engine/trace"
 )
 
-// The timeline of a run is what a seek keeps: every event (sim.EventLog)
+// The timeline of a run is what a seek keeps: every event (beam.EventLog)
 // and every trace line, recorded once when it first ran. Trace lines are
 // kept as their fields, a column each, with names interned; the text is
 // derived when a line is shown. Deliveries and confirms, nearly every line
@@ -311,14 +311,14 @@ func (w *showing) lines(ev []trace.Event) []string {
 func (s *Sim) EventCount() int64 { return min(s.log.Len(), s.rt.Events()) }
 
 // Event returns recorded event n (1-based, at most EventCount()).
-func (s *Sim) Event(n int64) sim.Event { return s.log.At(n) }
+func (s *Sim) Event(n int64) beam.Event { return s.log.At(n) }
 
 // Events returns the recorded events up to the current one
 // (Options.Record), copied out of the timeline: EventCount and Event read
 // one without copying them all.
-func (s *Sim) Events() []sim.Event {
+func (s *Sim) Events() []beam.Event {
 	n := s.EventCount()
-	out := make([]sim.Event, n)
+	out := make([]beam.Event, n)
 	for i := range out {
 		out[i] = s.log.At(int64(i) + 1)
 	}

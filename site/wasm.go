@@ -18,7 +18,7 @@ const modulePath = "warren"
 // wasmBuildFlags are the go build flags of warren.wasm, the one place they
 // are written (wasm/size_test.go measures the site's own build): no file
 // paths and no symbol table, and no inlining but in the scheduler's loop
-// (engine/sim), the engine's own package (warren/engine) and the
+// (engine/beam), the engine's own package (warren/engine) and the
 // runtime's maps.
 //
 // NB: inlining is a measured choice. The recorded publish-deliver-ack
@@ -29,7 +29,7 @@ const modulePath = "warren"
 // at 029e63c:
 //
 //	inlining                        CPU     gzip        brotli
-//	off but in engine/sim           2.22 s  1,226,272     940,767
+//	off but in engine/beam          2.22 s  1,226,272     940,767
 //	also in runtime                 1.86 s  1,260,308     975,481
 //	also in internal/runtime/...    1.81 s  1,271,409     985,870
 //	also in the standard library    1.70 s  1,294,139   1,007,382
@@ -41,7 +41,7 @@ const modulePath = "warren"
 // build collects between calls (wasm/gc.go), what counts is the engine's
 // own calls. The browser bench's 20,000-message recorded command in
 // Chromium, the best of 6 runs, two interleaved rounds at load 5 to 6, at
-// 054320e: 195 and 228 ms with inlining off but in engine/sim; 122 and
+// 054320e: 195 and 228 ms with inlining off but in engine/beam; 122 and
 // 131 ms also in warren/engine and internal/runtime/maps (the second run,
 // which the bench counts: 277 and 316 against 224 and 296 ms). Shipped
 // sizes 1,265,272 gzip and 969,843 brotli against 1,280,628 and 985,368
@@ -56,7 +56,7 @@ const modulePath = "warren"
 // allocation per message (Cluster.newMessage).
 var wasmBuildFlags = []string{
 	"-trimpath", "-ldflags=-s",
-	"-gcflags=all=-l", "-gcflags=warren/engine/sim=", "-gcflags=warren/engine=", "-gcflags=internal/runtime/maps=",
+	"-gcflags=all=-l", "-gcflags=warren/engine/beam=", "-gcflags=warren/engine=", "-gcflags=internal/runtime/maps=",
 }
 
 // wasmModules are the site's WebAssembly modules: the engine, which every

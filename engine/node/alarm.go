@@ -8,7 +8,7 @@ package node
 import (
 	"sort"
 
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // MemoryCheckInterval is DEFAULT_MEMORY_CHECK_INTERVAL, in µs.
@@ -38,7 +38,7 @@ func (c *Cluster) SetAlarm(resource string, on bool) {
 		v = 1
 	}
 	for _, r := range c.readers() {
-		c.RT.Send(r.proc.PID, sim.Msg{Kind: kAlarm, N: v, P: resource})
+		c.RT.Send(r.proc.PID, beam.Msg{Kind: kAlarm, N: v, P: resource})
 	}
 }
 
@@ -119,11 +119,11 @@ func (n *Node) CountMemory() int64 {
 		q.pending.each(func(e *entry) { total += per + int64(len(e.msg.Body)) })
 	}
 	for _, p := range n.RT.Processes() {
-		if p.State() == sim.Exited || p.Group != n.group {
+		if p.State() == beam.Exited || p.Group != n.group {
 			continue
 		}
 		// a publish waiting in a mailbox holds its body on the heap
-		p.Mailbox(func(m *sim.Msg) {
+		p.Mailbox(func(m *beam.Msg) {
 			total += mailboxMessageBytes
 			switch v := m.P.(type) {
 			case *Message:
@@ -142,10 +142,10 @@ type memoryMonitor struct{ n *Node }
 // watermark every second.
 func (n *Node) StartMemoryMonitor() {
 	p := n.spawn("vm_memory_monitor", "monitor", &memoryMonitor{n: n})
-	n.RT.Send(p.PID, sim.Msg{Kind: kMemoryCheck})
+	n.RT.Send(p.PID, beam.Msg{Kind: kMemoryCheck})
 }
 
-func (m *memoryMonitor) Handle(ctx *sim.Ctx, msg sim.Msg) {
+func (m *memoryMonitor) Handle(ctx *beam.Ctx, msg beam.Msg) {
 	ctx.Charge(m.n.Config.Costs.Timer)
 	if w := m.n.Config.Watermark; w > 0 {
 		used := m.n.Memory()
@@ -160,13 +160,13 @@ func (m *memoryMonitor) Handle(ctx *sim.Ctx, msg sim.Msg) {
 		if paging && !m.n.paging {
 			for _, name := range m.n.QueueNames() {
 				if rec := m.n.queues[name]; rec.home == m.n && rec.proc != nil {
-					ctx.Send(rec.PID, sim.Msg{Kind: kPageOut})
+					ctx.Send(rec.PID, beam.Msg{Kind: kPageOut})
 				}
 			}
 		}
 		m.n.paging = paging
 	}
-	ctx.SendAfter(ctx.Self, MemoryCheckInterval, sim.Msg{Kind: kMemoryCheck})
+	ctx.SendAfter(ctx.Self, MemoryCheckInterval, beam.Msg{Kind: kMemoryCheck})
 }
 
 // HeldBytes is what the node's messages and files take in the computer's

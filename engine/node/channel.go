@@ -12,17 +12,17 @@ import (
 	"strings"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 type channel struct {
 	n      *Node
 	conn   int
 	num    int
-	pid    sim.PID
-	writer sim.PID
-	reader sim.PID
-	proc   *sim.Process
+	pid    beam.PID
+	writer beam.PID
+	reader beam.PID
+	proc   *beam.Process
 
 	nextTag     uint64
 	unacked     fifo[unacked] // ascending delivery tags
@@ -34,14 +34,14 @@ type channel struct {
 	unconfirmed []*confirmRec // ascending seq
 	confirmOut  []Confirm     // settled, not yet sent (see flushConfirms)
 	credit      creditFlow
-	touched     []sim.PID // queues that know this channel
+	touched     []beam.PID // queues that know this channel
 	call        *pendingCall
 	closed      bool
 	dying       bool
 	routeBuf    []string
 	routes      routeCache
-	moved       map[sim.PID]sim.PID // crashed queue process -> its restarted one
-	waiting     *deadWait           // sleeping in with/4 for a dead queue
+	moved       map[beam.PID]beam.PID // crashed queue process -> its restarted one
+	waiting     *deadWait             // sleeping in with/4 for a dead queue
 	// lastQueue is most_recently_declared_queue: the queue an empty queue
 	// name stands for.
 	lastQueue string
@@ -51,18 +51,18 @@ type channel struct {
 	// from then. timeout is its consumer_timeout (µs, 0: none), tick the
 	// timer armed for the tick that may find the oldest delivery late.
 	born, timeout int64
-	tick          sim.TimerID
+	tick          beam.TimerID
 }
 
 type pendingCall struct {
-	done  func(ctx *sim.Ctx, reply any)
-	to    sim.PID
+	done  func(ctx *beam.Ctx, reply any)
+	to    beam.PID
 	ref   uint32
 	queue string
 	req   any
 }
 
-func newChannel(n *Node, conn, num int, reader sim.PID) *channel {
+func newChannel(n *Node, conn, num int, reader beam.PID) *channel {
 	ch := &channel{n: n, conn: conn, num: num, reader: reader, consumers: map[string]*chConsumer{},
 		limiter: &Limiter{}, credit: newCreditFlow(n.Config.Credit)}
 	ch.proc = n.spawn(fmt.Sprintf("channel c%d.%d", conn, num), "channel", ch)
@@ -83,7 +83,7 @@ func channelPriority(kind uint16, _ any) int {
 	return 0
 }
 
-func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
+func (ch *channel) Handle(ctx *beam.Ctx, m beam.Msg) {
 	if ch.closed || (ch.dying && m.Kind != kShutdown) {
 		return
 	}
@@ -91,8 +91,8 @@ func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
 	switch m.Kind {
 	case kMethod:
 		if m.N == 1 {
-			if to := ch.credit.ack(m.From); to != sim.None {
-				ctx.Send(to, sim.Msg{Kind: kBump, N: int64(ch.credit.spec.MoreAfter)})
+			if to := ch.credit.ack(m.From); to != beam.None {
+				ctx.Send(to, beam.Msg{Kind: kBump, N: int64(ch.credit.spec.MoreAfter)})
 			}
 		}
 		if err := ch.method(ctx, m.P); err != nil {
@@ -172,46 +172,46 @@ func (ch *channel) Handle(ctx *sim.Ctx, m sim.Msg) {
 	}
 }
 
-func (ch *channel) grant(ctx *sim.Ctx, to []sim.PID) {
+func (ch *channel) grant(ctx *beam.Ctx, to []beam.PID) {
 	for _, p := range to {
-		ctx.Send(p, sim.Msg{Kind: kBump, N: int64(ch.credit.spec.MoreAfter)})
+		ctx.Send(p, beam.Msg{Kind: kBump, N: int64(ch.credit.spec.MoreAfter)})
 	}
 }
 
 // send writes a method to the client through this channel's writer.
-func (ch *channel) send(ctx *sim.Ctx, method any) {
+func (ch *channel) send(ctx *beam.Ctx, method any) {
 	if ok, is := method.(DeclareOk); is {
 		ch.lastQueue = ok.Queue
 	}
-	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, P: method})
+	ctx.Send(ch.writer, beam.Msg{Kind: kWrite, P: method})
 }
 
 // fail handles an AMQP exception raised while handling a method: a soft
 // error closes the channel, a hard error the whole connection.
-func (ch *channel) fail(ctx *sim.Ctx, e *amqp.Error) {
+func (ch *channel) fail(ctx *beam.Ctx, e *amqp.Error) {
 	if amqp.IsConnectionError(e.Code) {
-		ctx.Send(ch.reader, sim.Msg{Kind: kConnError, P: e})
+		ctx.Send(ch.reader, beam.Msg{Kind: kConnError, P: e})
 		ch.dying = true // the reader will shut every channel down
 		return
 	}
 	ch.send(ctx, Closed{Code: e.Code, Text: e.Error()})
 	ch.terminate(ctx)
-	ctx.Send(ch.reader, sim.Msg{Kind: kChannelExit})
+	ctx.Send(ch.reader, beam.Msg{Kind: kChannelExit})
 }
 
 // terminate ends the channel: queues that know it requeue its unacked
 // messages and drop its consumers; the writer stops after what it holds.
-func (ch *channel) terminate(ctx *sim.Ctx) {
+func (ch *channel) terminate(ctx *beam.Ctx) {
 	ch.closed = true
 	ch.dropReply()
 	for _, q := range ch.touched {
-		ctx.Send(q, sim.Msg{Kind: kChannelDown})
+		ctx.Send(q, beam.Msg{Kind: kChannelDown})
 	}
-	ctx.Send(ch.writer, sim.Msg{Kind: kShutdown})
+	ctx.Send(ch.writer, beam.Msg{Kind: kShutdown})
 	ctx.Exit()
 }
 
-func (ch *channel) touch(q sim.PID) {
+func (ch *channel) touch(q beam.PID) {
 	if !slices.Contains(ch.touched, q) {
 		ch.touched = append(ch.touched, q)
 	}
@@ -219,14 +219,14 @@ func (ch *channel) touch(q sim.PID) {
 
 // callQueue makes a synchronous call to a queue process.
 // A queue whose supervisor gave up keeps the channel waiting (with/4).
-func (ch *channel) callQueue(ctx *sim.Ctx, q *QueueRecord, req any, done func(ctx *sim.Ctx, reply any)) {
+func (ch *channel) callQueue(ctx *beam.Ctx, q *QueueRecord, req any, done func(ctx *beam.Ctx, reply any)) {
 	if q.down {
 		ch.fail(ctx, homeDown(q))
 		return
 	}
 	if q.dead {
 		name := q.Name
-		ch.waitForQueue(ctx, name, true, func(ctx *sim.Ctx) {
+		ch.waitForQueue(ctx, name, true, func(ctx *beam.Ctx) {
 			switch q, ok := ch.n.queues[name]; {
 			case !ok:
 				ch.fail(ctx, notFoundQueue(name))
@@ -244,11 +244,11 @@ func (ch *channel) callQueue(ctx *sim.Ctx, q *QueueRecord, req any, done func(ct
 		}
 	}
 	ch.touch(q.PID)
-	ref := ctx.Call(q.PID, sim.Msg{Kind: kCall, P: req})
+	ref := ctx.Call(q.PID, beam.Msg{Kind: kCall, P: req})
 	ch.call = &pendingCall{done: done, to: q.PID, ref: ref, queue: q.Name, req: req}
 }
 
-func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
+func (ch *channel) method(ctx *beam.Ctx, method any) *amqp.Error {
 	c := &ch.n.Config.Costs
 	if ch.tx != nil && ch.tx.committing {
 		// the spec lets a client send nothing while it waits for a
@@ -314,7 +314,7 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 			ch.send(ctx, DeleteOk{})
 			return nil
 		}
-		ch.callQueue(ctx, q, &callDelete{ifUnused: m.IfUnused, ifEmpty: m.IfEmpty}, func(ctx *sim.Ctx, r any) {
+		ch.callQueue(ctx, q, &callDelete{ifUnused: m.IfUnused, ifEmpty: m.IfEmpty}, func(ctx *beam.Ctx, r any) {
 			ch.send(ctx, r)
 		})
 	case *QueuePurge:
@@ -322,7 +322,7 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		if err != nil {
 			return err
 		}
-		ch.callQueue(ctx, q, &callPurge{}, func(ctx *sim.Ctx, r any) { ch.send(ctx, r) })
+		ch.callQueue(ctx, q, &callPurge{}, func(ctx *beam.Ctx, r any) { ch.send(ctx, r) })
 	case *QueueBind:
 		return ch.bind(ctx, m.Queue, m.Exchange, m.Key, m.Args, true)
 	case *QueueUnbind:
@@ -371,7 +371,7 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 			ch.send(ctx, Ok{Method: "basic.cancel-ok"})
 			return nil
 		}
-		ch.callQueue(ctx, q, &callCancel{tag: m.Tag}, func(ctx *sim.Ctx, r any) {
+		ch.callQueue(ctx, q, &callCancel{tag: m.Tag}, func(ctx *beam.Ctx, r any) {
 			ch.send(ctx, Ok{Method: "basic.cancel-ok"})
 		})
 	case *BasicGet:
@@ -379,7 +379,7 @@ func (ch *channel) method(ctx *sim.Ctx, method any) *amqp.Error {
 		if err != nil {
 			return err
 		}
-		ch.callQueue(ctx, q, &callGet{noAck: m.NoAck, limiter: ch.limiter}, func(ctx *sim.Ctx, r any) {
+		ch.callQueue(ctx, q, &callGet{noAck: m.NoAck, limiter: ch.limiter}, func(ctx *beam.Ctx, r any) {
 			g, ok := r.(*getReply)
 			if !ok || g.msg == nil {
 				ch.send(ctx, GetEmpty{})
@@ -460,7 +460,7 @@ func fillQueue[T any](m *T, last string, fields func(*T) (queue, key *string)) (
 // oldest unacked delivery would be late (evaluate_consumer_timeout runs on
 // every tick; warren skips the ticks that could find nothing), if no timer
 // is set.
-func (ch *channel) armTick(ctx *sim.Ctx) {
+func (ch *channel) armTick(ctx *beam.Ctx) {
 	if ch.timeout <= 0 || ch.tick != 0 || ch.unacked.len() == 0 {
 		return
 	}
@@ -471,7 +471,7 @@ func (ch *channel) armTick(ctx *sim.Ctx) {
 	for at <= ctx.Now {
 		at += channelTick
 	}
-	ch.tick = ctx.SendAfter(ch.pid, at-ctx.Now, sim.Msg{Kind: kTick})
+	ch.tick = ctx.SendAfter(ch.pid, at-ctx.Now, beam.Msg{Kind: kTick})
 }
 
 // timedOut says whether the oldest unacked delivery is past the timeout.

@@ -10,12 +10,12 @@ import (
 	"strconv"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 type unacked struct {
 	tag    uint64
-	q      sim.PID
+	q      beam.PID
 	ackTag uint64
 	ctag   string // "" for basic.get
 	at     int64  // delivered_at (µs)
@@ -25,7 +25,7 @@ type unacked struct {
 // Otherwise the tag itself must be outstanding, with multiple too: like
 // collect_acks, a multiple ack of a tag beyond the last delivered, or of
 // one settled already, settles nothing and fails the channel.
-func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *amqp.Error {
+func (ch *channel) ack(ctx *beam.Ctx, tag uint64, multiple bool, kind uint16) *amqp.Error {
 	list := ch.unacked.items()
 	if multiple && tag == 0 {
 		picked := append([]unacked(nil), list...)
@@ -55,12 +55,12 @@ func (ch *channel) ack(ctx *sim.Ctx, tag uint64, multiple bool, kind uint16) *am
 	if u.ctag != "" {
 		ch.limiter.release(ctx, 1)
 	}
-	ctx.Send(ch.queuePID(u.q), sim.Msg{Kind: kind, N: int64(u.ackTag)})
+	ctx.Send(ch.queuePID(u.q), beam.Msg{Kind: kind, N: int64(u.ackTag)})
 	return nil
 }
 
 // settleOrHold settles now, or at tx.commit in a transaction.
-func (ch *channel) settleOrHold(ctx *sim.Ctx, list []unacked, kind uint16) {
+func (ch *channel) settleOrHold(ctx *beam.Ctx, list []unacked, kind uint16) {
 	if ch.tx != nil {
 		ch.tx.hold(list, kind)
 		return
@@ -70,7 +70,7 @@ func (ch *channel) settleOrHold(ctx *sim.Ctx, list []unacked, kind uint16) {
 
 // settle sends acks, requeues or rejects to the queues concerned, one
 // message per queue, and gives the global limiter its room back.
-func (ch *channel) settle(ctx *sim.Ctx, list []unacked, kind uint16) {
+func (ch *channel) settle(ctx *beam.Ctx, list []unacked, kind uint16) {
 	if len(list) == 0 {
 		return
 	}
@@ -94,9 +94,9 @@ func (ch *channel) settle(ctx *sim.Ctx, list []unacked, kind uint16) {
 		}
 		to := ch.queuePID(q)
 		if len(tags) == 1 {
-			ctx.Send(to, sim.Msg{Kind: kind, N: int64(tags[0])})
+			ctx.Send(to, beam.Msg{Kind: kind, N: int64(tags[0])})
 		} else {
-			ctx.Send(to, sim.Msg{Kind: kind, P: tags})
+			ctx.Send(to, beam.Msg{Kind: kind, P: tags})
 		}
 		list = rest
 	}

@@ -10,10 +10,10 @@ import (
 	"strconv"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
-func (ch *channel) queueDeclare(ctx *sim.Ctx, m *QueueDeclare) *amqp.Error {
+func (ch *channel) queueDeclare(ctx *beam.Ctx, m *QueueDeclare) *amqp.Error {
 	n := ch.n
 	name := m.Queue
 	if m.Passive {
@@ -84,8 +84,8 @@ func (ch *channel) queueDeclare(ctx *sim.Ctx, m *QueueDeclare) *amqp.Error {
 	return nil
 }
 
-func (ch *channel) stat(ctx *sim.Ctx, q *QueueRecord) {
-	ch.callQueue(ctx, q, &callStat{}, func(ctx *sim.Ctx, r any) {
+func (ch *channel) stat(ctx *beam.Ctx, q *QueueRecord) {
+	ch.callQueue(ctx, q, &callStat{}, func(ctx *beam.Ctx, r any) {
 		s := r.(*statReply)
 		ch.send(ctx, DeclareOk{Queue: q.Name, Messages: s.messages, Consumers: s.consumers})
 	})
@@ -97,7 +97,7 @@ func (ch *channel) stat(ctx *sim.Ctx, q *QueueRecord) {
 // be valid for the exchange type, then an exclusive queue must belong to
 // this connection; an unbind of a binding that does not exist succeeds
 // without that last check.
-func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Table, add bool) *amqp.Error {
+func (ch *channel) bind(ctx *beam.Ctx, queue, exchange, key string, args amqp.Table, add bool) *amqp.Error {
 	n := ch.n
 	if exchange == "" {
 		return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
@@ -140,7 +140,7 @@ func (ch *channel) bind(ctx *sim.Ctx, queue, exchange, key string, args amqp.Tab
 	return nil
 }
 
-func (ch *channel) exchangeDeclare(ctx *sim.Ctx, m *ExchangeDeclare) *amqp.Error {
+func (ch *channel) exchangeDeclare(ctx *beam.Ctx, m *ExchangeDeclare) *amqp.Error {
 	if m.Passive {
 		if m.Exchange == "" {
 			return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
@@ -198,7 +198,7 @@ func (ch *channel) exchangeDeclare(ctx *sim.Ctx, m *ExchangeDeclare) *amqp.Error
 
 // bindExchange adds or removes an exchange-to-exchange binding: neither
 // end may be the default exchange, and both must exist for a bind.
-func (ch *channel) bindExchange(ctx *sim.Ctx, m *ExchangeBind) *amqp.Error {
+func (ch *channel) bindExchange(ctx *beam.Ctx, m *ExchangeBind) *amqp.Error {
 	n := ch.n
 	if m.Destination == "" || m.Source == "" {
 		return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")

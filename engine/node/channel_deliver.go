@@ -11,16 +11,16 @@ import (
 	"strconv"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 type chConsumer struct {
 	queue string
-	qpid  sim.PID
+	qpid  beam.PID
 	spec  *callConsume // what basic.consume asked: to consume again after a queue crash
 }
 
-func (ch *channel) consume(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
+func (ch *channel) consume(ctx *beam.Ctx, m *BasicConsume) *amqp.Error {
 	q, err := ch.lookupQueue(m.Queue)
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func (ch *channel) consume(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
 	req := &callConsume{tag: tag, noAck: m.NoAck, exclusive: m.Exclusive, args: m.Args,
 		prefetch: ch.prefetch, limiter: ch.limiter, channel: ch.pid, writer: ch.writer}
 	ch.consumers[tag] = &chConsumer{queue: q.Name, qpid: q.PID, spec: req}
-	ch.callQueue(ctx, q, req, func(ctx *sim.Ctx, r any) {
+	ch.callQueue(ctx, q, req, func(ctx *beam.Ctx, r any) {
 		ch.send(ctx, ConsumeOk{Tag: tag})
 	})
 	return nil
@@ -50,7 +50,7 @@ func (c *Cluster) newCtag() string {
 	return "amq.ctag-" + strconv.Itoa(c.nextCtag)
 }
 
-func (ch *channel) toConsumer(ctx *sim.Ctx, d *consumerDelivery) {
+func (ch *channel) toConsumer(ctx *beam.Ctx, d *consumerDelivery) {
 	ctx.Charge(ch.n.Config.Costs.ChannelDeliver)
 	if ch.n.remote(d.queue) {
 		ch.n.hop(ctx)
@@ -61,13 +61,13 @@ func (ch *channel) toConsumer(ctx *sim.Ctx, d *consumerDelivery) {
 		ch.armTick(ctx)
 	}
 	d.DeliveryTag = ch.nextTag
-	ctx.Send(ch.writer, sim.Msg{Kind: kWrite, P: d})
+	ctx.Send(ch.writer, beam.Msg{Kind: kWrite, P: d})
 }
 
 // resumeConsumerQueues tells the queues this channel consumes from that
 // its limit changed (deactivate_limit_all).
-func (ch *channel) resumeConsumerQueues(ctx *sim.Ctx) {
-	var seen []sim.PID
+func (ch *channel) resumeConsumerQueues(ctx *beam.Ctx) {
+	var seen []beam.PID
 	for _, tag := range sortedKeys(ch.consumers) {
 		q := ch.consumers[tag].qpid
 		dup := false
@@ -76,7 +76,7 @@ func (ch *channel) resumeConsumerQueues(ctx *sim.Ctx) {
 		}
 		if !dup {
 			seen = append(seen, q)
-			ctx.Send(q, sim.Msg{Kind: kResume})
+			ctx.Send(q, beam.Msg{Kind: kResume})
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"strconv"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // routeCache keeps the last routing decision until the topology changes.
@@ -25,11 +25,11 @@ type routeCache struct {
 
 type confirmRec struct {
 	seq     uint64
-	waiting []sim.PID // queues that have not confirmed yet
+	waiting []beam.PID // queues that have not confirmed yet
 	nack    bool
 }
 
-func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
+func (ch *channel) publish(ctx *beam.Ctx, m *BasicPublish) *amqp.Error {
 	n := ch.n
 	c := &n.Config.Costs
 	ctx.Charge(c.ChannelPublish + int64(len(m.Body)>>10)*c.PerKB)
@@ -87,7 +87,7 @@ func (ch *channel) publish(ctx *sim.Ctx, m *BasicPublish) *amqp.Error {
 // deliverPublish sends a routed publish to its queues (deliver_to_queues):
 // a mandatory one that reaches none comes back, and in confirm mode its
 // sequence number is confirmed once every queue has it.
-func (ch *channel) deliverPublish(ctx *sim.Ctx, m *BasicPublish, dests []*QueueRecord) {
+func (ch *channel) deliverPublish(ctx *beam.Ctx, m *BasicPublish, dests []*QueueRecord) {
 	n := ch.n
 	c := &n.Config.Costs
 	n.Stats.Published++
@@ -157,7 +157,7 @@ func checkExpiration(s string) *amqp.Error {
 }
 
 // confirmed handles a queue's confirm (or rejection) of a sequence number.
-func (ch *channel) confirmed(seq uint64, q sim.PID, nack bool) {
+func (ch *channel) confirmed(seq uint64, q beam.PID, nack bool) {
 	i := sort.Search(len(ch.unconfirmed), func(i int) bool { return ch.unconfirmed[i].seq >= seq })
 	if i == len(ch.unconfirmed) || ch.unconfirmed[i].seq != seq {
 		return
@@ -175,7 +175,7 @@ func (ch *channel) confirmed(seq uint64, q sim.PID, nack bool) {
 
 // flushConfirms sends the publisher confirms settled so far
 // (send_confirms_and_nacks).
-func (ch *channel) flushConfirms(ctx *sim.Ctx) {
+func (ch *channel) flushConfirms(ctx *beam.Ctx) {
 	if ch.tx != nil {
 		ch.settleTx(ctx)
 		return
@@ -187,7 +187,7 @@ func (ch *channel) flushConfirms(ctx *sim.Ctx) {
 	ch.confirmOut = ch.confirmOut[:0]
 }
 
-func removePID(list []sim.PID, p sim.PID) []sim.PID {
+func removePID(list []beam.PID, p beam.PID) []beam.PID {
 	for i, e := range list {
 		if e == p {
 			return append(list[:i], list[i+1:]...)
@@ -198,7 +198,7 @@ func removePID(list []sim.PID, p sim.PID) []sim.PID {
 
 // queueDown forgets a queue that is gone: its pending confirms count as
 // confirmed, its credit is forgotten.
-func (ch *channel) queueDown(ctx *sim.Ctx, q sim.PID) {
+func (ch *channel) queueDown(ctx *beam.Ctx, q beam.PID) {
 	released, _ := ch.credit.peerDown(q)
 	ch.grant(ctx, released)
 	// rabbit_confirms:remove_queue: what only this queue still owed is

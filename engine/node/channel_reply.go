@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // replyQueue is the pseudo-queue a reply consumer consumes from.
@@ -34,7 +34,7 @@ type replyConsumer struct {
 }
 
 // consumeReply is basic.consume on amq.rabbitmq.reply-to.
-func (ch *channel) consumeReply(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
+func (ch *channel) consumeReply(ctx *beam.Ctx, m *BasicConsume) *amqp.Error {
 	if _, dup := ch.consumers[m.Tag]; dup && m.Tag != "" {
 		return amqp.Errorf(amqp.NotAllowed, "attempt to reuse consumer tag '"+m.Tag+"'")
 	}
@@ -53,7 +53,7 @@ func (ch *channel) consumeReply(ctx *sim.Ctx, m *BasicConsume) *amqp.Error {
 	r := &replyConsumer{tag: tag, name: replyPrefix + strconv.Itoa(n.nextReply)}
 	ch.reply = r
 	if n.replies == nil {
-		n.replies = map[string]sim.PID{}
+		n.replies = map[string]beam.PID{}
 	}
 	n.replies[r.name] = ch.pid
 	ch.send(ctx, ConsumeOk{Tag: tag})
@@ -91,7 +91,7 @@ func isReplyName(exchange, key string) bool {
 
 // deliverReply sends a publish to the reply consumer its routing key
 // names; a name that no live reply consumer has is dropped.
-func (ch *channel) deliverReply(ctx *sim.Ctx, m *BasicPublish) {
+func (ch *channel) deliverReply(ctx *beam.Ctx, m *BasicPublish) {
 	to, ok := ch.n.replies[m.Key]
 	if !ok {
 		return
@@ -99,12 +99,12 @@ func (ch *channel) deliverReply(ctx *sim.Ctx, m *BasicPublish) {
 	if ch.n.remote(to) {
 		ch.n.hop(ctx)
 	}
-	ctx.Send(to, sim.Msg{Kind: kDeliverReply, P: &Message{Key: m.Key, Props: &m.Props, Body: m.Body}})
+	ctx.Send(to, beam.Msg{Kind: kDeliverReply, P: &Message{Key: m.Key, Props: &m.Props, Body: m.Body}})
 }
 
 // replied hands a reply to the client if it is for this channel's reply
 // consumer as it is now (one made again since has another name).
-func (ch *channel) replied(ctx *sim.Ctx, msg *Message) {
+func (ch *channel) replied(ctx *beam.Ctx, msg *Message) {
 	if r := ch.reply; r != nil && r.name == msg.Key {
 		ch.send(ctx, &Deliver{ConsumerTag: r.tag, DeliveryTag: ch.nextTag + 1, Msg: msg})
 	}
@@ -113,7 +113,7 @@ func (ch *channel) replied(ctx *sim.Ctx, msg *Message) {
 // declareReply is queue.declare of the pseudo-queue or of a reply
 // consumer's name: every such declare is passive, and one that exists has
 // one consumer.
-func (ch *channel) declareReply(ctx *sim.Ctx, name string) *amqp.Error {
+func (ch *channel) declareReply(ctx *beam.Ctx, name string) *amqp.Error {
 	if _, ok := ch.n.replies[name]; name != replyQueue && !ok {
 		return notFoundQueue(name)
 	}

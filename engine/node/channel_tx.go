@@ -10,7 +10,7 @@ import (
 	"sort"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // txState is the channel's transaction: {Msgs, Acks}.
@@ -58,7 +58,7 @@ func (t *txState) ackCount() int {
 // settleTx takes the queues' confirms of a transaction's publishes
 // (record_rejects marks it failed) and, once a commit has none left to
 // wait for, completes it (maybe_complete_tx, complete_tx).
-func (ch *channel) settleTx(ctx *sim.Ctx) {
+func (ch *channel) settleTx(ctx *beam.Ctx) {
 	t := ch.tx
 	for _, c := range ch.confirmOut {
 		t.failed = t.failed || c.Nack
@@ -75,7 +75,7 @@ func (ch *channel) settleTx(ctx *sim.Ctx) {
 	ch.send(ctx, Ok{Method: "tx.commit-ok"})
 }
 
-func (ch *channel) txMethod(ctx *sim.Ctx, m any) *amqp.Error {
+func (ch *channel) txMethod(ctx *beam.Ctx, m any) *amqp.Error {
 	switch m.(type) {
 	case TxSelect:
 		if ch.confirm {

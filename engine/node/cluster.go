@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // DefaultLinkDelay is a message's trip between two nodes on one host's
@@ -29,7 +29,7 @@ const DefaultLinkDelay = 100
 var Locators = []string{"client-local", "min-masters", "random"}
 
 // spawn starts a process on this node's schedulers.
-func (n *Node) spawn(name, kind string, h sim.Handler) *sim.Process {
+func (n *Node) spawn(name, kind string, h beam.Handler) *beam.Process {
 	return n.RT.SpawnIn(n.group, name, kind, h)
 }
 
@@ -159,7 +159,7 @@ func (c *Cluster) readers() []*reader {
 }
 
 // remote says whether pid lives on another node than this one.
-func (n *Node) remote(pid sim.PID) bool {
+func (n *Node) remote(pid beam.PID) bool {
 	if len(n.members) == 1 {
 		return false
 	}
@@ -169,7 +169,7 @@ func (n *Node) remote(pid sim.PID) bool {
 
 // hop charges the sending of a message to another node (or its
 // receiving there): the same whatever the size of its body (Costs.DistHop).
-func (n *Node) hop(ctx *sim.Ctx) {
+func (n *Node) hop(ctx *beam.Ctx) {
 	ctx.Charge(n.Config.Costs.DistHop)
 }
 

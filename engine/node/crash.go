@@ -31,8 +31,8 @@ import (
 	"sort"
 
 	"warren/engine/amqp"
+	"warren/engine/beam"
 	"warren/engine/script"
-	"warren/engine/sim"
 )
 
 const (
@@ -46,10 +46,10 @@ const (
 )
 
 // queueDown tells a channel that a queue process died: cur is its
-// restarted process, sim.None when its supervisor gave up.
+// restarted process, beam.None when its supervisor gave up.
 type queueDown struct {
 	name     string
-	old, cur sim.PID
+	old, cur beam.PID
 	// stopped: the queue's node stopped (exit reason shutdown, not a crash)
 	stopped bool
 }
@@ -117,7 +117,7 @@ func (c *Cluster) CrashQueue(name string) error {
 		}
 	}
 	rec.restarts = recent
-	cur := sim.None
+	cur := beam.None
 	if len(rec.restarts) >= restartIntensity {
 		rec.dead = true
 	} else {
@@ -140,10 +140,10 @@ func (c *Cluster) CrashQueue(name string) error {
 func (c *Cluster) queueWentDown(d *queueDown) {
 	c.eachChannel(func(ch *channel) {
 		if ch.call != nil && ch.call.to == d.old {
-			c.RT.Send(ch.pid, sim.Msg{Kind: kReply, Ref: ch.call.ref, P: &callFailed{}})
+			c.RT.Send(ch.pid, beam.Msg{Kind: kReply, Ref: ch.call.ref, P: &callFailed{}})
 		}
 		if slices.Contains(ch.touched, d.old) {
-			c.RT.Send(ch.pid, sim.Msg{Kind: kQueueDown, P: d})
+			c.RT.Send(ch.pid, beam.Msg{Kind: kQueueDown, P: d})
 		}
 	})
 }
@@ -158,7 +158,7 @@ func (c *Cluster) eachChannel(f func(ch *channel)) {
 		sort.Ints(nums)
 		for _, num := range nums {
 			p := c.RT.Process(r.chans[num].pid)
-			if p == nil || p.State() == sim.Exited {
+			if p == nil || p.State() == beam.Exited {
 				continue
 			}
 			if ch, ok := p.Handler.(*channel); ok && !ch.closed {
@@ -185,7 +185,7 @@ func (c *Cluster) deleteCrashed(rec *QueueRecord) {
 	c.eachChannel(func(ch *channel) {
 		if w := ch.waiting; w != nil && w.queue == rec.Name {
 			c.RT.CancelTimer(w.timer)
-			c.RT.Send(ch.pid, sim.Msg{Kind: kWaitDone, Ref: w.ref})
+			c.RT.Send(ch.pid, beam.Msg{Kind: kWaitDone, Ref: w.ref})
 		}
 	})
 }
@@ -200,23 +200,23 @@ func queueTimeout(name string) *amqp.Error {
 type deadWait struct {
 	queue string
 	ref   uint32
-	timer sim.TimerID
+	timer beam.TimerID
 	until int64 // when the retries run out
 	// client: a client's synchronous method waits for the outcome
 	client bool
-	then   func(ctx *sim.Ctx)
+	then   func(ctx *beam.Ctx)
 }
 
 // waitForQueue makes the channel sleep until the queue's record goes or
 // the retries run out, then runs then.
-func (ch *channel) waitForQueue(ctx *sim.Ctx, name string, client bool, then func(ctx *sim.Ctx)) {
+func (ch *channel) waitForQueue(ctx *beam.Ctx, name string, client bool, then func(ctx *beam.Ctx)) {
 	ch.sleep(ctx, name, queueRetryWait, client, then)
 }
 
 // sleep makes the channel wait d µs (or until woken), then runs then;
 // client says a client's synchronous method waits with it.
-func (ch *channel) sleep(ctx *sim.Ctx, queue string, d int64, client bool, then func(ctx *sim.Ctx)) {
-	ref, id := ctx.Sleep(d, sim.Msg{Kind: kWaitDone})
+func (ch *channel) sleep(ctx *beam.Ctx, queue string, d int64, client bool, then func(ctx *beam.Ctx)) {
+	ref, id := ctx.Sleep(d, beam.Msg{Kind: kWaitDone})
 	ch.waiting = &deadWait{queue: queue, ref: ref, timer: id, until: ctx.End() + d, client: client, then: then}
 	if client {
 		ch.n.clientWaits++
@@ -225,17 +225,17 @@ func (ch *channel) sleep(ctx *sim.Ctx, queue string, d int64, client bool, then 
 
 // committed answers a metadata change once its transaction has committed
 // on the cluster's other nodes (at once on a single node).
-func (ch *channel) committed(ctx *sim.Ctx, reply any) {
+func (ch *channel) committed(ctx *beam.Ctx, reply any) {
 	d := ch.n.commitDelay()
 	if d == 0 {
 		ch.send(ctx, reply)
 		return
 	}
-	ch.sleep(ctx, "", d, true, func(ctx *sim.Ctx) { ch.send(ctx, reply) })
+	ch.sleep(ctx, "", d, true, func(ctx *beam.Ctx) { ch.send(ctx, reply) })
 }
 
 // endWait runs what a channel waited for.
-func (ch *channel) endWait(ctx *sim.Ctx, ref uint32) {
+func (ch *channel) endWait(ctx *beam.Ctx, ref uint32) {
 	w := ch.waiting
 	if w == nil || ref != w.ref {
 		return
@@ -264,7 +264,7 @@ func (c *Cluster) ClientHeldUntil() (int64, bool) {
 }
 
 // queueCrashed is the channel's side of a queue process's abnormal exit.
-func (ch *channel) queueCrashed(ctx *sim.Ctx, d *queueDown) {
+func (ch *channel) queueCrashed(ctx *beam.Ctx, d *queueDown) {
 	if d.stopped {
 		// a clean exit settles what it owed; consuming again fails at
 		// once (the queue is gone or its node is down)
@@ -290,9 +290,9 @@ func (ch *channel) queueCrashed(ctx *sim.Ctx, d *queueDown) {
 	}
 	ch.unconfirmed = keep
 	ch.touched = removePID(ch.touched, d.old)
-	if d.cur != sim.None {
+	if d.cur != beam.None {
 		if ch.moved == nil {
-			ch.moved = map[sim.PID]sim.PID{}
+			ch.moved = map[beam.PID]beam.PID{}
 		}
 		for k, v := range ch.moved {
 			if v == d.old {
@@ -310,9 +310,9 @@ func (ch *channel) queueCrashed(ctx *sim.Ctx, d *queueDown) {
 	if len(tags) == 0 {
 		return
 	}
-	if d.cur == sim.None {
+	if d.cur == beam.None {
 		// basic_consume waits in with/4; when it fails the consumer goes
-		ch.waitForQueue(ctx, d.name, false, func(ctx *sim.Ctx) {
+		ch.waitForQueue(ctx, d.name, false, func(ctx *beam.Ctx) {
 			if rec, ok := ch.n.queues[d.name]; ok && !rec.dead {
 				ch.reconsume(ctx, rec.PID, tags)
 				return
@@ -327,7 +327,7 @@ func (ch *channel) queueCrashed(ctx *sim.Ctx, d *queueDown) {
 }
 
 // reconsume registers consumers again on a queue's new process, nowait.
-func (ch *channel) reconsume(ctx *sim.Ctx, q sim.PID, tags []string) {
+func (ch *channel) reconsume(ctx *beam.Ctx, q beam.PID, tags []string) {
 	ch.touch(q)
 	for _, tag := range tags {
 		c := ch.consumers[tag]
@@ -338,12 +338,12 @@ func (ch *channel) reconsume(ctx *sim.Ctx, q sim.PID, tags []string) {
 		c.qpid = q
 		again := *c.spec
 		again.nowait = true
-		ctx.Send(q, sim.Msg{Kind: kCall, P: &again})
+		ctx.Send(q, beam.Msg{Kind: kCall, P: &again})
 	}
 }
 
 // dropConsumer forgets a consumer and tells the client (cancel_consumer).
-func (ch *channel) dropConsumer(ctx *sim.Ctx, tag string) {
+func (ch *channel) dropConsumer(ctx *beam.Ctx, tag string) {
 	if _, ok := ch.consumers[tag]; ok {
 		delete(ch.consumers, tag)
 		ch.send(ctx, Cancel{Tag: tag})
@@ -352,7 +352,7 @@ func (ch *channel) dropConsumer(ctx *sim.Ctx, tag string) {
 
 // queuePID is where acks for a queue process go: its restarted process
 // once the channel has seen it go down.
-func (ch *channel) queuePID(p sim.PID) sim.PID {
+func (ch *channel) queuePID(p beam.PID) beam.PID {
 	if ch.moved != nil {
 		if cur, ok := ch.moved[p]; ok {
 			return cur

@@ -1,6 +1,6 @@
 package node
 
-import "warren/engine/sim"
+import "warren/engine/beam"
 
 // Models credit_flow (rabbit_common).
 //
@@ -20,7 +20,7 @@ var DefaultCredit = CreditSpec{400, 200}
 var MsgStoreCredit = CreditSpec{4000, 800}
 
 type peerCount struct {
-	pid sim.PID
+	pid beam.PID
 	n   int
 }
 
@@ -29,8 +29,8 @@ type creditFlow struct {
 	spec      CreditSpec
 	toPeer    []peerCount // credit left to send to each peer
 	fromPeer  []peerCount // messages left before granting more to each peer
-	blockedBy []sim.PID
-	held      []sim.PID // grants owed while blocked
+	blockedBy []beam.PID
+	held      []beam.PID // grants owed while blocked
 	// initial holds the initial credit toward a peer whose spec is not
 	// the process's own (sendSpec: the msg_store's 4000).
 	initial []peerCount
@@ -41,7 +41,7 @@ type creditFlow struct {
 
 func newCreditFlow(spec CreditSpec) creditFlow { return creditFlow{spec: spec} }
 
-func find(list []peerCount, pid sim.PID) int {
+func find(list []peerCount, pid beam.PID) int {
 	for i := range list {
 		if list[i].pid == pid {
 			return i
@@ -52,7 +52,7 @@ func find(list []peerCount, pid sim.PID) int {
 
 // send records one message sent to peer; it reports whether the sender is
 // now blocked by that peer.
-func (c *creditFlow) send(peer sim.PID, now int64) bool {
+func (c *creditFlow) send(peer beam.PID, now int64) bool {
 	i := find(c.toPeer, peer)
 	if i < 0 {
 		c.toPeer = append(c.toPeer, peerCount{peer, c.spec.Initial})
@@ -68,7 +68,7 @@ func (c *creditFlow) send(peer sim.PID, now int64) bool {
 	return false
 }
 
-func (c *creditFlow) isBlockedBy(peer sim.PID) bool {
+func (c *creditFlow) isBlockedBy(peer beam.PID) bool {
 	for _, p := range c.blockedBy {
 		if p == peer {
 			return true
@@ -79,7 +79,7 @@ func (c *creditFlow) isBlockedBy(peer sim.PID) bool {
 
 // sendSpec is send toward a peer whose credit has its own spec (the
 // msg_store's {4000, 800}).
-func (c *creditFlow) sendSpec(peer sim.PID, spec CreditSpec, now int64) bool {
+func (c *creditFlow) sendSpec(peer beam.PID, spec CreditSpec, now int64) bool {
 	if find(c.toPeer, peer) < 0 {
 		c.toPeer = append(c.toPeer, peerCount{peer, spec.Initial})
 		if spec.Initial != c.spec.Initial && find(c.initial, peer) < 0 {
@@ -93,9 +93,9 @@ func (c *creditFlow) sendSpec(peer sim.PID, spec CreditSpec, now int64) bool {
 func (c *creditFlow) blocked() bool { return len(c.blockedBy) > 0 }
 
 // ack records one message handled from peer and returns the peer to grant
-// more credit to now, if any (sim.None otherwise, or while blocked, in
+// more credit to now, if any (beam.None otherwise, or while blocked, in
 // which case the grant is held).
-func (c *creditFlow) ack(peer sim.PID) sim.PID {
+func (c *creditFlow) ack(peer beam.PID) beam.PID {
 	i := find(c.fromPeer, peer)
 	if i < 0 {
 		c.fromPeer = append(c.fromPeer, peerCount{peer, c.spec.MoreAfter})
@@ -103,19 +103,19 @@ func (c *creditFlow) ack(peer sim.PID) sim.PID {
 	}
 	c.fromPeer[i].n--
 	if c.fromPeer[i].n > 0 {
-		return sim.None
+		return beam.None
 	}
 	c.fromPeer[i].n = c.spec.MoreAfter
 	if c.blocked() {
 		c.held = append(c.held, peer)
-		return sim.None
+		return beam.None
 	}
 	return peer
 }
 
 // bump handles a grant of n from peer. It returns the grants to release
 // when this made the process unblocked.
-func (c *creditFlow) bump(peer sim.PID, n int) (released []sim.PID, unblocked bool) {
+func (c *creditFlow) bump(peer beam.PID, n int) (released []beam.PID, unblocked bool) {
 	i := find(c.toPeer, peer)
 	if i < 0 {
 		return nil, false
@@ -132,7 +132,7 @@ func (c *creditFlow) bump(peer sim.PID, n int) (released []sim.PID, unblocked bo
 	return nil, false
 }
 
-func (c *creditFlow) unblockPeer(peer sim.PID) {
+func (c *creditFlow) unblockPeer(peer beam.PID) {
 	for j, p := range c.blockedBy {
 		if p == peer {
 			c.blockedBy = append(c.blockedBy[:j], c.blockedBy[j+1:]...)
@@ -142,7 +142,7 @@ func (c *creditFlow) unblockPeer(peer sim.PID) {
 }
 
 // peerDown forgets a peer that exited.
-func (c *creditFlow) peerDown(peer sim.PID) (released []sim.PID, unblocked bool) {
+func (c *creditFlow) peerDown(peer beam.PID) (released []beam.PID, unblocked bool) {
 	if i := find(c.toPeer, peer); i >= 0 {
 		c.toPeer = append(c.toPeer[:i], c.toPeer[i+1:]...)
 	}
@@ -163,13 +163,13 @@ func (c *creditFlow) peerDown(peer sim.PID) (released []sim.PID, unblocked bool)
 
 // CreditLink is one sender's view of its credit toward a peer, for snapshots.
 type CreditLink struct {
-	From, To sim.PID
+	From, To beam.PID
 	Credit   int  // sends left before blocking
 	Initial  int  // the spec's initial credit
 	Blocked  bool // the sender is blocked by this peer
 }
 
-func (c *creditFlow) links(self sim.PID) []CreditLink {
+func (c *creditFlow) links(self beam.PID) []CreditLink {
 	out := make([]CreditLink, 0, len(c.toPeer))
 	for _, p := range c.toPeer {
 		initial := c.spec.Initial

@@ -7,12 +7,12 @@ package node
 
 import (
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // deadLetter republishes msgs through the queue's DLX, if it has one that
 // exists; otherwise they are dropped.
-func (q *queue) deadLetter(ctx *sim.Ctx, msgs []*Message, reason string) {
+func (q *queue) deadLetter(ctx *beam.Ctx, msgs []*Message, reason string) {
 	if q.dlx == nil || len(msgs) == 0 {
 		return
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 	"warren/engine/trace"
 )
 
@@ -57,7 +57,7 @@ type ConsumerInfo struct {
 // QueueDetail is a queue with its levels, head and consumers.
 type QueueDetail struct {
 	QueueInfo
-	PID       sim.PID
+	PID       beam.PID
 	Levels    []int
 	Heads     []string
 	HeadProps []string // for each of Heads, what it was published with (HeadProps)

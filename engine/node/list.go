@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // ExchangeInfo is one exchange as list_exchanges shows it.
@@ -222,12 +222,12 @@ func (c *Cluster) QueueAdmin(cmd, name string) {
 	if cmd == "delete_queue" {
 		p = &callDelete{}
 	}
-	c.RT.Send(rec.PID, sim.Msg{Kind: kOperatorCall, P: p})
+	c.RT.Send(rec.PID, beam.Msg{Kind: kOperatorCall, P: p})
 }
 
 // operatorCall is a purge or delete asked by rabbitmqctl: no channel waits
 // for its answer.
-func (q *queue) operatorCall(ctx *sim.Ctx, p any) {
+func (q *queue) operatorCall(ctx *beam.Ctx, p any) {
 	switch p.(type) {
 	case *callPurge:
 		for i := range q.ready.levels {

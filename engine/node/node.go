@@ -7,7 +7,7 @@ import (
 	"warren/engine/vfs"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // Message is a published message. It is immutable once published, so
@@ -85,7 +85,7 @@ const channelTick = 60_000_000
 // rabbit_queue table), readable by any process.
 type QueueRecord struct {
 	Name       string
-	PID        sim.PID
+	PID        beam.PID
 	Durable    bool
 	AutoDelete bool
 	Exclusive  bool
@@ -132,8 +132,8 @@ type Node struct {
 	// Disk is the node's filesystem; vhost the RabbitMQ storage on it.
 	Disk         *vfs.MemFS
 	vhost        *store.VHost
-	stores       [2]sim.PID // msg_store_transient, msg_store_persistent
-	storeClients map[store.ClientRef]sim.PID
+	stores       [2]beam.PID // msg_store_transient, msg_store_persistent
+	storeClients map[store.ClientRef]beam.PID
 	// StorageErrors are failed file operations (injected faults).
 	StorageErrors []string
 	// Restarts are the node's restarts so far, oldest first.
@@ -159,7 +159,7 @@ type Node struct {
 type Cluster struct {
 	// RT runs the processes of every node, each node on its own group of
 	// schedulers.
-	RT      *sim.Runtime
+	RT      *beam.Runtime
 	client  Client
 	members []*Node
 	// connNode places each connection on a node (the first by default).
@@ -180,7 +180,7 @@ type Cluster struct {
 	// nextReply counts the reply consumers made; replies maps each live
 	// one's name to its channel (direct reply-to).
 	nextReply int
-	replies   map[string]sim.PID
+	replies   map[string]beam.PID
 
 	// clientWaits counts channels holding a client's method while they
 	// wait for a dead queue.
@@ -212,7 +212,7 @@ func New(cfg Config, client Client) *Cluster {
 	if cfg.Credit == (CreditSpec{}) {
 		cfg.Credit = DefaultCredit
 	}
-	c := &Cluster{RT: sim.New(cfg.Schedulers), client: client, exchanges: map[string]*Exchange{}, queues: map[string]*QueueRecord{},
+	c := &Cluster{RT: beam.New(cfg.Schedulers), client: client, exchanges: map[string]*Exchange{}, queues: map[string]*QueueRecord{},
 		connNode: map[int]*Node{}, rand: 0x9E3779B97F4A7C15}
 	c.RT.SetWeigher(weighMailbox)
 	n := &Node{
@@ -435,4 +435,4 @@ var kindNames = [kindCount]string{
 	kInit:          "init",
 }
 
-var sim_msgPolicyChanged = sim.Msg{Kind: kPolicyChanged}
+var sim_msgPolicyChanged = beam.Msg{Kind: kPolicyChanged}

@@ -7,7 +7,7 @@ package node
 
 import (
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 	"warren/engine/store"
 )
 
@@ -30,7 +30,7 @@ type (
 		args            amqp.Table
 		prefetch        int
 		limiter         *Limiter
-		channel, writer sim.PID
+		channel, writer beam.PID
 		nowait          bool // consuming again after a crash: no reply
 	}
 	statReply struct{ messages, consumers int }
@@ -45,8 +45,8 @@ type (
 type queue struct {
 	n    *Node
 	rec  *QueueRecord
-	proc *sim.Process
-	pid  sim.PID
+	proc *beam.Process
+	pid  beam.PID
 
 	ready    messages
 	pending  pendingAcks // delivered, awaiting ack; ack tag = seq id
@@ -68,10 +68,10 @@ type queue struct {
 	expires   int64 // ms; -1 none
 	hasHadCon bool
 
-	ttlTimer    sim.TimerID
+	ttlTimer    beam.TimerID
 	ttlGen      int64
 	ttlAt       int64
-	expiryTimer sim.TimerID
+	expiryTimer beam.TimerID
 	expiryGen   int64
 	deleted     bool
 	oneTag      [1]uint64
@@ -80,7 +80,7 @@ type queue struct {
 }
 
 // startQueue spawns a queue process for a new queue record.
-func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
+func (n *Node) startQueue(ctx *beam.Ctx, rec *QueueRecord) {
 	maxPrio := 0
 	if v, ok := rec.Args.Get("x-max-priority"); ok {
 		maxPrio = int(v.Int)
@@ -116,7 +116,7 @@ func (n *Node) startQueue(ctx *sim.Ctx, rec *QueueRecord) {
 	if ctx != nil {
 		q.ensureExpiryTimer(ctx)
 	} else if q.expires > 0 {
-		n.RT.Send(q.pid, sim.Msg{Kind: kInit})
+		n.RT.Send(q.pid, beam.Msg{Kind: kInit})
 	}
 }
 
@@ -175,7 +175,7 @@ func (q *queue) configure() {
 	}
 }
 
-func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
+func (q *queue) Handle(ctx *beam.Ctx, m beam.Msg) {
 	if q.deleted {
 		return
 	}
@@ -190,8 +190,8 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 	switch m.Kind {
 	case kDeliver:
 		if m.N&1 == 1 {
-			if to := q.credit.ack(m.From); to != sim.None {
-				ctx.Send(to, sim.Msg{Kind: kBump, N: int64(q.credit.spec.MoreAfter)})
+			if to := q.credit.ack(m.From); to != beam.None {
+				ctx.Send(to, beam.Msg{Kind: kBump, N: int64(q.credit.spec.MoreAfter)})
 			}
 		}
 		msg := m.P.(*Message)
@@ -214,7 +214,7 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 		q.rejectDrop(ctx, m.From, tags)
 	case kNotifySent:
 		ctx.Charge(1)
-		if cr := q.chRecord(m.P.(sim.PID)); cr != nil {
+		if cr := q.chRecord(m.P.(beam.PID)); cr != nil {
 			was := cr.isBlocked()
 			cr.unsent -= int(m.N)
 			if was && !cr.isBlocked() {
@@ -276,7 +276,7 @@ func (q *queue) Handle(ctx *sim.Ctx, m sim.Msg) {
 
 // delete removes the queue: bindings, record, consumers (their channels
 // are told), and the process.
-func (q *queue) delete(ctx *sim.Ctx) {
+func (q *queue) delete(ctx *beam.Ctx) {
 	q.deleteFiles(ctx)
 	q.deleted = true
 	q.n.unbindQueue(q.rec.Name)
@@ -287,9 +287,9 @@ func (q *queue) delete(ctx *sim.Ctx) {
 	}
 	q.n.changed()
 	// every channel that knows the queue (consumers, publishers) sees it go
-	byCh := map[sim.PID][]string{}
-	var order []sim.PID
-	see := func(pid sim.PID) {
+	byCh := map[beam.PID][]string{}
+	var order []beam.PID
+	see := func(pid beam.PID) {
 		if _, seen := byCh[pid]; !seen {
 			order = append(order, pid)
 			byCh[pid] = nil
@@ -305,7 +305,7 @@ func (q *queue) delete(ctx *sim.Ctx) {
 		}
 	}
 	for _, pid := range order {
-		ctx.Send(pid, sim.Msg{Kind: kQueueGone, P: &queueGone{tags: byCh[pid]}})
+		ctx.Send(pid, beam.Msg{Kind: kQueueGone, P: &queueGone{tags: byCh[pid]}})
 	}
 	ctx.Exit()
 }

@@ -8,12 +8,12 @@ package node
 import (
 	"slices"
 
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // ackTags reads the ack tags of kAck, kRequeue and kRejectDrop: one tag
 // travels in N, several as a slice in P.
-func (q *queue) ackTags(m *sim.Msg) []uint64 {
+func (q *queue) ackTags(m *beam.Msg) []uint64 {
 	if tags, ok := m.P.([]uint64); ok {
 		return tags
 	}
@@ -55,7 +55,7 @@ func (q *queue) subtractAcks(cr *chRecord, tags []uint64) bool {
 // ignored (rabbit_queue_consumers:subtract_acks answers not_found); from a
 // channel it knows, every tag still pending is settled, whoever it was
 // delivered to.
-func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
+func (q *queue) ack(ctx *beam.Ctx, from beam.PID, tags []uint64) {
 	q.n.Stats.Acked += int64(len(tags))
 	cr := q.chRecord(from)
 	if cr == nil {
@@ -71,7 +71,7 @@ func (q *queue) ack(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	}
 }
 
-func (q *queue) requeue(ctx *sim.Ctx, from sim.PID, tags []uint64) {
+func (q *queue) requeue(ctx *beam.Ctx, from beam.PID, tags []uint64) {
 	cr := q.chRecord(from)
 	if cr == nil {
 		return
@@ -80,7 +80,7 @@ func (q *queue) requeue(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 	q.requeueTags(ctx, tags)
 }
 
-func (q *queue) requeueTags(ctx *sim.Ctx, tags []uint64) {
+func (q *queue) requeueTags(ctx *beam.Ctx, tags []uint64) {
 	for _, t := range tags {
 		if e, ok := q.pending.take(t); ok {
 			q.ready.requeue(e)
@@ -91,7 +91,7 @@ func (q *queue) requeueTags(ctx *sim.Ctx, tags []uint64) {
 	q.run(ctx)
 }
 
-func (q *queue) rejectDrop(ctx *sim.Ctx, from sim.PID, tags []uint64) {
+func (q *queue) rejectDrop(ctx *beam.Ctx, from beam.PID, tags []uint64) {
 	cr := q.chRecord(from)
 	if cr == nil {
 		return
@@ -112,10 +112,10 @@ func (q *queue) rejectDrop(ctx *sim.Ctx, from sim.PID, tags []uint64) {
 
 // channelDown is handle_ch_down: the channel's consumers go, its unacked
 // messages are requeued, and an auto-delete queue may go with them.
-func (q *queue) channelDown(ctx *sim.Ctx, pid sim.PID) {
+func (q *queue) channelDown(ctx *beam.Ctx, pid beam.PID) {
 	if released, _ := q.credit.peerDown(pid); len(released) > 0 {
 		for _, p := range released {
-			ctx.Send(p, sim.Msg{Kind: kBump, N: int64(q.credit.spec.MoreAfter)})
+			ctx.Send(p, beam.Msg{Kind: kBump, N: int64(q.credit.spec.MoreAfter)})
 		}
 	}
 	cr := q.chRecord(pid)

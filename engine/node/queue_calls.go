@@ -5,11 +5,11 @@ package node
 
 import (
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
-func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
-	reply := func(r any) { ctx.Reply(m, sim.Msg{Kind: kReply, P: r}) }
+func (q *queue) call(ctx *beam.Ctx, m beam.Msg) {
+	reply := func(r any) { ctx.Reply(m, beam.Msg{Kind: kReply, P: r}) }
 	switch r := m.P.(type) {
 	case *callStat:
 		q.ensureExpiryTimer(ctx)
@@ -65,15 +65,15 @@ func (q *queue) call(ctx *sim.Ctx, m sim.Msg) {
 	}
 }
 
-func (q *queue) consume(ctx *sim.Ctx, m sim.Msg, r *callConsume) {
+func (q *queue) consume(ctx *beam.Ctx, m beam.Msg, r *callConsume) {
 	reply := func(v any) {
 		switch {
 		case !r.nowait:
-			ctx.Reply(m, sim.Msg{Kind: kReply, P: v})
+			ctx.Reply(m, beam.Msg{Kind: kReply, P: v})
 		case v != nil:
 			// a consumer registered again after a crash, refused: the
 			// channel cancels it
-			ctx.Send(r.channel, sim.Msg{Kind: kQueueGone, P: &queueGone{tags: []string{r.tag}}})
+			ctx.Send(r.channel, beam.Msg{Kind: kQueueGone, P: &queueGone{tags: []string{r.tag}}})
 		}
 	}
 	exclusiveHeld := false
@@ -123,7 +123,7 @@ func (q *queue) consume(ctx *sim.Ctx, m sim.Msg, r *callConsume) {
 // NB: RabbitMQ 3.10 does not run the message queue here, so a single
 // active consumer that takes over gets nothing until the next publish, ack
 // or channel change.
-func (q *queue) cancel(ctx *sim.Ctx, ch sim.PID, tag string) {
+func (q *queue) cancel(ctx *beam.Ctx, ch beam.PID, tag string) {
 	cr := q.chRecord(ch)
 	if cr == nil {
 		return

@@ -7,7 +7,7 @@ package node
 
 import (
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // unsentMessageLimit is UNSENT_MESSAGE_LIMIT.
@@ -46,7 +46,7 @@ func (c *consumer) unacked() int {
 
 // chRecord is what the queue knows about one channel (#cr).
 type chRecord struct {
-	pid       sim.PID
+	pid       beam.PID
 	limiter   *Limiter
 	acktags   fifo[ackRec]
 	unsent    int
@@ -250,7 +250,7 @@ func (q *queue) sacWaiting() []*consumer {
 	return out
 }
 
-func (q *queue) chRecord(pid sim.PID) *chRecord {
+func (q *queue) chRecord(pid beam.PID) *chRecord {
 	for _, c := range q.channels {
 		if c.pid == pid {
 			return c
@@ -259,7 +259,7 @@ func (q *queue) chRecord(pid sim.PID) *chRecord {
 	return nil
 }
 
-func (q *queue) ensureChRecord(pid sim.PID, lim *Limiter) *chRecord {
+func (q *queue) ensureChRecord(pid beam.PID, lim *Limiter) *chRecord {
 	if c := q.chRecord(pid); c != nil {
 		if lim != nil {
 			c.limiter = lim

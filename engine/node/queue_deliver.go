@@ -6,7 +6,7 @@ package node
 // consumer acknowledges.
 
 import (
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // consumerDelivery is a message on its way from a queue to a consumer's channel.
@@ -14,10 +14,10 @@ type consumerDelivery struct {
 	Deliver     // the method the channel completes with its delivery tag
 	ackTag      uint64
 	ackRequired bool
-	queue       sim.PID
+	queue       beam.PID
 }
 
-func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
+func (q *queue) deliverTo(ctx *beam.Ctx, c *consumer, e entry) {
 	ctx.Charge(q.n.Config.Costs.QueueDeliver + q.backlogCost())
 	if q.n.remote(c.ch.pid) {
 		q.n.hop(ctx)
@@ -41,13 +41,13 @@ func (q *queue) deliverTo(ctx *sim.Ctx, c *consumer, e entry) {
 	d := q.n.newDelivery()
 	*d = consumerDelivery{Deliver: Deliver{ConsumerTag: c.tag, Msg: e.msg, Redelivered: redelivered},
 		ackTag: e.seq, ackRequired: c.ackRequired, queue: q.pid}
-	ctx.Send(c.ch.pid, sim.Msg{Kind: kToConsumer, P: d})
+	ctx.Send(c.ch.pid, beam.Msg{Kind: kToConsumer, P: d})
 }
 
 // run is run_message_queue: deliver while a consumer can take a message.
 // Each fetch takes the head as it is and then drops the expired messages
 // that have become the head, as rabbit_amqqueue_process's fetch does.
-func (q *queue) run(ctx *sim.Ctx) {
+func (q *queue) run(ctx *beam.Ctx) {
 	for q.ready.count > 0 {
 		c := q.pickConsumer()
 		if c == nil {

@@ -7,29 +7,29 @@ package node
 // are paged out to disk.
 
 import (
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // A publish travels from a channel to a queue as kDeliver with P the
 // *Message and N = seq<<1 | flow: seq is the publisher confirm sequence
 // number (0 when the channel is not confirming), flow whether the send
 // counted against credit.
-func deliverMsg(m *Message, seq uint64, flow bool) sim.Msg {
+func deliverMsg(m *Message, seq uint64, flow bool) beam.Msg {
 	n := int64(seq) << 1
 	if flow {
 		n |= 1
 	}
-	return sim.Msg{Kind: kDeliver, N: n, P: m}
+	return beam.Msg{Kind: kDeliver, N: n, P: m}
 }
 
 // publish is maybe_deliver_or_enqueue.
-func (q *queue) publish(ctx *sim.Ctx, msg *Message, seq uint64, from sim.PID) {
+func (q *queue) publish(ctx *beam.Ctx, msg *Message, seq uint64, from beam.PID) {
 	if (q.maxLen >= 0 || q.maxBytes >= 0) && q.overflow != "drop-head" && q.willOverflow(msg) {
 		if q.overflow == "reject-publish-dlx" {
 			q.deadLetter(ctx, []*Message{msg}, "maxlen")
 		}
 		if seq != 0 {
-			ctx.Send(from, sim.Msg{Kind: kReject, N: int64(seq)})
+			ctx.Send(from, beam.Msg{Kind: kReject, N: int64(seq)})
 		}
 		return
 	}
@@ -42,7 +42,7 @@ func (q *queue) publish(ctx *sim.Ctx, msg *Message, seq uint64, from sim.PID) {
 	if c == nil && q.ttl == 0 && q.dlx == nil {
 		// undelivered with TTL 0 and no DLX: discarded at once, unwritten
 		if seq != 0 {
-			ctx.Send(from, sim.Msg{Kind: kConfirm, N: int64(seq)})
+			ctx.Send(from, beam.Msg{Kind: kConfirm, N: int64(seq)})
 		}
 		return
 	}
@@ -52,7 +52,7 @@ func (q *queue) publish(ctx *sim.Ctx, msg *Message, seq uint64, from sim.PID) {
 		waits = q.store(ctx, &e, seq, from)
 	}
 	if seq != 0 && !waits {
-		ctx.Send(from, sim.Msg{Kind: kConfirm, N: int64(seq)})
+		ctx.Send(from, beam.Msg{Kind: kConfirm, N: int64(seq)})
 	}
 	if c != nil {
 		q.deliverTo(ctx, c, e)
@@ -91,7 +91,7 @@ const pageBatch = 200
 
 // pageOut writes a batch of in-memory messages to disk while the node is
 // above its paging threshold, and asks itself to continue.
-func (q *queue) pageOut(ctx *sim.Ctx) {
+func (q *queue) pageOut(ctx *beam.Ctx) {
 	ctx.Charge(q.n.Config.Costs.Timer)
 	if !q.n.paging {
 		return
@@ -101,7 +101,7 @@ func (q *queue) pageOut(ctx *sim.Ctx) {
 	ctx.Charge(int64(n) * q.n.Config.Costs.PageOut)
 	q.writePaged(ctx, batch)
 	if n == pageBatch {
-		ctx.Send(q.pid, sim.Msg{Kind: kPageOut})
+		ctx.Send(q.pid, beam.Msg{Kind: kPageOut})
 	}
 }
 
@@ -117,7 +117,7 @@ func (q *queue) overMax() bool {
 
 // dropHead trims a drop-head queue back under its limits, dead-lettering
 // what it drops (reason maxlen).
-func (q *queue) dropHead(ctx *sim.Ctx) bool {
+func (q *queue) dropHead(ctx *beam.Ctx) bool {
 	if q.overflow != "drop-head" || (q.maxLen < 0 && q.maxBytes < 0) {
 		return false
 	}

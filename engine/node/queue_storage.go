@@ -9,7 +9,7 @@ import (
 	"sort"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 	"warren/engine/store"
 	"warren/engine/store/format"
 )
@@ -23,7 +23,7 @@ const queueSyncInterval = 200_000
 const idleFlush = 1_000_000
 
 type pubRef struct {
-	ch  sim.PID
+	ch  beam.PID
 	seq uint64
 }
 
@@ -108,7 +108,7 @@ type pagedEntry struct {
 // queue's files, in seq order, opening them on the first page-out of a
 // queue that had none. A message of a queue without files gets the seq id
 // RabbitMQ gave it at publish (one sequence per priority level).
-func (q *queue) writePaged(ctx *sim.Ctx, batch []pagedEntry) {
+func (q *queue) writePaged(ctx *beam.Ctx, batch []pagedEntry) {
 	if q.n.vhost == nil || len(batch) == 0 {
 		return
 	}
@@ -144,7 +144,7 @@ func (q *queue) writePaged(ctx *sim.Ctx, batch []pagedEntry) {
 
 // store writes a published message to the queue's files, and says whether
 // its publisher's confirm must wait for the disk.
-func (q *queue) store(ctx *sim.Ctx, e *entry, seq uint64, from sim.PID) (waits bool) {
+func (q *queue) store(ctx *beam.Ctx, e *entry, seq uint64, from beam.PID) (waits bool) {
 	d := q.disk
 	lvl := q.ready.levelOf(e.msg)
 	pm, err := storedMessage(e.msg, e.expiry, seq != 0)
@@ -169,7 +169,7 @@ func (q *queue) store(ctx *sim.Ctx, e *entry, seq uint64, from sim.PID) (waits b
 
 // storeResult charges a storage operation, sends its calls to the stores
 // and its confirms to publishers.
-func (q *queue) storeResult(ctx *sim.Ctx, res store.Result) {
+func (q *queue) storeResult(ctx *beam.Ctx, res store.Result) {
 	ctx.Charge(q.n.opsCost(res.Ops))
 	for i := range res.Calls {
 		c := res.Calls[i]
@@ -183,13 +183,13 @@ func (q *queue) storeResult(ctx *sim.Ctx, res store.Result) {
 			n = 1
 			q.credit.sendSpec(to, MsgStoreCredit, ctx.Now)
 		}
-		ctx.Send(to, sim.Msg{Kind: kStoreCall, N: n, P: &c})
+		ctx.Send(to, beam.Msg{Kind: kStoreCall, N: n, P: &c})
 	}
 	q.confirmIDs(ctx, res.Confirmed)
 	q.disk.lastWork = ctx.End()
 }
 
-func (q *queue) confirmIDs(ctx *sim.Ctx, ids []format.MsgID) {
+func (q *queue) confirmIDs(ctx *beam.Ctx, ids []format.MsgID) {
 	for _, id := range ids {
 		refs := q.disk.confirmWait[id]
 		if len(refs) == 0 {
@@ -201,7 +201,7 @@ func (q *queue) confirmIDs(ctx *sim.Ctx, ids []format.MsgID) {
 		} else {
 			q.disk.confirmWait[id] = refs[1:]
 		}
-		ctx.Send(r.ch, sim.Msg{Kind: kConfirm, N: int64(r.seq)})
+		ctx.Send(r.ch, beam.Msg{Kind: kConfirm, N: int64(r.seq)})
 	}
 }
 
@@ -222,7 +222,7 @@ func (q *queue) gone(e *entry) {
 // afterEvent settles the queue's files after it handled a message: acks,
 // the sync when publishers wait (at once when idle, else on the 200 ms
 // timer) and the idle flush.
-func (q *queue) afterEvent(ctx *sim.Ctx) {
+func (q *queue) afterEvent(ctx *beam.Ctx) {
 	d := q.disk
 	if d == nil || q.deleted {
 		return
@@ -248,7 +248,7 @@ func (q *queue) afterEvent(ctx *sim.Ctx) {
 				q.syncFiles(ctx, f)
 			} else if !d.syncArmed {
 				d.syncArmed = true
-				ctx.SendAfter(q.pid, queueSyncInterval, sim.Msg{Kind: kTimerSync})
+				ctx.SendAfter(q.pid, queueSyncInterval, beam.Msg{Kind: kTimerSync})
 			}
 		case store.SyncIdle:
 			if idle {
@@ -258,7 +258,7 @@ func (q *queue) afterEvent(ctx *sim.Ctx) {
 	}
 	if !d.flushArmed && d.lastWork > 0 {
 		d.flushArmed = true
-		ctx.SendAfter(q.pid, idleFlush, sim.Msg{Kind: kTimerFlush})
+		ctx.SendAfter(q.pid, idleFlush, beam.Msg{Kind: kTimerFlush})
 	}
 	if len(d.unflushed) > 0 && !d.buffered() {
 		d.unflushed = d.unflushed[:0]
@@ -275,14 +275,14 @@ func (d *queueDisk) buffered() bool {
 	return false
 }
 
-func (q *queue) syncFiles(ctx *sim.Ctx, f *store.QueueFiles) {
+func (q *queue) syncFiles(ctx *beam.Ctx, f *store.QueueFiles) {
 	res, err := f.Sync()
 	q.fault(err)
 	q.storeResult(ctx, res)
 }
 
 // diskTimer handles the sync and idle flush timers.
-func (q *queue) diskTimer(ctx *sim.Ctx, kind uint16) {
+func (q *queue) diskTimer(ctx *beam.Ctx, kind uint16) {
 	d := q.disk
 	if d == nil {
 		return
@@ -299,7 +299,7 @@ func (q *queue) diskTimer(ctx *sim.Ctx, kind uint16) {
 		d.flushArmed = false
 		if quiet := ctx.Now - d.lastWork; quiet < idleFlush {
 			d.flushArmed = true
-			ctx.SendAfter(q.pid, idleFlush-quiet, sim.Msg{Kind: kTimerFlush})
+			ctx.SendAfter(q.pid, idleFlush-quiet, beam.Msg{Kind: kTimerFlush})
 			return
 		}
 		for _, f := range d.levels {
@@ -313,7 +313,7 @@ func (q *queue) diskTimer(ctx *sim.Ctx, kind uint16) {
 				if c.Persistent {
 					to = q.n.stores[1]
 				}
-				ctx.Send(to, sim.Msg{Kind: kStoreCall, P: &c})
+				ctx.Send(to, beam.Msg{Kind: kStoreCall, P: &c})
 			}
 		}
 		d.lastWork = 0
@@ -321,7 +321,7 @@ func (q *queue) diskTimer(ctx *sim.Ctx, kind uint16) {
 }
 
 // storeConfirmed handles a store's confirm of writes on disk.
-func (q *queue) storeConfirmed(ctx *sim.Ctx, c *store.Confirm) {
+func (q *queue) storeConfirmed(ctx *beam.Ctx, c *store.Confirm) {
 	if q.disk == nil {
 		return
 	}
@@ -333,7 +333,7 @@ func (q *queue) storeConfirmed(ctx *sim.Ctx, c *store.Confirm) {
 }
 
 // deleteFiles removes the queue's files with the queue.
-func (q *queue) deleteFiles(ctx *sim.Ctx) {
+func (q *queue) deleteFiles(ctx *beam.Ctx) {
 	if q.disk == nil {
 		return
 	}

@@ -8,12 +8,12 @@ package node
 import (
 	"strconv"
 
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // expiryOf is the absolute expiry of a message entering the queue: the
 // smaller of the queue TTL and the message's expiration.
-func (q *queue) expiryOf(ctx *sim.Ctx, m *Message) int64 {
+func (q *queue) expiryOf(ctx *beam.Ctx, m *Message) int64 {
 	ttl := q.ttl
 	if m.Props.HasExpiration {
 		n, _ := strconv.ParseInt(m.Props.Expiration, 10, 64) // checked by the channel
@@ -32,7 +32,7 @@ func (q *queue) expiryOf(ctx *sim.Ctx, m *Message) int64 {
 // level down, and stops at the first live head, as rabbit_priority_queue's
 // dropwhile does: expired messages below a live head, in its level or a
 // lower one, stay. The timer is set for that live head, if it expires.
-func (q *queue) dropExpired(ctx *sim.Ctx) {
+func (q *queue) dropExpired(ctx *beam.Ctx) {
 	now := ctx.End()
 	var expired []*Message
 	next := int64(0)
@@ -60,7 +60,7 @@ func (q *queue) dropExpired(ctx *sim.Ctx) {
 	}
 }
 
-func (q *queue) ensureTTLTimer(ctx *sim.Ctx, expiry int64) {
+func (q *queue) ensureTTLTimer(ctx *beam.Ctx, expiry int64) {
 	if q.ttlTimer != 0 {
 		if expiry+1000 >= q.ttlAt {
 			return
@@ -73,11 +73,11 @@ func (q *queue) ensureTTLTimer(ctx *sim.Ctx, expiry int64) {
 		after = 0
 	}
 	q.ttlGen++
-	q.ttlTimer = ctx.SendAfter(q.pid, after, sim.Msg{Kind: kTimerTTL, N: q.ttlGen})
+	q.ttlTimer = ctx.SendAfter(q.pid, after, beam.Msg{Kind: kTimerTTL, N: q.ttlGen})
 	q.ttlAt = expiry
 }
 
-func (q *queue) ensureExpiryTimer(ctx *sim.Ctx) {
+func (q *queue) ensureExpiryTimer(ctx *beam.Ctx) {
 	if q.expires <= 0 || q.cons.count > 0 {
 		return
 	}
@@ -85,5 +85,5 @@ func (q *queue) ensureExpiryTimer(ctx *sim.Ctx) {
 		ctx.CancelTimer(q.expiryTimer)
 	}
 	q.expiryGen++
-	q.expiryTimer = ctx.SendAfter(q.pid, q.expires*1000, sim.Msg{Kind: kTimerExpires, N: q.expiryGen})
+	q.expiryTimer = ctx.SendAfter(q.pid, q.expires*1000, beam.Msg{Kind: kTimerExpires, N: q.expiryGen})
 }

@@ -10,18 +10,18 @@ import (
 	"sort"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 type chanRef struct {
-	pid    sim.PID
-	writer sim.PID
+	pid    beam.PID
+	writer beam.PID
 }
 
 type reader struct {
 	n      *Node
 	conn   int
-	proc   *sim.Process
+	proc   *beam.Process
 	chans  map[int]*chanRef
 	credit creditFlow
 	alarms []string // resources in alarm: "memory", "disk"
@@ -39,7 +39,7 @@ type heldFrame struct {
 }
 
 // Connect opens connection conn (a reader process) if it is not open.
-func (n *Node) Connect(conn int) sim.PID {
+func (n *Node) Connect(conn int) beam.PID {
 	if m := n.homeOf(conn); m != n {
 		return m.Connect(conn)
 	}
@@ -47,7 +47,7 @@ func (n *Node) Connect(conn int) sim.PID {
 }
 
 // connectHere is Connect on the node conn lives on.
-func (n *Node) connectHere(conn int) sim.PID {
+func (n *Node) connectHere(conn int) beam.PID {
 	if r, ok := n.conns[conn]; ok && !r.closed {
 		return r.proc.PID
 	}
@@ -76,17 +76,17 @@ func (c *Cluster) Open(conn int) bool {
 // connection first if needed.
 func (c *Cluster) Send(conn, ch int, method any) {
 	pid := c.homeOf(conn).connectHere(conn)
-	c.RT.SendInput(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method})
+	c.RT.SendInput(pid, beam.Msg{Kind: kFrame, N: int64(ch), P: method})
 }
 
 // SendAt puts a client frame on the socket at virtual time at: a client
 // reacting to something it received at that time.
 func (c *Cluster) SendAt(conn, ch int, method any, at int64) {
 	pid := c.homeOf(conn).connectHere(conn)
-	c.RT.SendInputAt(pid, sim.Msg{Kind: kFrame, N: int64(ch), P: method}, at)
+	c.RT.SendInputAt(pid, beam.Msg{Kind: kFrame, N: int64(ch), P: method}, at)
 }
 
-func (r *reader) Handle(ctx *sim.Ctx, m sim.Msg) {
+func (r *reader) Handle(ctx *beam.Ctx, m beam.Msg) {
 	c := &r.n.Config.Costs
 	switch m.Kind {
 	case kFrame:
@@ -134,7 +134,7 @@ func (r *reader) Handle(ctx *sim.Ctx, m sim.Msg) {
 	}
 }
 
-func (r *reader) frame(ctx *sim.Ctx, ch int, method any) {
+func (r *reader) frame(ctx *beam.Ctx, ch int, method any) {
 	c := &r.n.Config.Costs
 	if _, ok := method.(ConnectionClose); ok {
 		ctx.Charge(c.ReaderFrame)
@@ -162,16 +162,16 @@ func (r *reader) frame(ctx *sim.Ctx, ch int, method any) {
 		return
 	}
 	ctx.Charge(c.ReaderFrame)
-	ctx.Send(ref.pid, sim.Msg{Kind: kMethod, P: method})
+	ctx.Send(ref.pid, beam.Msg{Kind: kMethod, P: method})
 	if _, ok := method.(ChannelClose); ok {
 		delete(r.chans, ch)
 	}
 }
 
-func (r *reader) publish(ctx *sim.Ctx, ref *chanRef, pub *BasicPublish) {
+func (r *reader) publish(ctx *beam.Ctx, ref *chanRef, pub *BasicPublish) {
 	c := &r.n.Config.Costs
 	ctx.Charge(c.ReaderPublish + int64(len(pub.Body)>>10)*c.PerKB)
-	ctx.Send(ref.pid, sim.Msg{Kind: kMethod, N: 1, P: pub})
+	ctx.Send(ref.pid, beam.Msg{Kind: kMethod, N: 1, P: pub})
 	if r.credit.send(ref.pid, ctx.Now) {
 		r.proc.InputOpen = false
 	}
@@ -192,7 +192,7 @@ func (r *reader) blockedBy() string {
 
 // maybeUnblock reopens the socket once neither credit nor an alarm holds
 // the reader back.
-func (r *reader) maybeUnblock(ctx *sim.Ctx) {
+func (r *reader) maybeUnblock(ctx *beam.Ctx) {
 	if r.closed || len(r.alarms) > 0 || r.credit.blocked() {
 		return
 	}
@@ -215,7 +215,7 @@ func (r *reader) maybeUnblock(ctx *sim.Ctx) {
 	r.proc.InputOpen = true
 }
 
-func (r *reader) openChannel(ctx *sim.Ctx, num int) *chanRef {
+func (r *reader) openChannel(ctx *beam.Ctx, num int) *chanRef {
 	ctx.Charge(r.n.Config.Costs.ReaderFrame * 2)
 	ch := newChannel(r.n, r.conn, num, r.proc.PID)
 	ref := &chanRef{pid: ch.pid, writer: ch.writer}
@@ -225,7 +225,7 @@ func (r *reader) openChannel(ctx *sim.Ctx, num int) *chanRef {
 
 // shutdown closes the connection: every channel terminates (their queues
 // requeue what was unacked), exclusive queues are deleted, the reader exits.
-func (r *reader) shutdown(ctx *sim.Ctx) {
+func (r *reader) shutdown(ctx *beam.Ctx) {
 	r.closed = true
 	nums := make([]int, 0, len(r.chans))
 	for num := range r.chans {
@@ -233,12 +233,12 @@ func (r *reader) shutdown(ctx *sim.Ctx) {
 	}
 	sort.Ints(nums)
 	for _, num := range nums {
-		ctx.Send(r.chans[num].pid, sim.Msg{Kind: kShutdown})
+		ctx.Send(r.chans[num].pid, beam.Msg{Kind: kShutdown})
 	}
 	for _, name := range r.n.QueueNames() {
 		q := r.n.queues[name]
 		if q.Exclusive && q.Owner == r.conn {
-			ctx.Send(q.PID, sim.Msg{Kind: kExclusiveDown})
+			ctx.Send(q.PID, beam.Msg{Kind: kExclusiveDown})
 		}
 	}
 	ctx.Exit()

@@ -14,7 +14,7 @@ import (
 	"fmt"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 	"warren/engine/store"
 	"warren/engine/store/format"
 )
@@ -91,7 +91,7 @@ func (n *Node) Restart(kind string) error {
 	n.RT.KillAll()
 	n.clientWaits = 0
 	n.conns = map[int]*reader{}
-	n.stores = [2]sim.PID{}
+	n.stores = [2]beam.PID{}
 	n.memAlarm, n.diskAlarm, n.paging = false, false, false
 	n.deliveryPool, n.ackPool = nil, nil
 	// durable exchanges and the bindings between durable things stay
@@ -129,7 +129,7 @@ func (n *Node) Restart(kind string) error {
 		return fmt.Errorf("restart: %w", err)
 	}
 	n.vhost = v
-	n.storeClients = map[store.ClientRef]sim.PID{}
+	n.storeClients = map[store.ClientRef]beam.PID{}
 	for _, dq := range keep {
 		rec := dq.rec
 		rec.proc, rec.PID = nil, 0
@@ -225,14 +225,14 @@ func (c *Cluster) StopApp(m *Node) error {
 		}
 		if ch, ok := p.Handler.(*channel); ok && !ch.closed {
 			for _, q := range ch.touched {
-				c.RT.Send(q, sim.Msg{Kind: kChannelDown, From: ch.pid})
+				c.RT.Send(q, beam.Msg{Kind: kChannelDown, From: ch.pid})
 			}
 		}
 		c.RT.Kill(p.PID)
 	}
 	m.conns = map[int]*reader{}
-	m.stores = [2]sim.PID{}
-	m.storeClients = map[store.ClientRef]sim.PID{}
+	m.stores = [2]beam.PID{}
+	m.storeClients = map[store.ClientRef]beam.PID{}
 	m.paging, m.overWatermark = false, false
 	m.stopped = true
 	for _, rec := range gone {
@@ -249,11 +249,11 @@ func (c *Cluster) StopApp(m *Node) error {
 			delete(c.queues, rec.Name)
 		}
 		c.noteLife(rec.Name)
-		c.queueWentDown(&queueDown{name: rec.Name, old: old, cur: sim.None, stopped: true})
+		c.queueWentDown(&queueDown{name: rec.Name, old: old, cur: beam.None, stopped: true})
 	}
 	for _, name := range c.QueueNames() {
 		if rec := c.queues[name]; rec.Exclusive && rec.proc != nil && c.homeOf(rec.Owner) == m {
-			c.RT.Send(rec.PID, sim.Msg{Kind: kExclusiveDown})
+			c.RT.Send(rec.PID, beam.Msg{Kind: kExclusiveDown})
 		}
 	}
 	c.changed()

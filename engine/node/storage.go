@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"warren/engine/amqp"
-	"warren/engine/sim"
+	"warren/engine/beam"
 	"warren/engine/store"
 	"warren/engine/store/format"
 	"warren/engine/vfs"
@@ -62,12 +62,12 @@ func (n *Node) openDisk() error {
 		return err
 	}
 	n.vhost = v
-	n.storeClients = map[store.ClientRef]sim.PID{}
+	n.storeClients = map[store.ClientRef]beam.PID{}
 	return nil
 }
 
 // HasFiles reports whether any queue has opened files on the disk.
-func (n *Node) HasFiles() bool { return n.stores[0] != sim.None }
+func (n *Node) HasFiles() bool { return n.stores[0] != beam.None }
 
 // ReopenDisk lays the disk out again for a changed version profile or file
 // size limit; only before any queue has files (see HasFiles).
@@ -83,7 +83,7 @@ func (n *Node) ReopenDisk() {
 // startStores starts the two shared store processes, when the first queue
 // with files needs them.
 func (n *Node) startStores() {
-	if n.stores[0] != sim.None {
+	if n.stores[0] != beam.None {
 		return
 	}
 	for i, persistent := range []bool{false, true} {
@@ -223,7 +223,7 @@ type msgStoreProc struct {
 	st      *store.MsgStore
 	credit  creditFlow
 	timer   bool
-	gc      sim.PID
+	gc      beam.PID
 	compact bool // the 3.13 compaction timer is armed
 }
 
@@ -240,7 +240,7 @@ type msgStoreGC struct {
 	jobs    map[string]gcJobLog // the jobs under way, by name (gc_log.go)
 }
 
-func (g *msgStoreGC) Handle(ctx *sim.Ctx, m sim.Msg) {
+func (g *msgStoreGC) Handle(ctx *beam.Ctx, m beam.Msg) {
 	before := g.st.Files()
 	rep, err := g.st.GCStep()
 	g.n.storageFault(err)
@@ -250,7 +250,7 @@ func (g *msgStoreGC) Handle(ctx *sim.Ctx, m sim.Msg) {
 		return
 	}
 	g.logJob(rep, before)
-	ctx.Send(ctx.Self, sim.Msg{Kind: kGCStep})
+	ctx.Send(ctx.Self, beam.Msg{Kind: kGCStep})
 }
 
 // logGC keeps the latest GC steps for show gc and the widget; it returns
@@ -271,13 +271,13 @@ func (n *Node) logGC(r store.GCReport) string {
 // syncInterval is the store's SYNC_INTERVAL in the 3.10 profile (µs).
 const syncInterval = 25_000
 
-func (h *msgStoreProc) Handle(ctx *sim.Ctx, m sim.Msg) {
+func (h *msgStoreProc) Handle(ctx *beam.Ctx, m beam.Msg) {
 	n := h.n
 	switch m.Kind {
 	case kStoreCall:
 		if m.N == 1 {
-			if to := h.credit.ack(m.From); to != sim.None {
-				ctx.Send(to, sim.Msg{Kind: kBump, N: int64(h.credit.spec.MoreAfter)})
+			if to := h.credit.ack(m.From); to != beam.None {
+				ctx.Send(to, beam.Msg{Kind: kBump, N: int64(h.credit.spec.MoreAfter)})
 			}
 		}
 		call := m.P.(*store.StoreCall)
@@ -295,12 +295,12 @@ func (h *msgStoreProc) Handle(ctx *sim.Ctx, m sim.Msg) {
 	if h.st.GCPending() {
 		if g := h.n.RT.Process(h.gc).Handler.(*msgStoreGC); !g.running {
 			g.running = true
-			ctx.Send(h.gc, sim.Msg{Kind: kGCStep})
+			ctx.Send(h.gc, beam.Msg{Kind: kGCStep})
 		}
 	}
 	if h.n.Config.Version != "3.10" && !h.compact && m.Kind == kStoreCall {
 		h.compact = true
-		ctx.SendAfter(ctx.Self, compactionDelay, sim.Msg{Kind: kStoreCompact})
+		ctx.SendAfter(ctx.Self, compactionDelay, beam.Msg{Kind: kStoreCompact})
 	}
 	// Sync when clients wait for confirms: at once when nothing else is
 	// waiting in the mailbox, else on the sync timer.
@@ -312,17 +312,17 @@ func (h *msgStoreProc) Handle(ctx *sim.Ctx, m sim.Msg) {
 			h.route(ctx, res.Confirms)
 		} else if !h.timer {
 			h.timer = true
-			ctx.SendAfter(ctx.Self, syncInterval, sim.Msg{Kind: kStoreSync})
+			ctx.SendAfter(ctx.Self, syncInterval, beam.Msg{Kind: kStoreSync})
 		}
 	}
 }
 
 // route hands confirms to the queues that wait for them.
-func (h *msgStoreProc) route(ctx *sim.Ctx, confirms []store.Confirm) {
+func (h *msgStoreProc) route(ctx *beam.Ctx, confirms []store.Confirm) {
 	for i := range confirms {
 		if pid, ok := h.n.storeClients[confirms[i].Client]; ok {
 			c := confirms[i]
-			ctx.Send(pid, sim.Msg{Kind: kStoreConfirm, P: &c})
+			ctx.Send(pid, beam.Msg{Kind: kStoreConfirm, P: &c})
 		}
 	}
 }

@@ -14,13 +14,13 @@ import (
 	"sort"
 	"strconv"
 
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // SupNode is a supervisor or a worker in the tree; a worker has a PID.
 type SupNode struct {
 	Name     string
-	PID      sim.PID
+	PID      beam.PID
 	Note     string
 	Children []SupNode
 }
@@ -41,20 +41,20 @@ func (c *Cluster) Supervision() []SupNode {
 func (n *Node) supervision() SupNode {
 	root := SupNode{Name: "rabbit_sup"}
 	for _, p := range n.RT.Processes() {
-		if p.Kind == "monitor" && p.Group == n.group && p.State() != sim.Exited {
+		if p.Kind == "monitor" && p.Group == n.group && p.State() != beam.Exited {
 			root.Children = append(root.Children, SupNode{Name: p.Name, PID: p.PID})
 		}
 	}
 	vhost := SupNode{Name: "rabbit_vhost_sup /"}
 	for i := len(n.stores) - 1; i >= 0; i-- {
 		pid := n.stores[i]
-		if pid == sim.None {
+		if pid == beam.None {
 			continue
 		}
 		st := n.RT.Process(pid)
 		vhost.Children = append(vhost.Children, SupNode{Name: st.Name, PID: pid})
 		for _, p := range n.RT.Processes() {
-			if p.Kind == "msg_store_gc" && p.Group == n.group && p.Name == st.Name+"_gc" && p.State() != sim.Exited {
+			if p.Kind == "msg_store_gc" && p.Group == n.group && p.Name == st.Name+"_gc" && p.State() != beam.Exited {
 				vhost.Children = append(vhost.Children, SupNode{Name: p.Name, PID: p.PID})
 			}
 		}
@@ -79,7 +79,7 @@ func (n *Node) supervision() SupNode {
 		case recent > 0:
 			sup.Note = fmt.Sprintf("restarts=%d in the last 10s, gives up at %d", recent, restartIntensity+1)
 		}
-		if !rec.dead && rec.PID != sim.None {
+		if !rec.dead && rec.PID != beam.None {
 			sup.Children = append(sup.Children, SupNode{Name: "queue " + name, PID: rec.PID})
 		}
 		queues.Children = append(queues.Children, sup)
@@ -102,12 +102,12 @@ func (n *Node) supervision() SupNode {
 		for _, num := range nums {
 			ref := r.chans[num]
 			p := n.RT.Process(ref.pid)
-			if p == nil || p.State() == sim.Exited {
+			if p == nil || p.State() == beam.Exited {
 				continue
 			}
 			sup := SupNode{Name: fmt.Sprintf("rabbit_channel_sup c%d.%d", c, num)}
 			sup.Children = append(sup.Children, SupNode{Name: p.Name, PID: ref.pid})
-			if w := n.RT.Process(ref.writer); w != nil && w.State() != sim.Exited {
+			if w := n.RT.Process(ref.writer); w != nil && w.State() != beam.Exited {
 				sup.Children = append(sup.Children, SupNode{Name: w.Name, PID: ref.writer})
 			}
 			chans.Children = append(chans.Children, sup)
@@ -128,7 +128,7 @@ func (s SupNode) Lines() []string {
 			line += "  "
 		}
 		line += s.Name
-		if s.PID != sim.None {
+		if s.PID != beam.None {
 			line += " pid=" + strconv.Itoa(int(s.PID))
 		}
 		if s.Note != "" {

@@ -3,7 +3,7 @@ package node
 import (
 	"strings"
 
-	"warren/engine/sim"
+	"warren/engine/beam"
 )
 
 // What the teaching views ask of one process after an event: cheap reads
@@ -14,7 +14,7 @@ import (
 
 // creditFlowOf is the credit state of process pid, or nil when it is not
 // a reader, a channel, a queue or a message store.
-func (c *Cluster) creditFlowOf(pid sim.PID) *creditFlow {
+func (c *Cluster) creditFlowOf(pid beam.PID) *creditFlow {
 	p := c.RT.Process(pid)
 	if p == nil {
 		return nil
@@ -24,7 +24,7 @@ func (c *Cluster) creditFlowOf(pid sim.PID) *creditFlow {
 
 // creditFlowIn is the credit state of process p, or nil when it is not a
 // reader, a channel, a queue or a message store.
-func creditFlowIn(p *sim.Process) *creditFlow {
+func creditFlowIn(p *beam.Process) *creditFlow {
 	switch h := p.Handler.(type) {
 	case *reader:
 		return &h.credit
@@ -40,7 +40,7 @@ func creditFlowIn(p *sim.Process) *creditFlow {
 
 // CreditOf appends to buf the credit process pid (a reader, a channel, a
 // queue or a message store) holds toward each of its peers.
-func (c *Cluster) CreditOf(pid sim.PID, buf []CreditLink) []CreditLink {
+func (c *Cluster) CreditOf(pid beam.PID, buf []CreditLink) []CreditLink {
 	buf = buf[:0]
 	cf := c.creditFlowOf(pid)
 	if cf == nil {
@@ -55,7 +55,7 @@ func (c *Cluster) CreditOf(pid sim.PID, buf []CreditLink) []CreditLink {
 // CreditShort reports whether process pid has used up its credit (at or
 // below zero) toward any peer: whether CreditOf would list a link with
 // Credit <= 0, without listing them.
-func (c *Cluster) CreditShort(pid sim.PID) bool { return c.creditFlowOf(pid).short() }
+func (c *Cluster) CreditShort(pid beam.PID) bool { return c.creditFlowOf(pid).short() }
 
 // short reports whether any of cf's links is at or below zero (false for
 // nil).
@@ -76,7 +76,7 @@ func (cf *creditFlow) short() bool {
 // (CreditShort) and which alarms are in force (AlarmBits). In the browser
 // build a call costs more than these reads, and the markers make one
 // after each of a recorded run's events.
-func (c *Cluster) MarkState(p *sim.Process) (creditShort bool, alarms int) {
+func (c *Cluster) MarkState(p *beam.Process) (creditShort bool, alarms int) {
 	if c.memAlarm {
 		alarms |= 1
 	}
@@ -122,7 +122,7 @@ func (c *Cluster) AlarmBits() int {
 // GCState reads a msg_store_gc process: whether it has a job running and
 // the job of its latest step ("combine 2 into 1", "compact 4"); ok is false
 // for any other process.
-func (c *Cluster) GCState(pid sim.PID) (running bool, job string, ok bool) {
+func (c *Cluster) GCState(pid beam.PID) (running bool, job string, ok bool) {
 	p := c.RT.Process(pid)
 	if p == nil {
 		return false, "", false
@@ -140,7 +140,7 @@ func (c *Cluster) GCState(pid sim.PID) (running bool, job string, ok bool) {
 // StoreFile reads a message store process: the number of the file it
 // writes to now (0.rdq, 1.rdq, ...) and its name; ok is false for any
 // other process.
-func (c *Cluster) StoreFile(pid sim.PID) (file uint64, name string, ok bool) {
+func (c *Cluster) StoreFile(pid beam.PID) (file uint64, name string, ok bool) {
 	p := c.RT.Process(pid)
 	if p == nil {
 		return 0, "", false
@@ -156,7 +156,7 @@ func (c *Cluster) StoreFile(pid sim.PID) (file uint64, name string, ok bool) {
 // runs it now, how often it was restarted lately, and whether the
 // supervisor gave up.
 type QueueLife struct {
-	PID      sim.PID
+	PID      beam.PID
 	Restarts int
 	Dead     bool
 }
@@ -171,7 +171,7 @@ func (c *Cluster) QueueLives(into map[string]QueueLife) {
 
 // QueueCounts reads a queue process: its name, ready and unacked
 // messages; ok is false for any other process.
-func (c *Cluster) QueueCounts(pid sim.PID) (name string, ready, unacked int, ok bool) {
+func (c *Cluster) QueueCounts(pid beam.PID) (name string, ready, unacked int, ok bool) {
 	p := c.RT.Process(pid)
 	if p == nil {
 		return "", 0, 0, false
@@ -185,7 +185,7 @@ func (c *Cluster) QueueCounts(pid sim.PID) (name string, ready, unacked int, ok 
 
 // ProcessKindOf is a process's kind ("reader", "channel", "queue", ...),
 // or "" for none.
-func (c *Cluster) ProcessKindOf(pid sim.PID) string {
+func (c *Cluster) ProcessKindOf(pid beam.PID) string {
 	if p := c.RT.Process(pid); p != nil {
 		return p.Kind
 	}

@@ -5,7 +5,7 @@ package node
 // (rabbit_amqqueue_common:notify_sent), which lets the queue keep at most
 // 200 unsent deliveries in flight per channel.
 
-import "warren/engine/sim"
+import "warren/engine/beam"
 
 // moreConsumerCreditAfter is MORE_CONSUMER_CREDIT_AFTER.
 const moreConsumerCreditAfter = 50
@@ -14,11 +14,11 @@ type writer struct {
 	n       *Node
 	conn    int
 	num     int
-	channel sim.PID
+	channel beam.PID
 	sent    []peerCount // deliveries left before the next notify_sent, per queue
 }
 
-func (w *writer) Handle(ctx *sim.Ctx, m sim.Msg) {
+func (w *writer) Handle(ctx *beam.Ctx, m beam.Msg) {
 	switch m.Kind {
 	case kWrite:
 		c := &w.n.Config.Costs
@@ -36,7 +36,7 @@ func (w *writer) Handle(ctx *sim.Ctx, m sim.Msg) {
 	}
 }
 
-func (w *writer) notifySent(ctx *sim.Ctx, q sim.PID) {
+func (w *writer) notifySent(ctx *beam.Ctx, q beam.PID) {
 	i := find(w.sent, q)
 	if i < 0 {
 		w.sent = append(w.sent, peerCount{q, moreConsumerCreditAfter})
@@ -45,6 +45,6 @@ func (w *writer) notifySent(ctx *sim.Ctx, q sim.PID) {
 	w.sent[i].n--
 	if w.sent[i].n == 0 {
 		w.sent[i].n = moreConsumerCreditAfter
-		ctx.Send(q, sim.Msg{Kind: kNotifySent, N: moreConsumerCreditAfter, P: w.channel})
+		ctx.Send(q, beam.Msg{Kind: kNotifySent, N: moreConsumerCreditAfter, P: w.channel})
 	}
 }

@@ -1,4 +1,4 @@
-package sim
+package beam
 
 // Ctx is what a handler may do while it handles one message. Sends take
 // effect when the handler's work is done, at the end of its cost.

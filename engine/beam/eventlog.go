@@ -1,4 +1,4 @@
-package sim
+package beam
 
 // EventLog keeps every event of a run compactly, in chunks of a fixed
 // size with a column per field: its start as an offset from the chunk's

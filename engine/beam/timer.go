@@ -1,4 +1,4 @@
-package sim
+package beam
 
 // TimerID names a pending timer so that it can be cancelled.
 type TimerID uint64

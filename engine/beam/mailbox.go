@@ -1,4 +1,4 @@
-package sim
+package beam
 
 import (
 	"math/bits"

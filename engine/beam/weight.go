@@ -1,4 +1,4 @@
-package sim
+package beam
 
 // Weigher gives a waiting message its simulated memory in bytes, from
 // its payload (Msg.P). It must depend on the message alone (it is asked

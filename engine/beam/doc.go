@@ -2,4 +2,4 @@
 // handle one mailbox message at a time, schedulers that run them in slices
 // of reductions on a virtual clock, timers, and a numbered record of every
 // event. It knows nothing about RabbitMQ.
-package sim
+package beam
