@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -101,11 +102,14 @@ func (s *Sim) limits() limits {
 
 // budget follows the command running now.
 type budget struct {
-	on    bool  // a command is running under the budget (not a replay)
-	start int64 // events when it started
-	held  int   // messages held at its last check (the budget before the first)
-	bytes int64 // bytes held at its last check (likewise)
-	stop  string
+	on    bool     // a command is running under the budget (not a replay)
+	start int64    // events when it started
+	held  int      // messages held at its last check (the budget before the first)
+	bytes int64    // bytes held at its last check (likewise)
+	stop  say.Text // why it stopped (no key: it has not)
+	// timeCut is the events after which the time budget stopped it (0:
+	// it did not)
+	timeCut int64
 	// at is the event count at which the checks of budgetCheck last ran,
 	// next the first after it at which one can stop the command
 	// (nextCheck); in between, none runs
@@ -118,9 +122,16 @@ type budget struct {
 	cut      int64
 	whole    bool
 	// said is the line that said the last command stopped ("": it did
-	// not), which ExecLineShowing always shows
-	said string
+	// not), which ExecLineShowing always shows; lastTimeCut the events
+	// after which the time budget stopped it (0: it did not)
+	said        string
+	lastTimeCut int64
 }
+
+// TimeCut is the events after which the time budget stopped the last
+// command, or 0 when it did not: where a share link cuts that command
+// (ExecLineCut).
+func (s *Sim) TimeCut() int64 { return s.budget.lastTimeCut }
 
 // SetTimeBudget gives every later command a time budget: past
 // TimeBudgetFloor events, it stops at the first event boundary after d of
@@ -189,14 +200,13 @@ func (s *Sim) CutNext(events int64) { s.budget.cut = max(events, 0) }
 // short. NB: nothing from a link or the console may set it.
 func (s *Sim) WholeNext(on bool) { s.budget.whole = on }
 
-// timeStop is the line of a command the time budget stopped.
-func timeStop(ran int64, wall time.Duration) string {
+// timeStop says why the time budget stopped a command.
+func timeStop(ran int64, wall time.Duration) say.Text {
 	of := ""
 	if wall > 0 {
 		of = ", " + wall.String()
 	}
-	return "stopped after " + thousands(ran) + " events (the time budget of one command here" + of +
-		"); run continues, reset starts again"
+	return say.S("con.stopTime", thousands(ran), of)
 }
 
 // startBudget puts the command about to run under the budget. It measures
@@ -214,14 +224,15 @@ func (s *Sim) startBudget() {
 // endBudget ends the command's budget and adds the line that says it
 // stopped the command, if it did.
 func (s *Sim) endBudget(out []string, err error) ([]string, error) {
-	stop := s.budget.stop
+	stop, timeCut := s.budget.stop, s.budget.timeCut
 	if budgetProbe != nil {
 		budgetProbe(s.rt.Events() - s.budget.start)
 	}
 	s.budget = budget{cut: s.budget.cut, whole: s.budget.whole}
-	if stop != "" && err == nil {
-		s.budget.said = stop
-		out = append(out, stop)
+	if stop.Key != "" && err == nil {
+		line := s.sayLine(stop)
+		s.budget.said, s.budget.lastTimeCut = line, timeCut
+		out = append(out, line)
 	}
 	return out, err
 }
@@ -250,7 +261,7 @@ func (s *Sim) overBudget() bool {
 // command.
 func (s *Sim) budgetCheck() bool {
 	b := &s.budget
-	if b.stop != "" {
+	if b.stop.Key != "" {
 		return true
 	}
 	ran := s.rt.Events() - b.start
@@ -259,29 +270,27 @@ func (s *Sim) budgetCheck() bool {
 	b.at, b.next = b.start+ran, b.start+s.nextCheck(ran, lim)
 	switch {
 	case ran >= lim.events:
-		b.stop = "stopped after " + thousands(ran) + " events (the budget of one command); run continues, reset starts again"
+		b.stop = say.S("con.stopBudget", thousands(ran))
 	case b.cut > 0 && ran >= b.cut:
-		b.stop = timeStop(ran, lim.wall)
+		b.stop, b.timeCut = timeStop(ran, lim.wall), ran
 	case b.deadline != 0 && ran%timeCheckEvery == 0 && ran >= TimeBudgetFloor && s.now() > b.deadline:
-		b.stop = timeStop(ran, lim.wall)
+		b.stop, b.timeCut = timeStop(ran, lim.wall), ran
 	case ran%bytesCheckEvery == 0 && ran > 0 && s.overBytes(ran, lim):
 	case ran%s.checkEvery() != 0 || ran == 0:
 		return false
 	case s.TimelineBytes() > lim.timeline:
-		b.stop = fmt.Sprintf("stopped after %s events: the timeline holds %d MB (the memory budget of a simulation); reset starts again",
-			thousands(ran), s.TimelineBytes()>>20)
+		b.stop = say.S("con.stopTimeline", thousands(ran), strconv.FormatInt(s.TimelineBytes()>>20, 10))
 	default:
 		h := s.held()
 		if h > lim.held && h > b.held {
-			b.stop = "stopped after " + thousands(ran) + " events: the simulation holds " + thousands(int64(h)) +
-				" messages (the memory budget of a simulation is " + thousands(int64(lim.held)) + "); consume, purge or delete, or reset to start again"
+			b.stop = say.S("con.stopMessages", thousands(ran), thousands(int64(h)), thousands(int64(lim.held)))
 		}
 		b.held = max(h, lim.held) // over it, a command may go on while it drains
 	}
-	if b.stop != "" {
+	if b.stop.Key != "" {
 		b.next = 0 // stopped: every later look answers so at once
 	}
-	return b.stop != ""
+	return b.stop.Key != ""
 }
 
 // overBytes measures the bytes the simulation holds and sets the stop
@@ -292,14 +301,12 @@ func (s *Sim) overBytes(ran int64, lim limits) bool {
 	n := s.heldBytes()
 	switch {
 	case n > lim.bytes && n > b.bytes:
-		b.stop = fmt.Sprintf("stopped after %s events: the simulation holds %s MB of messages and files (the memory budget of a simulation is %s MB); consume, purge or delete, or reset to start again",
-			thousands(ran), thousands(megabytes(n)), thousands(megabytes(lim.bytes)))
+		b.stop = say.S("con.stopBytes", thousands(ran), thousands(megabytes(n)), thousands(megabytes(lim.bytes)))
 	case n > lim.bytesCap() && n > b.bytes:
-		b.stop = fmt.Sprintf("stopped after %s events: the simulations of this page hold %s MB of messages and files (their memory budget is %s MB); consume, purge or delete, or reset a widget",
-			thousands(ran), thousands(megabytes(lim.others+n)), thousands(megabytes(SharedHeldBytes)))
+		b.stop = say.S("con.stopPage", thousands(ran), thousands(megabytes(lim.others+n)), thousands(megabytes(SharedHeldBytes)))
 	}
 	b.bytes = max(n, lim.bytesCap())
-	return b.stop != ""
+	return b.stop.Key != ""
 }
 
 // nextCheck is the first number of events after ran at which overBudget

@@ -12,22 +12,32 @@ import (
 	"strings"
 	"time"
 
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
 // Goal is the outcome of one expect command.
 type Goal struct {
-	Met  bool
-	Text string // what was checked, and what was found when it is not met
+	Met bool
+	// Say says what was checked, and what was found when it is not met.
+	Say say.Text
 }
 
-// Line is the trace line a goal prints.
-func (g Goal) Line() string {
+// Text is what the goal found, in English.
+func (g Goal) Text() string { return g.Say.String() }
+
+// Said is the line a goal prints, as data: "goal met: ..." or "goal not
+// met: ...".
+func (g Goal) Said() say.Text {
+	key := "con.goalNotMet"
 	if g.Met {
-		return "goal met: " + g.Text
+		key = "con.goalMet"
 	}
-	return "goal not met: " + g.Text
+	return say.T(key, g.Say)
 }
+
+// Line is the line a goal prints.
+func (g Goal) Line() string { return g.Said().String() }
 
 // Expect checks one goal line against the simulation as it is now. An
 // error means the line is not a goal (a typo, another command), or that
@@ -81,7 +91,7 @@ var expectCommands = []command{
 		if err != nil {
 			return nil, err
 		}
-		return []string{g.Line()}, nil
+		return []string{s.sayLine(g.Said())}, nil
 	}}},
 }
 
@@ -139,32 +149,24 @@ func (s *Sim) expectGoal(cmd script.Command) Goal {
 // values.
 func (s *Sim) expectQueue(cmd script.Command) Goal {
 	name := cmd.Str("queue", "")
+	for _, q := range s.cluster.ListQueues() {
+		if q.Name == name {
+			found := map[string]string{}
+			for _, a := range cmd.Args {
+				if cmd.Spec.IsTableKey(a.Key) {
+					found[a.Key] = queueColumn(q, a.Key)
+				}
+			}
+			return compare(cmd, "queue "+name, found)
+		}
+	}
 	var want []string
 	for _, a := range cmd.Args {
 		if cmd.Spec.IsTableKey(a.Key) {
 			want = append(want, a.Key+"="+a.Val)
 		}
 	}
-	what := "queue " + name + " " + strings.Join(want, " ")
-	for _, q := range s.cluster.ListQueues() {
-		if q.Name != name {
-			continue
-		}
-		var off []string
-		for _, a := range cmd.Args {
-			if !cmd.Spec.IsTableKey(a.Key) {
-				continue
-			}
-			if got := queueColumn(q, a.Key); got != a.Val {
-				off = append(off, a.Key+"="+got+" (want "+a.Val+")")
-			}
-		}
-		if len(off) > 0 {
-			return Goal{Text: "queue " + name + " has " + strings.Join(off, ", ")}
-		}
-		return Goal{Met: true, Text: what}
-	}
-	return Goal{Text: what + " (there is no queue " + name + ")"}
+	return Goal{Say: say.S("engine.g.noQueue", "queue "+name+" "+strings.Join(want, " "), name)}
 }
 
 // expectSaw looks for a trace line of the channel or connection with the
@@ -173,16 +175,16 @@ func (s *Sim) expectSaw(cmd script.Command) Goal {
 	on := cmd.On().String()
 	kind := cmd.Str("saw", "")
 	fields := sawFields(cmd)
-	what := on + " saw " + strings.Join(append([]string{kind}, fields...), " ")
+	what := say.S("engine.g.saw", on, strings.Join(append([]string{kind}, fields...), " "))
 	met := false
 	s.eachLine(func(l TraceLine) bool {
 		met = sawLine(l.Text, on, kind, fields)
 		return met
 	})
 	if met {
-		return Goal{Met: true, Text: what}
+		return Goal{Met: true, Say: what}
 	}
-	return Goal{Text: what + " (no such line yet)"}
+	return Goal{Say: say.T("engine.g.noLine", what)}
 }
 
 // sawFields are the words a saw= goal wants in the line: its FIELD=V

@@ -16,10 +16,10 @@ package engine
 //	expect on=c1.1 saw=get-ok redelivered body=keep-me after=power-loss
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -53,31 +53,32 @@ func (s *Sim) within(cmd script.Command, g Goal) Goal {
 		return g
 	}
 	limit := cmd.Int("within-ms", 0)
-	g.Text += fmt.Sprintf(" within %d ms", limit)
+	ms := strconv.FormatInt(limit, 10)
 	if now := s.rt.Now(); g.Met && now > limit*1000 {
-		g.Met = false
-		g.Text += " (it is t=" + formatTime(now) + ")"
+		return Goal{Say: say.T("engine.g.withinNow", g.Say, ms, formatTime(now))}
 	}
+	g.Say = say.T("engine.g.within", g.Say, ms)
 	return g
 }
 
 // compare checks wanted fields against what was found; what names the
 // thing.
 func compare(cmd script.Command, what string, found map[string]string) Goal {
-	var want, off []string
+	var want []string
+	var off []say.Text
 	for _, a := range cmd.Args {
 		if !cmd.Spec.IsTableKey(a.Key) {
 			continue
 		}
 		want = append(want, a.Key+"="+a.Val)
 		if got := found[a.Key]; got != a.Val {
-			off = append(off, a.Key+"="+got+" (want "+a.Val+")")
+			off = append(off, say.S("engine.g.want", a.Key+"="+got, a.Val))
 		}
 	}
 	if len(off) > 0 {
-		return Goal{Text: what + " has " + strings.Join(off, ", ")}
+		return Goal{Say: say.T("engine.g.has", what, say.List(off...))}
 	}
-	return Goal{Met: true, Text: what + " " + strings.Join(want, " ")}
+	return Goal{Met: true, Say: say.Words(what + " " + strings.Join(want, " "))}
 }
 
 func yesNo(b bool) string {
@@ -94,7 +95,7 @@ func (s *Sim) expectProcess(cmd script.Command) Goal {
 			return compare(cmd, name, map[string]string{"state": p.State, "mailbox": strconv.Itoa(p.Mailbox), "blocked": yesNo(p.Blocked)})
 		}
 	}
-	return Goal{Text: "there is no process " + name}
+	return Goal{Say: say.S("engine.g.noProcess", name)}
 }
 
 func (s *Sim) expectCredit(cmd script.Command) Goal {
@@ -102,14 +103,14 @@ func (s *Sim) expectCredit(cmd script.Command) Goal {
 	from, to, ok := strings.Cut(link, "->")
 	from, to = strings.TrimSpace(from), strings.TrimSpace(to)
 	if !ok {
-		return Goal{Text: "credit=" + link + " names no link: write it as \"FROM -> TO\", as show credit prints it"}
+		return Goal{Say: say.S("engine.g.badLink", link)}
 	}
 	for _, l := range s.cluster.CreditLinks() {
 		if s.procName(l.From) == from && s.procName(l.To) == to {
 			return compare(cmd, "credit "+from+" -> "+to, map[string]string{"left": strconv.Itoa(l.Credit), "blocked": yesNo(l.Blocked)})
 		}
 	}
-	return Goal{Text: "credit " + from + " -> " + to + " (no such link yet)"}
+	return Goal{Say: say.S("engine.g.noLink", from+" -> "+to)}
 }
 
 func (s *Sim) expectFile(cmd script.Command) Goal {
@@ -120,25 +121,29 @@ func (s *Sim) expectFile(cmd script.Command) Goal {
 				"dead": strconv.Itoa(f.Entries - f.Live), "size": strconv.FormatInt(f.Size, 10)})
 		}
 	}
-	return Goal{Text: "file " + name + " (there is no such file)"}
+	return Goal{Say: say.S("engine.g.noFile", name)}
 }
 
 func (s *Sim) expectAlarm(cmd script.Command) Goal {
 	want := cmd.Str("alarm", "")
 	alarms := s.cluster.Alarms()
-	has := strings.Join(alarms, ", ")
-	if has == "" {
-		has = "none"
+	has := say.T("engine.g.none")
+	if len(alarms) > 0 {
+		names := make([]say.Text, len(alarms))
+		for i, a := range alarms {
+			names[i] = resource(a)
+		}
+		has = say.List(names...)
 	}
 	if want == "none" {
-		return Goal{Met: len(alarms) == 0, Text: "no alarm (alarms: " + has + ")"}
+		return Goal{Met: len(alarms) == 0, Say: say.T("engine.g.noAlarm", has)}
 	}
 	for _, a := range alarms {
 		if a == want {
-			return Goal{Met: true, Text: "the " + want + " alarm is raised"}
+			return Goal{Met: true, Say: say.T("engine.g.alarmRaised", resource(want))}
 		}
 	}
-	return Goal{Text: "the " + want + " alarm is raised (alarms: " + has + ")"}
+	return Goal{Say: say.T("engine.g.alarmWanted", resource(want), has)}
 }
 
 // expectNever looks through everything that happened up to now.
@@ -147,13 +152,13 @@ func (s *Sim) expectNever(cmd script.Command) Goal {
 	now := s.rt.Events()
 	switch cmd.Str("never", "") {
 	case "blocked":
-		reader := fmt.Sprintf("reader c%d", on.Conn)
+		reader := "reader c" + strconv.Itoa(on.Conn)
 		for _, m := range s.marks.list {
 			if m.Event <= now && m.Kind == "blocked" && m.Say.Args[0] == reader {
-				return Goal{Text: fmt.Sprintf("%s was never blocked (it stopped reading at event %d)", reader, m.Event)}
+				return Goal{Say: say.S("engine.g.wasBlocked", reader, strconv.FormatInt(m.Event, 10))}
 			}
 		}
-		return Goal{Met: true, Text: reader + " was never blocked"}
+		return Goal{Met: true, Say: say.S("engine.g.neverBlocked", reader)}
 	default: // dropped
 		ch := on.String()
 		var dropped []string
@@ -165,9 +170,9 @@ func (s *Sim) expectNever(cmd script.Command) Goal {
 			return dropped != nil
 		})
 		if w := dropped; w != nil {
-			return Goal{Text: ch + " never had a publish dropped (" + strings.Join(w[1:min(len(w), 3)], " ") + ")"}
+			return Goal{Say: say.S("engine.g.dropped", ch, strings.Join(w[1:min(len(w), 3)], " "))}
 		}
-		return Goal{Met: true, Text: ch + " never had a publish dropped"}
+		return Goal{Met: true, Say: say.S("engine.g.neverDropped", ch)}
 	}
 }
 
@@ -177,15 +182,15 @@ func (s *Sim) expectGone(cmd script.Command) Goal {
 	name := cmd.Str("file", "")
 	for _, a := range cmd.Args {
 		if cmd.Spec.IsTableKey(a.Key) {
-			return Goal{Text: "file " + name + " gone cannot also ask for " + a.Key + "="}
+			return Goal{Say: say.S("engine.g.goneAndAsk", name, a.Key)}
 		}
 	}
 	for _, f := range s.cluster.First().FileViews() {
 		if f.Path == name || strings.HasSuffix(f.Path, "/"+name) {
-			return Goal{Text: fmt.Sprintf("file %s is gone (it is there, %d bytes)", name, f.Size)}
+			return Goal{Say: say.S("engine.g.notGone", name, strconv.FormatInt(f.Size, 10))}
 		}
 	}
-	return Goal{Met: true, Text: "file " + name + " is gone"}
+	return Goal{Met: true, Say: say.S("engine.g.gone", name)}
 }
 
 // expectSawAfter is a saw= goal met only by a line that came after the
@@ -195,7 +200,7 @@ func (s *Sim) expectSawAfter(cmd script.Command) Goal {
 	kind := cmd.Str("after", "")
 	on, saw := cmd.On().String(), cmd.Str("saw", "")
 	fields := sawFields(cmd)
-	what := on + " saw " + strings.Join(append([]string{saw}, fields...), " ") + " after a " + kind + " restart"
+	what := say.T("engine.g.sawAfter", on, strings.Join(append([]string{saw}, fields...), " "), restartKind(kind))
 	last := int64(-1)
 	for _, r := range s.cluster.First().Restarts {
 		if r.Kind == kind {
@@ -203,7 +208,7 @@ func (s *Sim) expectSawAfter(cmd script.Command) Goal {
 		}
 	}
 	if last < 0 {
-		return Goal{Text: what + " (the node has had no " + kind + " restart)"}
+		return Goal{Say: say.T("engine.g.noRestart", what, restartKind(kind))}
 	}
 	before, met := false, false
 	s.eachLine(func(l TraceLine) bool {
@@ -214,10 +219,31 @@ func (s *Sim) expectSawAfter(cmd script.Command) Goal {
 		return met
 	})
 	if met {
-		return Goal{Met: true, Text: what}
+		return Goal{Met: true, Say: what}
 	}
 	if before {
-		return Goal{Text: what + fmt.Sprintf(" (every such line came before it, at event %d)", last)}
+		return Goal{Say: say.T("engine.g.before", what, strconv.FormatInt(last, 10))}
 	}
-	return Goal{Text: what + " (no such line yet)"}
+	return Goal{Say: say.T("engine.g.noLine", what)}
+}
+
+// resource says an alarm's resource, memory or disk.
+func resource(name string) say.Text {
+	key := "engine.res.disk"
+	if name == "memory" {
+		key = "engine.res.memory"
+	}
+	return say.T(key)
+}
+
+// restartKind says a kind of restart: clean, crash or power-loss.
+func restartKind(kind string) say.Text {
+	key := "engine.g.powerLoss"
+	switch kind {
+	case "clean":
+		key = "engine.g.clean"
+	case "crash":
+		key = "engine.g.crash"
+	}
+	return say.T(key)
 }

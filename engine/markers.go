@@ -165,6 +165,11 @@ func (m *markerLog) init() {
 // Markers lists the markers of the whole recorded timeline, in order.
 func (s *Sim) Markers() []Marker { return slices.Clone(s.marks.list) }
 
+// addMarker records a marker at the current event. It is not inlined:
+// it is called at a dozen places, and inlined each would carry the
+// append.
+//
+//go:noinline
 func (s *Sim) addMarker(kind string, text say.Text) {
 	s.marks.list = append(s.marks.list, Marker{Event: s.rt.Events(), Time: s.rt.Now(), Kind: kind, Say: text})
 }

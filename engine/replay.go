@@ -30,7 +30,7 @@ func (s *Sim) apply(o op) ([]string, error) {
 	s.recordOp(o.kind != opCommand)
 	out, err, _ := s.run(o)
 	s.recordOp(false)
-	if s.budget.stop != "" && o.kind != opCommand {
+	if s.budget.stop.Key != "" && o.kind != opCommand {
 		// the budget cut it short: what ran is what a replay runs
 		o = op{kind: opSteps, n: s.rt.Events() - before}
 	}
@@ -59,7 +59,7 @@ func (s *Sim) run(o op) (out []string, err error, done bool) {
 				if s.hitLimit {
 					return nil, nil, false
 				}
-				if s.budget.stop != "" {
+				if s.budget.stop.Key != "" {
 					break // it stops where it is
 				}
 				s.rt.AdvanceTo(max(s.rt.Now(), last+QuietWindow))
@@ -73,7 +73,7 @@ func (s *Sim) run(o op) (out []string, err error, done bool) {
 		if s.hitLimit {
 			return nil, nil, false
 		}
-		if s.budget.stop != "" {
+		if s.budget.stop.Key != "" {
 			break // it stops where it is
 		}
 		s.rt.AdvanceTo(o.t)

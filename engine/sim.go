@@ -5,6 +5,7 @@ import (
 
 	"warren/engine/beam"
 	"warren/engine/node"
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -63,12 +64,13 @@ type state struct {
 
 // history is what happened: the recorded operations and what they made.
 type history struct {
-	log        *beam.EventLog // the timeline's events (Options.Record)
-	transcript *lineLog       // every trace line, with its event
-	cps        checkpoints    // copies of the state along the timeline, for Seek
-	marks      markerLog      // the timeline's markers (Options.Record)
-	ops        []op           // every operation applied, in order
-	furthest   int64          // the most events any replay of ops has reached
+	log        *beam.EventLog      // the timeline's events (Options.Record)
+	transcript *lineLog            // every trace line, with its event
+	cps        checkpoints         // copies of the state along the timeline, for Seek
+	marks      markerLog           // the timeline's markers (Options.Record)
+	ops        []op                // every operation applied, in order
+	furthest   int64               // the most events any replay of ops has reached
+	said       map[string]say.Text // the sentences of lines printed lately (sayLine)
 }
 
 // running bounds what runs now.

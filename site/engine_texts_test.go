@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"warren/engine"
+	"warren/engine/jsonenc"
 	"warren/engine/say"
 	"warren/engine/script"
 
@@ -297,11 +298,11 @@ var views = []string{
 // runMistakes runs typicalMistakes on a recording engine, and views on
 // another: each line with the console lines it printed, and the events
 // list's line of every event of the mistakes.
-func runMistakes() ([][]string, []string) {
+func runMistakes() ([][]any, []string) {
 	s := engine.New(engine.Options{Record: true})
-	var out [][]string
+	var out [][]any
 	for _, line := range widgettest.TypicalMistakes {
-		out = append(out, append([]string{line}, s.ExecLine(line)...))
+		out = append(out, append([]any{line}, said(s, s.ExecLine(line))...))
 	}
 	var events []string
 	for n := int64(1); n <= s.EventCount(); n++ {
@@ -310,9 +311,25 @@ func runMistakes() ([][]string, []string) {
 	}
 	v := engine.New(engine.Options{Record: true})
 	for _, line := range views {
-		out = append(out, append([]string{line}, v.ExecLine(line)...))
+		out = append(out, append([]any{line}, said(v, v.ExecLine(line))...))
 	}
 	return out, events
+}
+
+// said is a command's output lines as the bridge gives them: each line
+// the engine says as data as its sentence ({"text", "key", "args"}), the
+// others as they are.
+func said(s *engine.Sim, lines []string) []any {
+	out := make([]any, len(lines))
+	for i, l := range lines {
+		out[i] = l
+		if t, ok := s.Said(l); ok {
+			e := &jsonenc.Encoder{}
+			e.Said("", t)
+			out[i] = json.RawMessage(e.String())
+		}
+	}
+	return out
 }
 
 // eventTimes are the parts of an event line that the cost model decides

@@ -112,15 +112,7 @@ func (b *bridge) exec(id int, line string, most int, cut int64, whole bool) (str
 	lines, omitted := s.ExecLineShowing(line, most)
 	s.CutNext(0)
 	s.WholeNext(false)
-	if omitted == 0 {
-		return linesJSON(lines), nil
-	}
-	e := &jsonenc.Encoder{}
-	e.Open("", '{')
-	e.Strs("lines", lines)
-	e.Int("omitted", int64(omitted))
-	e.Close('}')
-	return e.String(), nil
+	return jsonenc.Answer(s, lines, omitted), nil
 }
 
 func (b *bridge) submit(id int, line string) (string, error) {
@@ -132,7 +124,7 @@ func (b *bridge) submit(id int, line string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return linesJSON(lines), nil
+	return jsonenc.Answer(s, lines, 0), nil
 }
 
 func (b *bridge) step(id int, n int64) (int64, error) {
@@ -151,7 +143,7 @@ func (b *bridge) runQuiet(id int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return linesJSON(s.RunQuiet()), nil
+	return jsonenc.Answer(s, s.RunQuiet(), 0), nil
 }
 
 func (b *bridge) seek(id int, n int64) (int64, error) {
@@ -175,7 +167,8 @@ func (b *bridge) snapshot(id int) (string, error) {
 }
 
 // expect checks one goal (an expect line) against the simulation as it is
-// now, without changing it: {"met": true|false, "text": "..."}.
+// now, without changing it: {"met": true|false, "said": {...}}, what it
+// found as jsonenc.Said writes it.
 //
 // With ms it has at most that many milliseconds of the time budget left
 // (engine.Sim.ExpectWithin; less than 1: none, and it is not checked):
@@ -197,7 +190,7 @@ func (b *bridge) expect(id int, line string, ms int64) (string, error) {
 	e := jsonenc.Encoder{}
 	e.Open("", '{')
 	e.Bool("met", g.Met)
-	e.Str("text", g.Text)
+	e.Said("said", g.Say)
 	e.Close('}')
 	return e.String(), nil
 }

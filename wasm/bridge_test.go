@@ -180,6 +180,7 @@ func TestBridgeExpect(t *testing.T) {
 	str(t, call(t, "exec", id, "basic.publish key=q body=x"))
 	type goal struct {
 		Met  bool
+		Said struct{ Text string }
 		Text string
 	}
 	check := func(line string) goal {
@@ -187,6 +188,7 @@ func TestBridgeExpect(t *testing.T) {
 		if err := json.Unmarshal([]byte(str(t, call(t, "expect", id, line))), &g); err != nil {
 			t.Fatal(err)
 		}
+		g.Text = g.Said.Text
 		return g
 	}
 	before := str(t, call(t, "snapshot", id))

@@ -18,7 +18,6 @@ import (
 var (
 	snapshotJSON = jsonenc.Snapshot
 	samplesJSON  = jsonenc.Samples
-	linesJSON    = jsonenc.Lines
 	numberedJSON = jsonenc.Numbered
 	appendString = jsonenc.AppendString
 )

@@ -337,18 +337,6 @@ func Samples(v []engine.Sample) string {
 	return e.String()
 }
 
-// Lines encodes {"lines": [...]}, what exec, submit and runQuiet return.
-func Lines(lines []string) string {
-	e := &Encoder{}
-	e.Open("", '{')
-	if lines == nil {
-		lines = []string{}
-	}
-	e.Strs("lines", lines)
-	e.Close('}')
-	return e.String()
-}
-
 // Numbered encodes [{"n": N, "text": T}, ...] with an optional "t".
 func Numbered(n int, at func(i int) (num, t int64, hasT bool, text string)) string {
 	e := &Encoder{}

@@ -76,10 +76,11 @@ func TestMatchesEncodingJSON(t *testing.T) {
 	}
 	lines := []string{"c1.1 deliver body=<&>", ""}
 	want, _ := json.Marshal(map[string][]string{"lines": lines})
-	if got := Lines(lines); got != string(want) {
+	fresh := engine.New(engine.Options{})
+	if got := Answer(fresh, lines, 0); got != string(want) {
 		t.Errorf("lines:\n got %s\nwant %s", got, want)
 	}
-	if got := Lines(nil); got != `{"lines":[]}` {
+	if got := Answer(fresh, nil, 0); got != `{"lines":[]}` {
 		t.Errorf("no lines: got %s", got)
 	}
 	type numbered struct {

@@ -1,6 +1,9 @@
 package jsonenc
 
-import "warren/engine/say"
+import (
+	"warren/engine"
+	"warren/engine/say"
+)
 
 // Said writes a sentence of the engine's as data the widget says in any
 // language: {"text": English, "key": K, "args": [...]}, each argument a
@@ -28,4 +31,44 @@ func (e *Encoder) saidParts(t say.Text) {
 		}
 	}
 	e.Close(']')
+}
+
+// Answer writes what a command printed: {"lines": [...]}, with
+// "omitted": N when lines holds only the first of them, "said": [[i,
+// sentence], ...] for the lines the engine says as data (Sim.Said; the
+// sentence as Said writes it), and "cut": N when the time budget stopped
+// the command after N events (Sim.TimeCut).
+func Answer(s *engine.Sim, lines []string, omitted int) string {
+	e := &Encoder{}
+	e.Open("", '{')
+	if lines == nil {
+		lines = []string{}
+	}
+	e.Strs("lines", lines)
+	if omitted > 0 {
+		e.Int("omitted", int64(omitted))
+	}
+	opened := false
+	for i, l := range lines {
+		t, ok := s.Said(l)
+		if !ok {
+			continue
+		}
+		if !opened {
+			e.Open("said", '[')
+			opened = true
+		}
+		e.Open("", '[')
+		e.Int("", int64(i))
+		e.Said("", t)
+		e.Close(']')
+	}
+	if opened {
+		e.Close(']')
+	}
+	if cut := s.TimeCut(); cut > 0 {
+		e.Int("cut", cut)
+	}
+	e.Close('}')
+	return e.String()
 }

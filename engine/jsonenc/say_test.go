@@ -1,8 +1,12 @@
 package jsonenc
 
 import (
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
+	"warren/engine"
 	"warren/engine/say"
 )
 
@@ -14,5 +18,25 @@ func TestSaid(t *testing.T) {
 	want := `{"text":"queue q takes an ack from channel c1.1; 2 ready, 1 unacked","key":"engine.ack","args":["queue q","channel c1.1",{"key":"engine.readyUnacked","args":["2","1"]}]}`
 	if got := e.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestAnswer: a command's answer gives beside its lines the sentence of
+// each line the engine says as data, and where the time budget cut it.
+func TestAnswer(t *testing.T) {
+	s := engine.New(engine.Options{})
+	s.ExecLine("queue.declare queue=q")
+	lines := s.ExecLine("expect queue=q messages=1")
+	got := Answer(s, lines, 0)
+	want := `{"lines":["goal not met: queue q has messages=0 (want 1)"],"said":[[0,{"text":"goal not met: queue q has messages=0 (want 1)","key":"con.goalNotMet","args":[{"key":"engine.g.has","args":["queue q",{"key":"","args":[{"key":"engine.g.want","args":["messages=0","1"]}]}]}]}]]}`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	var ticks time.Duration
+	s.SetTimeBudget(time.Nanosecond, func() time.Duration { ticks += time.Second; return ticks })
+	s.CutNext(0)
+	lines = s.ExecLine("basic.publish key=q count=" + strconv.Itoa(engine.TimeBudgetFloor))
+	if got := Answer(s, lines, 0); !strings.Contains(got, `"key":"con.stopTime"`) || !strings.HasSuffix(got, `,"cut":`+strconv.FormatInt(s.TimeCut(), 10)+"}") || s.TimeCut() == 0 {
+		t.Errorf("a command the time budget stopped: %s (TimeCut %d)", got, s.TimeCut())
 	}
 }

@@ -9,6 +9,10 @@
 // queue's name, a number, a job as the node names it), kept as the
 // string the English line shows, or a sentence of its own, a Text, said
 // in turn.
+//
+// NB: the constructors are not inlined (go:noinline): the engine says a
+// sentence at a hundred places, and inlined, the browser's build carries a
+// copy of each at every one, about 10 kB.
 package say
 
 import (
@@ -17,7 +21,9 @@ import (
 )
 
 // Text is one sentence: Key names it in the catalogs, Args fill its
-// places {a}, {b}, ... in order; each is a string or a Text.
+// places {a}, {b}, ... in order; each is a string or a Text. A Text
+// without a key is a list (List) or words (Words): its arguments said one
+// after another, ", " between them.
 type Text struct {
 	Key  string
 	Args []any
@@ -26,11 +32,15 @@ type Text struct {
 // T makes a Text of arguments that are words (strings) or sentences
 // (Texts); anything else is a mistake of the engine's, which String shows
 // as "?" rather than fail.
+//
+//go:noinline
 func T(key string, args ...any) Text { return Text{Key: key, Args: args} }
 
 // S makes a Text whose arguments are all words. It is T for the common
 // case, cheaper where it is called: the words are boxed here, once, not
 // at every call.
+//
+//go:noinline
 func S(key string, words ...string) Text {
 	args := make([]any, len(words))
 	for i, w := range words {
@@ -47,6 +57,15 @@ func (t Text) String() string {
 }
 
 func (t Text) write(b *strings.Builder) {
+	if t.Key == "" { // List, Words
+		for i, a := range t.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeArg(b, a)
+		}
+		return
+	}
 	tmpl, ok := English(t.Key)
 	if !ok {
 		b.WriteString(t.Key) // a key without English: TestEveryKeyHasEnglish
@@ -59,16 +78,19 @@ func (t Text) write(b *strings.Builder) {
 			return
 		}
 		b.WriteString(tmpl[:i])
-		n := int(tmpl[i+1] - 'a')
-		switch a := arg(t.Args, n).(type) {
-		case string:
-			b.WriteString(a)
-		case Text:
-			a.write(b)
-		default:
-			b.WriteString("?")
-		}
+		writeArg(b, arg(t.Args, int(tmpl[i+1]-'a')))
 		tmpl = tmpl[i+3:]
+	}
+}
+
+func writeArg(b *strings.Builder, a any) {
+	switch a := a.(type) {
+	case string:
+		b.WriteString(a)
+	case Text:
+		a.write(b)
+	default:
+		b.WriteString("?")
 	}
 }
 
@@ -99,3 +121,21 @@ func English(key string) (string, bool) {
 	}
 	return "", false
 }
+
+// List is its items said one after another, ", " between them, in every
+// language: the engine's lists are of words and of short sentences alike.
+//
+//go:noinline
+func List(items ...Text) Text {
+	args := make([]any, len(items))
+	for i, t := range items {
+		args[i] = t
+	}
+	return Text{Args: args}
+}
+
+// Words is a Text of words said as they are in every language: the
+// command language's own (queue q messages=3), a name.
+//
+//go:noinline
+func Words(w string) Text { return Text{Args: []any{w}} }

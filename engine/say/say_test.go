@@ -50,3 +50,15 @@ func TestKeysAreOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestListsAndWords: a Text without a key says its arguments with ", "
+// between them; words are said as they are.
+func TestListsAndWords(t *testing.T) {
+	l := List(S("engine.g.want", "messages=3", "5"), Words("consumers=0"))
+	if got, want := T("engine.g.has", "queue q", l).String(), "queue q has messages=3 (want 5), consumers=0"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got := Words("queue q messages=1").String(); got != "queue q messages=1" {
+		t.Errorf("words said as %q", got)
+	}
+}

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
-import { CATALOGS, consoleLine, errorText, eventKey, eventLine, goalFound } from "../static/widget/i18n.js";
+import { CATALOGS, consoleLine, consoleSaid, errorText, eventKey, eventLine } from "../static/widget/i18n.js";
 import { englishRun as englishRunIn } from "./english.mjs";
 
 const data = JSON.parse(readFileSync(new URL("testdata/engine-texts.json", import.meta.url), "utf8"));
@@ -89,8 +89,10 @@ test("the console lines of typical mistakes are Chinese, and RabbitMQ's replies 
   let errors = 0;
   let replies = 0;
   for (const [cmd, ...lines] of data.mistakes) {
-    for (const line of lines) {
-      const out = consoleLine(line, "zh");
+    for (const said of lines) {
+      // a line the engine says as data comes as its sentence
+      const line = typeof said === "string" ? said : said.text;
+      const out = typeof said === "string" ? consoleLine(said, "zh") : consoleSaid(said, "zh");
       if (/^error: (Validation failed|Parameter does not exist)/.test(line)) {
         // rabbitmqctl's words, as rabbitmqctl says them, and what they mean
         assert.ok(out.text.startsWith("错误：") && out.text.endsWith(line.slice(7)), out.text);
@@ -191,7 +193,9 @@ test("the events of a real run read in Chinese", () => {
 test("the widget's own console words are said in Chinese", () => {
   assert.equal(consoleLine("error: #@cut takes a number of events, not x", "zh").text, "错误：#@cut 需要一个事件数，而不是 x");
   assert.equal(consoleLine("error: line 4, crash: no queue 'q' in vhost '/'", "zh").text, "错误：第 4 行，crash：no queue 'q' in vhost '/'（rabbitmqctl 的原话：vhost '/' 中没有队列 'q'）");
-  assert.equal(consoleLine("stopped after 250,000 events (the time budget of one command here, 10.2s); run continues, reset starts again", "zh").text, "运行了 250,000 个事件后停下（这里单条命令的时间预算, 10.2s）；run 继续运行，reset 从头开始");
+  const stop = { text: "stopped after 250,000 events (the time budget of one command here, 10.2s); run continues, reset starts again", key: "con.stopTime", args: ["250,000", ", 10.2s"] };
+  assert.deepEqual(consoleSaid(stop, "zh"), { text: "运行了 250,000 个事件后停下（这里单条命令的时间预算, 10.2s）；run 继续运行，reset 从头开始", en: stop.text, explain: null });
+  assert.deepEqual(consoleSaid(stop, "en"), { text: stop.text, en: null, explain: null });
 });
 
 test("the hint names every kind of argument the bridge knows in the catalogs", () => {
@@ -266,16 +270,19 @@ test("show's charts and the cluster's locator say their few words in Chinese", (
 });
 
 test("an exercise's goal status says what it wants in Chinese, as the console does", () => {
+  // as the engine sends them (engine/jsonenc Said): a verdict, what a
+  // goal found, each field it wanted
+  const want = (field, v) => ({ key: "engine.g.want", args: [field, v] });
+  const has = (what, ...off) => ({ key: "engine.g.has", args: [what, { key: "", args: off }] });
   const found = [
-    ["queue q has messages=0 (want 1)", "queue q 当前为 messages=0（应为 1）"],
-    ["credit reader c1 -> channel c1.1 has left=3 (want 0), blocked=no (want yes)", "credit reader c1 -> channel c1.1 当前为 left=3（应为 0）, blocked=no（应为 yes）"],
-    ["process reader c1 has state=runnable (want waiting)", "process reader c1 当前为 state=runnable（应为 waiting）"],
+    [has("queue q", want("messages=0", "1")), "queue q 当前为 messages=0（应为 1）"],
+    [has("credit reader c1 -> channel c1.1", want("left=3", "0"), want("blocked=no", "yes")), "credit reader c1 -> channel c1.1 当前为 left=3（应为 0）, blocked=no（应为 yes）"],
+    [has("process reader c1", want("state=runnable", "waiting")), "process reader c1 当前为 state=runnable（应为 waiting）"],
   ];
-  for (const [text, want] of found) {
-    assert.equal(goalFound(text, "zh"), want);
-    assert.equal(goalFound(text, "en"), text);
-    assert.equal(consoleLine(`goal not met: ${text}`, "zh").text, `目标未达成：${want}`);
+  for (const [said, zh] of found) {
+    const line = { text: "goal not met: …", key: "con.goalNotMet", args: [said] };
+    assert.equal(consoleSaid(line, "zh").text, `目标未达成：${zh}`);
   }
   const goals = readFileSync(new URL("../static/widget/goals.js", import.meta.url), "utf8");
-  assert.match(goals, /goalFound\(r\.value\.text/, "goals.js says a goal's status with goalFound");
+  assert.match(goals, /engineSays\(r\.value\.said/, "goals.js says a goal's status from the engine's data");
 });

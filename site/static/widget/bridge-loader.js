@@ -608,12 +608,18 @@ export class Engine {
 
 /** withOmitted is an answer's lines; the ones the worker did not send
  * (engine-worker.js, maxLinesSent) stay holes at the end, so that the
- * length counts them and nothing shows them. */
+ * length counts them and nothing shows them. The array carries beside
+ * them said, the sentences of the lines the engine says as data (a Map
+ * of line index to {text, key, args}), and cut, the events after which
+ * the time budget stopped the command (0: it did not). */
 export function withOmitted(answer) {
   const lines = answer.lines;
   if (answer.omitted > 0) {
     lines.length += answer.omitted;
   }
+  // not enumerable: the array compares and copies as its lines
+  Object.defineProperty(lines, "said", { value: new Map(answer.said || []) });
+  Object.defineProperty(lines, "cut", { value: answer.cut || 0 });
   return lines;
 }
 

@@ -5,7 +5,7 @@
 // node without running it.
 
 import { h, setText } from "./dom.js";
-import { consoleLine, translator } from "./i18n.js";
+import { consoleLine, consoleSaid, translator } from "./i18n.js";
 
 // The console's bounds, so that what a script prints cannot fill the
 // page: the lines shown of one command, the characters shown of one line
@@ -127,10 +127,12 @@ export class Console {
     entry.cmdEl = cmd;
     e.append(cmd);
     const shown = entry.lines.slice(0, MAX_OUTPUT_LINES);
-    for (const l of shown) {
+    const sentences = entry.lines.said;
+    for (const [i, l] of shown.entries()) {
       // warren's own words in the reader's language, the English line
       // in the title; RabbitMQ's reply stays, with what it means under it
-      const said = consoleLine(l, this.tr.lang);
+      const sentence = sentences && sentences.get(i);
+      const said = sentence && sentence.text === l ? consoleSaid(sentence, this.tr.lang) : consoleLine(l, this.tr.lang);
       e.append(h(l.startsWith("error: ") ? "div.out.err" : entry.note ? "div.out.note" : "div.out", { text: clip(said.text, this.tr), title: said.en ? clip(said.en, this.tr) : null }));
       if (said.explain) {
         e.append(h("div.out.explain", { text: said.explain }));

@@ -664,10 +664,9 @@ class WarrenScenario extends HTMLElement {
       lines = ["error: " + e.message];
     }
     const refused = lines.length > 0 && lines[0].startsWith("error: ");
-    const stop = lines.length ? /^stopped after ([\d,]+) events \(the time budget/.exec(lines[lines.length - 1]) : null;
-    if (stop && (!cut || Number(stop[1].replaceAll(",", "")) < cut)) {
+    if (lines.cut && (!cut || lines.cut < cut)) {
       // the time budget stopped it, before the cut if it had one
-      this.lastCut = Number(stop[1].replaceAll(",", ""));
+      this.lastCut = lines.cut;
     }
     if (refused && lineNo && !/^error: line \d+/.test(lines[0])) {
       lines[0] = lines[0].replace(/^error: /, `error: line ${lineNo}, `);

@@ -10,7 +10,7 @@
 
 import { h, setText } from "./dom.js";
 import { goalWords } from "./goalwords.js";
-import { goalFound, translator } from "./i18n.js";
+import { engineSays, translator } from "./i18n.js";
 
 export class Goals {
   constructor(uid, lang) {
@@ -114,7 +114,7 @@ export class Goals {
         text = this.tr("goals.cannotCheck", { error: r.error });
       } else {
         ok = r.value.met;
-        text = ok ? this.tr("goals.met") : this.tr("goals.notYet", { found: goalFound(r.value.text, this.lang) });
+        text = ok ? this.tr("goals.met") : this.tr("goals.notYet", { found: engineSays(r.value.said, this.lang) });
       }
       if (ok) {
         met++;

@@ -99,78 +99,15 @@ export function engineSays(s, lang) {
 }
 
 function saidIn(s, l) {
+  const args = (s.args || []).map((a) => (typeof a === "string" ? a : saidIn(a, l)));
+  if (!s.key) {
+    return args.join(", "); // a list, or words (engine/say List, Words)
+  }
   const params = {};
-  (s.args || []).forEach((a, i) => (params[String.fromCharCode(97 + i)] = typeof a === "string" ? a : saidIn(a, l)));
+  args.forEach((a, i) => (params[String.fromCharCode(97 + i)] = a));
   return t(s.key, params, l);
 }
 
-// ENGINE_TEXTS are what a goal found, as the engine says it in English
-// (engine/cmd_expect.go, goal_more.go), each as a pattern and the catalog
-// key that says it in another language with the pattern's groups as {a},
-// {b}, ... A group is itself said again if it is one of these sentences;
-// names of processes, queues and files stay as they are.
-const ENGINE_TEXTS = [
-  [/^memory$/, "engine.res.memory"],
-  [/^disk$/, "engine.res.disk"],
-  // cmd_expect.go and goal_more.go: what a goal found
-  [/^(.+) within (\d+) ms \(it is t=(.+)\)$/, "engine.g.withinNow"],
-  [/^(.+) within (\d+) ms$/, "engine.g.within"],
-  [/^(.+) \(no such line yet\)$/, "engine.g.noLine"],
-  [/^(.+) \(there is no queue (.+)\)$/, "engine.g.noQueue"],
-  [/^(.+) \(the node has had no (\S+) restart\)$/, "engine.g.noRestart"],
-  [/^(.+) \(every such line came before it, at event (\d+)\)$/, "engine.g.before"],
-  [/^(.+?) saw (.+) after a (\S+) restart$/, "engine.g.sawAfter"],
-  [/^clean$/, "engine.g.clean"],
-  [/^crash$/, "engine.g.crash"],
-  [/^power-loss$/, "engine.g.powerLoss"],
-  [/^there is no process (.+)$/, "engine.g.noProcess"],
-  [/^credit (.+) \(no such link yet\)$/, "engine.g.noLink"],
-  [/^file (.+) \(there is no such file\)$/, "engine.g.noFile"],
-  [/^no alarm \(alarms: (.+)\)$/, "engine.g.noAlarm"],
-  [/^the (\S+) alarm is raised \(alarms: (.+)\)$/, "engine.g.alarmWanted"],
-  [/^the (\S+) alarm is raised$/, "engine.g.alarmRaised"],
-  [/^(.+) was never blocked \(it stopped reading at event (\d+)\)$/, "engine.g.wasBlocked"],
-  [/^(.+) was never blocked$/, "engine.g.neverBlocked"],
-  [/^(.+) never had a publish dropped \((.+)\)$/, "engine.g.dropped"],
-  [/^(.+) never had a publish dropped$/, "engine.g.neverDropped"],
-  [/^file (.+) is gone \(it is there, (\d+) bytes\)$/, "engine.g.notGone"],
-  [/^file (.+) is gone$/, "engine.g.gone"],
-  // cmd_expect.go: the goals' catch-alls, last
-  [/^(.+?) saw (.+)$/, "engine.g.saw"],
-  [/^(queue .+?|process .+?|credit .+?|file .+?) has (.+)$/, "engine.g.has"],
-];
-
-/** goalFound says what a goal found (the text after "goal met:" or "goal
- * not met:", or a goal's status in an exercise) in lang: the engine's
- * words, and each " (want V)" a column or field was compared with. */
-export function goalFound(text, lang) {
-  const l = normLang(lang);
-  if (l === "en" || typeof text !== "string") {
-    return text;
-  }
-  return engineText(text, l).replace(/ \(want ([^()]*)\)/g, (w, v) => t("con.want", { v }, l));
-}
-
-/** engineText says a sentence of the engine's (narration, a marker) in
- * lang: as it is in English, or when it is none the catalogs know. */
-export function engineText(text, lang) {
-  const l = normLang(lang);
-  if (l === "en" || typeof text !== "string") {
-    return text;
-  }
-  for (const [re, key] of ENGINE_TEXTS) {
-    const m = re.exec(text);
-    if (m) {
-      const params = {};
-      m.slice(1).forEach((g, i) => (params[String.fromCharCode(97 + i)] = engineText(g, l)));
-      return t(key, params, l);
-    }
-  }
-  return text;
-}
-
-/** ENGINE_KEYS are the catalog keys engineText uses, for the tests. */
-export const ENGINE_KEYS = ENGINE_TEXTS.map(([, key]) => key);
 
 // -------------------------------------------------------------------
 // The console's words: warren's own errors, hints and usage (from
@@ -186,14 +123,8 @@ export const ENGINE_KEYS = ENGINE_TEXTS.map(([, key]) => key);
 // ... A %s, %v or %w part is itself said again when it is one of these.
 const CONSOLE_TEXTS = [
   ["basic.publish: count=%d would make the simulation hold %s messages, more than its memory budget of %s; publish fewer in one command", "con.budgetPublish"],
-  ["stopped after %s events (the budget of one command); run continues, reset starts again", "con.stopBudget"],
-  ["stopped after %s events (the time budget of one command here%s); run continues, reset starts again", "con.stopTime"],
-  ["stopped after %s events: the simulation holds %s messages (the memory budget of a simulation is %s); consume, purge or delete, or reset to start again", "con.stopMessages"],
   ["basic.publish: count=%d messages of %s bytes would make the simulation hold %s MB of messages and files, more than its memory budget of %s MB; publish fewer or smaller messages", "con.budgetBytes"],
-  ["stopped after %s events: the simulation holds %s MB of messages and files (the memory budget of a simulation is %s MB); consume, purge or delete, or reset to start again", "con.stopBytes"],
   ["basic.publish: count=%d messages of %s bytes would make the simulations of this page hold %s MB of messages and files, more than their memory budget of %s MB; publish fewer or smaller messages, or reset another widget", "con.budgetPage"],
-  ["stopped after %s events: the simulations of this page hold %s MB of messages and files (their memory budget is %s MB); consume, purge or delete, or reset a widget", "con.stopPage"],
-  ["stopped after %s events: the timeline holds %d MB (the memory budget of a simulation); reset starts again", "con.stopTimeline"],
   ["on: %s", "con.onWrap"],
   ["cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", "con.clusterFirst"],
   ["fault clear: takes no path; it clears every fault of the node", "con.faultClearPath"],
@@ -203,8 +134,6 @@ const CONSOLE_TEXTS = [
   ["set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first", "con.setBeforeFiles"],
   ["set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", "con.setVersionFirst"],
   ["a goal is an expect command", "con.goalIsExpect"],
-  ["goal met: %s", "con.goalMet"],
-  ["goal not met: %s", "con.goalNotMet"],
   ["usage: %s", "con.usage"],
   ["%s: the engine has no handler for this command", "con.noHandler"],
   ["when: event %d is outside the timeline (0 to %d)", "con.whenOutside"],
@@ -452,6 +381,14 @@ export function errorText(s, lang) {
 // AMQP_CODES are the reply codes the widget explains, by number.
 const AMQP_CODES = { 320: "connectionForced", 403: "accessRefused", 404: "notFound", 405: "resourceLocked", 406: "preconditionFailed", 501: "frameError", 502: "syntaxError", 503: "commandInvalid", 504: "channelError", 505: "unexpectedFrame", 506: "resourceError", 530: "notAllowed", 540: "notImplemented", 541: "internalError" };
 
+/** consoleSaid says an output line the engine gave as data ({text, key,
+ * args}) in lang, as consoleLine does: {text, en, explain}. */
+export function consoleSaid(s, lang) {
+  const l = normLang(lang);
+  const text = engineSays(s, l);
+  return { text, en: text === s.text ? null : s.text, explain: null };
+}
+
 /** consoleLine says one output line of the console in lang: {text, en,
  * explain}. text is what the line shows, en the English original when
  * text differs from it, explain a line that explains RabbitMQ's reply
@@ -472,10 +409,6 @@ export function consoleLine(line, lang) {
   }
   if (line.startsWith("error: ")) {
     out.text = t("con.error", { text: errorText(line.slice(7), l) }, l);
-  } else if ((m = /^goal (not )?met: (.*)$/s.exec(line))) {
-    out.text = t(m[1] ? "con.goalNotMet" : "con.goalMet", { a: goalFound(m[2], l) }, l);
-  } else if (/^stopped after /.test(line)) {
-    out.text = errorText(line, l);
   } else if (EVENT_LINE.test(line)) {
     out.text = eventLine(line, l).text; // step prints the events it ran
   } else if (line.startsWith("gc ") && (m = gcStepText(line.slice(3), l)) !== null) {

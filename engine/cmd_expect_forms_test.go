@@ -35,8 +35,8 @@ run ms=100`)
 		{`expect queue=orders messages=6591 within-ms=300`, true, "queue orders messages=6591 within 300 ms"},
 	} {
 		g := goal(t, s, c.line)
-		if g.Met != c.met || !strings.HasPrefix(g.Text, c.text) {
-			t.Errorf("%s: met=%v %q, want met=%v %q", c.line, g.Met, g.Text, c.met, c.text)
+		if g.Met != c.met || !strings.HasPrefix(g.Text(), c.text) {
+			t.Errorf("%s: met=%v %q, want met=%v %q", c.line, g.Met, g.Text(), c.met, c.text)
 		}
 	}
 	// never looks at what happened up to the moment shown
@@ -44,7 +44,7 @@ run ms=100`)
 		t.Fatal(err)
 	}
 	if g := goal(t, s, `expect never=blocked on=c1`); !g.Met {
-		t.Errorf("at event 10 the reader had not been blocked yet: %q", g.Text)
+		t.Errorf("at event 10 the reader had not been blocked yet: %q", g.Text())
 	}
 
 	s = runScript(t, `queue.declare queue=orders durable x-queue-version=2
@@ -65,8 +65,8 @@ alarm set=memory`)
 		{`expect never=dropped on=c1.1`, true, "c1.1 never had a publish dropped"},
 	} {
 		g := goal(t, s, c.line)
-		if g.Met != c.met || !strings.HasPrefix(g.Text, c.text) {
-			t.Errorf("%s: met=%v %q, want met=%v %q", c.line, g.Met, g.Text, c.met, c.text)
+		if g.Met != c.met || !strings.HasPrefix(g.Text(), c.text) {
+			t.Errorf("%s: met=%v %q, want met=%v %q", c.line, g.Met, g.Text(), c.met, c.text)
 		}
 	}
 	for line, want := range map[string]string{
@@ -92,8 +92,8 @@ basic.publish key=big body=keep-me persistent`)
 	check := func(line string, met bool, text string) {
 		t.Helper()
 		g := goal(t, s, line)
-		if g.Met != met || !strings.HasPrefix(g.Text, text) {
-			t.Errorf("%s: met=%v %q, want met=%v %q", line, g.Met, g.Text, met, text)
+		if g.Met != met || !strings.HasPrefix(g.Text(), text) {
+			t.Errorf("%s: met=%v %q, want met=%v %q", line, g.Met, g.Text(), met, text)
 		}
 	}
 	check(`expect file=0.rdq gone`, false, "file 0.rdq is gone (it is there, 20756 bytes)")
