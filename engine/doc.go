@@ -5,8 +5,11 @@
 //
 // # The rooms
 //
-//   - engine (this package): the front door. Sim holds a simulation;
-//     commands.go is the table of commands, one handler per command of the
+//   - engine (this package): the front door. Sim holds a simulation in
+//     four parts that a seek treats each one way (sim.go): its state,
+//     copied whole by checkpoints; its history (operations, events, trace
+//     lines, checkpoints, markers), shared and never copied; what runs
+//     now; its settings, kept. commands.go is the table of commands, one handler per command of the
 //     language, in files by family: cmd_client.go (AMQP methods),
 //     cmd_operator.go (rabbitmqctl), cmd_control.go (step, run, wait, set,
 //     cluster, connect, restart, alarm, fault), cmd_show.go (views) and
@@ -27,6 +30,10 @@
 //     indexes v1 and v2, recovery), byte for byte; engine/store/format
 //     their encodings; engine/vfs the in-memory disk they go to, with its
 //     faults and the ring of recent operations that show disk prints.
+//   - engine/say: what the engine says to a reader in words (narration,
+//     markers, goals, the budget's stops) as data, a catalog key and its
+//     arguments, with the one English catalog; the widget says the same
+//     keys in other languages from its own.
 //   - engine/amqp (values and errors), engine/trace (the lines a client
 //     sees), engine/jsonenc (the browser's JSON), engine/clone (deep copies
 //     for checkpoints).
@@ -63,8 +70,11 @@
 //     consumer's channel: channel.toConsumer (channel_deliver.go) gives it
 //     a delivery tag and passes it to the writer.
 //  8. The writer hands each method to the client (client.Frame in
-//     client.go), which turns it into a trace.Event; Sim.lines prints the
-//     events the command caused as trace lines, the command's output.
+//     client.go), which turns it into a trace.Event and a line of the
+//     history's transcript; Sim.lines prints the events the command caused
+//     as trace lines, the command's output. Lines of the engine's own
+//     (a goal's verdict, a budget's stop) are say.Texts (Sim.sayLine), and
+//     the bridge sends each beside its line (jsonenc.Answer).
 //
 // An ack goes back the same way: channel.ack and settle (channel_ack.go),
 // then queue.ack (queue_ack.go).
