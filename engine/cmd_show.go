@@ -45,8 +45,8 @@ func (s *Sim) show(view string) []string {
 		}
 	case "throughput":
 		// what the last command that ran events moved, over its span
-		span := s.rt.LastEnd() - s.mark.time
-		st, m := s.cluster.Stats, s.mark.stats
+		span := s.rt.LastEnd() - s.baseline.time
+		st, m := s.cluster.Stats, s.baseline.stats
 		rate := func(n int64) string {
 			if span <= 0 {
 				return "0"
@@ -60,14 +60,14 @@ func (s *Sim) show(view string) []string {
 		out = append(out, s.rates(60)...)
 	case "schedulers":
 		// over the span of the last command that ran events
-		span := s.rt.LastEnd() - s.mark.time
+		span := s.rt.LastEnd() - s.baseline.time
 		members := s.cluster.Members()
 		total := make([]int64, len(members))
 		count := make([]int64, len(members))
 		for i, sc := range s.rt.Schedulers() {
 			busy := sc.Busy
-			if i < len(s.mark.busy) {
-				busy -= s.mark.busy[i]
+			if i < len(s.baseline.busy) {
+				busy -= s.baseline.busy[i]
 			}
 			total[sc.Group] += busy
 			count[sc.Group]++

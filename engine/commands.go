@@ -111,7 +111,7 @@ func (s *Sim) exec(cmd script.Command, settle bool) ([]string, error) {
 		return nil, err
 	}
 	s.branch()
-	s.markStart()
+	s.startBaseline()
 	s.startBudget()
 	if h.run != nil {
 		return s.endBudget(h.run(s, cmd, settle))

@@ -12,7 +12,7 @@ import (
 // one scheduler at a time, so no process can pass 100% of one scheduler,
 // and on a node with N schedulers none can pass 1/N of the node.
 func (s *Sim) cpuLines() []string {
-	span := s.rt.LastEnd() - s.mark.time
+	span := s.rt.LastEnd() - s.baseline.time
 	members := s.cluster.Members()
 	per := make([]int64, len(members)) // schedulers per node
 	for _, sc := range s.rt.Schedulers() {
@@ -24,7 +24,7 @@ func (s *Sim) cpuLines() []string {
 	}
 	var list []used
 	for _, p := range s.rt.Processes() {
-		if b := p.Busy - s.mark.procBusy[p.PID]; b > 0 {
+		if b := p.Busy - s.baseline.procBusy[p.PID]; b > 0 {
 			list = append(list, used{p, b})
 		}
 	}

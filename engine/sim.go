@@ -93,9 +93,9 @@ type running struct {
 type settings struct {
 	opts    Options
 	summary bool // set trace=summary: fold long runs of deliveries and confirms
-	// mark is where the last command that ran events started (show
+	// baseline is where the last command that ran events started (show
 	// schedulers' utilisation)
-	mark mark
+	baseline baseline
 	// budgetLimits replaces the default budgets (nil: the defaults).
 	budgetLimits *limits
 }
@@ -176,29 +176,31 @@ func (s *Sim) Submit(line string) ([]string, error) {
 	return s.exec(cmd, false)
 }
 
-// mark is where the last command that runs events started, for the
-// utilisation `show schedulers` reports.
-type mark struct {
+// baseline is where the last command that runs events started, for the
+// utilisation `show schedulers` reports. (Not a marker: those are the
+// timeline's, markers.go.)
+type baseline struct {
 	time     int64
 	busy     []int64
 	procBusy map[beam.PID]int64
 	stats    node.Stats
 }
 
-func (s *Sim) markStart() {
-	s.mark.time = s.rt.Now()
-	s.mark.stats = s.cluster.Stats
-	s.mark.busy = s.mark.busy[:0]
+// startBaseline takes the baseline at the start of a command.
+func (s *Sim) startBaseline() {
+	s.baseline.time = s.rt.Now()
+	s.baseline.stats = s.cluster.Stats
+	s.baseline.busy = s.baseline.busy[:0]
 	for _, sc := range s.rt.Schedulers() {
-		s.mark.busy = append(s.mark.busy, sc.Busy)
+		s.baseline.busy = append(s.baseline.busy, sc.Busy)
 	}
-	clear(s.mark.procBusy)
-	if s.mark.procBusy == nil {
-		s.mark.procBusy = map[beam.PID]int64{}
+	clear(s.baseline.procBusy)
+	if s.baseline.procBusy == nil {
+		s.baseline.procBusy = map[beam.PID]int64{}
 	}
 	for _, p := range s.rt.Processes() {
 		if p.Busy > 0 {
-			s.mark.procBusy[p.PID] = p.Busy
+			s.baseline.procBusy[p.PID] = p.Busy
 		}
 	}
 }

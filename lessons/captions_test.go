@@ -11,34 +11,24 @@ func TestEveryBlockHasCaptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range all {
-		blocks, err := l.Scenarios()
+	for _, p := range playedBlocks(t, all) {
+		l, b, s, ds := p.l, p.b, p.s, p.ds
+		open, err := s.OpenAfter()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", l.File, err)
 		}
-		for _, b := range blocks {
-			s := played(t, l, b)
-			ds, err := s.Directives()
-			if err != nil {
-				t.Fatalf("%s: %v", l.File, err)
+		captions, shown := 0, false
+		for _, d := range ds {
+			if d.Kind == "caption" {
+				captions++
+				shown = shown || d.After <= open
 			}
-			open, err := s.OpenAfter()
-			if err != nil {
-				t.Fatalf("%s: %v", l.File, err)
-			}
-			captions, shown := 0, false
-			for _, d := range ds {
-				if d.Kind == "caption" {
-					captions++
-					shown = shown || d.After <= open
-				}
-			}
-			switch {
-			case captions == 0:
-				t.Errorf("%s:%d: block %q has no %s line", l.File, b.Line, b.Info.Title, CaptionPrefix)
-			case !shown:
-				t.Errorf("%s:%d: block %q opens (open=%s) before its first caption, so it opens with none", l.File, b.Line, b.Info.Title, openName(b))
-			}
+		}
+		switch {
+		case captions == 0:
+			t.Errorf("%s:%d: block %q has no %s line", l.File, b.Line, b.Info.Title, CaptionPrefix)
+		case !shown:
+			t.Errorf("%s:%d: block %q opens (open=%s) before its first caption, so it opens with none", l.File, b.Line, b.Info.Title, openName(b))
 		}
 	}
 }
@@ -52,52 +42,42 @@ func TestEveryBlockHasCaptions(t *testing.T) {
 // refused command, a blocked ack, restart) moves no caption past the one
 // before it.
 func TestEveryCaptionIsShown(t *testing.T) {
-	for _, l := range withTranslations(t) {
-		blocks, err := l.Scenarios()
+	for _, p := range playedBlocks(t, withTranslations(t)) {
+		l, b, s, ds := p.l, p.b, p.s, p.ds
+		steps, err := s.Steps()
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, b := range blocks {
-			s := played(t, l, b)
-			ds, err := s.Directives()
-			if err != nil {
-				t.Fatalf("%s: %v", l.File, err)
+		sim, at := runSteps(l, steps)
+		whens := map[string]int64{}
+		for _, d := range ds {
+			if d.Kind != "when" {
+				continue
 			}
-			steps, err := s.Steps()
-			if err != nil {
-				t.Fatal(err)
+			n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
+			if err != nil || !found {
+				t.Errorf("%s:%d: %s %s never holds (%v)", l.File, d.Line, WhenPrefix, d.Text, err)
+				continue
 			}
-			sim, at := runSteps(l, steps)
-			whens := map[string]int64{}
-			for _, d := range ds {
-				if d.Kind != "when" {
+			whens[d.Text] = n
+		}
+		standing := map[int64]Directive{} // event -> the caption there
+		for _, d := range ds {
+			if d.Kind != "caption" {
+				continue
+			}
+			n := at[d.After]
+			if d.When != "" {
+				w, ok := whens[d.When]
+				if !ok {
 					continue
 				}
-				n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
-				if err != nil || !found {
-					t.Errorf("%s:%d: %s %s never holds (%v)", l.File, d.Line, WhenPrefix, d.Text, err)
-					continue
-				}
-				whens[d.Text] = n
+				n = w
 			}
-			standing := map[int64]Directive{} // event -> the caption there
-			for _, d := range ds {
-				if d.Kind != "caption" {
-					continue
-				}
-				n := at[d.After]
-				if d.When != "" {
-					w, ok := whens[d.When]
-					if !ok {
-						continue
-					}
-					n = w
-				}
-				if prev, ok := standing[n]; ok {
-					t.Errorf("%s:%d: block %q: this caption is never seen, for the caption of line %d stands at the same event (%d) and takes over:\n\t%s\n\t%s", l.File, prev.Line, b.Info.Title, d.Line, n, prev.Text, d.Text)
-				}
-				standing[n] = d
+			if prev, ok := standing[n]; ok {
+				t.Errorf("%s:%d: block %q: this caption is never seen, for the caption of line %d stands at the same event (%d) and takes over:\n\t%s\n\t%s", l.File, prev.Line, b.Info.Title, d.Line, n, prev.Text, d.Text)
 			}
+			standing[n] = d
 		}
 	}
 }

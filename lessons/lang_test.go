@@ -212,3 +212,34 @@ func withoutFences(body string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// playedBlock is a block of a lesson as its widget plays it (played),
+// with its directives.
+type playedBlock struct {
+	l  Lesson
+	b  Scenario // the block as written
+	s  Scenario // what its widget plays
+	ds []Directive
+}
+
+// playedBlocks lists every block of the lessons ls, played, with its
+// directives.
+func playedBlocks(t *testing.T, ls []Lesson) []playedBlock {
+	t.Helper()
+	var out []playedBlock
+	for _, l := range ls {
+		blocks, err := l.Scenarios()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range blocks {
+			s := played(t, l, b)
+			ds, err := s.Directives()
+			if err != nil {
+				t.Fatalf("%s: %v", l.File, err)
+			}
+			out = append(out, playedBlock{l, b, s, ds})
+		}
+	}
+	return out
+}

@@ -135,43 +135,33 @@ func TestExerciseSolutionsDiffer(t *testing.T) {
 // stands, so that the caption is in force during the stretch it describes
 // and no other caption is left stale there.
 func TestWhenCaptionsLandInTheirStretch(t *testing.T) {
-	for _, l := range withTranslations(t) {
-		blocks, err := l.Scenarios()
+	for _, p := range playedBlocks(t, withTranslations(t)) {
+		l, s, ds := p.l, p.s, p.ds
+		if !slices.ContainsFunc(ds, func(d Directive) bool { return d.Kind == "when" }) {
+			continue
+		}
+		steps, err := s.Steps()
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, b := range blocks {
-			s := played(t, l, b)
-			ds, err := s.Directives()
-			if err != nil {
-				t.Fatalf("%s: %v", l.File, err)
-			}
-			if !slices.ContainsFunc(ds, func(d Directive) bool { return d.Kind == "when" }) {
+		sim, at := runSteps(l, steps)
+		for i, d := range ds {
+			if d.Kind != "when" {
 				continue
 			}
-			steps, err := s.Steps()
-			if err != nil {
-				t.Fatal(err)
+			n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
+			if err != nil || !found {
+				t.Errorf("%s:%d: %s %s never holds after the commands before it (%v)", l.File, d.Line, WhenPrefix, d.Text, err)
+				continue
 			}
-			sim, at := runSteps(l, steps)
-			for i, d := range ds {
-				if d.Kind != "when" {
+			for _, next := range ds[i+1:] {
+				if next.Kind == "when" || next.When != "" {
 					continue
 				}
-				n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
-				if err != nil || !found {
-					t.Errorf("%s:%d: %s %s never holds after the commands before it (%v)", l.File, d.Line, WhenPrefix, d.Text, err)
-					continue
+				if n > at[next.After] {
+					t.Errorf("%s:%d: %s %s holds first at event %d, after the caption or mark of line %d (event %d) has taken over", l.File, d.Line, WhenPrefix, d.Text, n, next.Line, at[next.After])
 				}
-				for _, next := range ds[i+1:] {
-					if next.Kind == "when" || next.When != "" {
-						continue
-					}
-					if n > at[next.After] {
-						t.Errorf("%s:%d: %s %s holds first at event %d, after the caption or mark of line %d (event %d) has taken over", l.File, d.Line, WhenPrefix, d.Text, n, next.Line, at[next.After])
-					}
-					break
-				}
+				break
 			}
 		}
 	}

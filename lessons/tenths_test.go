@@ -25,68 +25,58 @@ func TestLongTimelinesAreCaptionedInEveryTenth(t *testing.T) {
 		err   error
 	}
 	runs := map[string]run{} // a block's shape -> its run
-	for _, l := range withTranslations(t) {
-		blocks, err := l.Scenarios()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, b := range blocks {
-			s := played(t, l, b)
-			ds, err := s.Directives()
+	for _, p := range playedBlocks(t, withTranslations(t)) {
+		l, b, s, ds := p.l, p.b, p.s, p.ds
+		key := l.Version + "\n" + strings.Join(shape(s), "\n")
+		r, ok := runs[key]
+		if !ok {
+			steps, err := s.Steps()
 			if err != nil {
-				t.Fatalf("%s: %v", l.File, err)
+				t.Fatal(err)
 			}
-			key := l.Version + "\n" + strings.Join(shape(s), "\n")
-			r, ok := runs[key]
-			if !ok {
-				steps, err := s.Steps()
-				if err != nil {
-					t.Fatal(err)
-				}
-				sim, at := runSteps(l, steps)
-				r = run{total: at[len(at)-1], at: at, whens: map[string]int64{}}
-				for _, d := range ds {
-					if d.Kind != "when" || r.total <= longTimeline {
-						continue
-					}
-					n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
-					if err != nil || !found {
-						r.err = fmt.Errorf("line %d: %s %s never holds (%v)", d.Line, WhenPrefix, d.Text, err)
-						break
-					}
-					r.whens[d.Text] = n
-				}
-				runs[key] = r
-			}
-			if r.total <= longTimeline {
-				continue
-			}
-			if r.err != nil {
-				t.Errorf("%s: %v", l.File, r.err)
-				continue
-			}
-			var covered [10]bool
+			sim, at := runSteps(l, steps)
+			r = run{total: at[len(at)-1], at: at, whens: map[string]int64{}}
 			for _, d := range ds {
-				var at int64
-				switch {
-				case d.Kind == "caption" && d.When != "":
-					at = r.whens[d.When]
-				case d.Kind == "caption" || d.Kind == "mark":
-					at = r.at[d.After]
-				default:
+				if d.Kind != "when" || r.total <= longTimeline {
 					continue
 				}
-				covered[min(9, at*10/r.total)] = true
-			}
-			var bare []string
-			for i, c := range covered {
-				if !c {
-					bare = append(bare, fmt.Sprintf("events %d to %d", int64(i)*r.total/10, int64(i+1)*r.total/10))
+				n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
+				if err != nil || !found {
+					r.err = fmt.Errorf("line %d: %s %s never holds (%v)", d.Line, WhenPrefix, d.Text, err)
+					break
 				}
+				r.whens[d.Text] = n
 			}
-			if len(bare) > 0 {
-				t.Errorf("%s:%d: block %q runs %d events, with no %s or %s in %d of its tenths: %s", l.File, b.Line, b.Info.Title, r.total, CaptionPrefix, MarkPrefix, len(bare), strings.Join(bare, ", "))
+			runs[key] = r
+		}
+		if r.total <= longTimeline {
+			continue
+		}
+		if r.err != nil {
+			t.Errorf("%s: %v", l.File, r.err)
+			continue
+		}
+		var covered [10]bool
+		for _, d := range ds {
+			var at int64
+			switch {
+			case d.Kind == "caption" && d.When != "":
+				at = r.whens[d.When]
+			case d.Kind == "caption" || d.Kind == "mark":
+				at = r.at[d.After]
+			default:
+				continue
 			}
+			covered[min(9, at*10/r.total)] = true
+		}
+		var bare []string
+		for i, c := range covered {
+			if !c {
+				bare = append(bare, fmt.Sprintf("events %d to %d", int64(i)*r.total/10, int64(i+1)*r.total/10))
+			}
+		}
+		if len(bare) > 0 {
+			t.Errorf("%s:%d: block %q runs %d events, with no %s or %s in %d of its tenths: %s", l.File, b.Line, b.Info.Title, r.total, CaptionPrefix, MarkPrefix, len(bare), strings.Join(bare, ", "))
 		}
 	}
 }
