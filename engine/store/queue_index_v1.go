@@ -329,7 +329,9 @@ func (x *indexV1) appendToSegment(seg uint64, s *v1Segment) error {
 	for rel := range s.journal {
 		rels = append(rels, int(rel))
 	}
-	sort.Sort(sort.Reverse(sort.IntSlice(rels)))
+	// highest first (sort.Slice: sort.Sort would link a second sort into
+	// the browser's build)
+	sort.Slice(rels, func(i, j int) bool { return rels[i] > rels[j] })
 	var buf []byte
 	for _, rel := range rels {
 		var err error
