@@ -3,6 +3,7 @@ package browser_test
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -126,8 +127,18 @@ func TestProbesLeaveTheTabResponsive(t *testing.T) {
 					await w.idle();
 					return w.shadowRoot.querySelector(".log").textContent;
 				})()`, script))
-				if !strings.Contains(again, "stopped after "+m[1]+" events (the time budget") {
-					t.Errorf("a widget made from the share script did not stop at %s events: %.300q", m[1], again)
+				// it stops at the cut, or before it when this run is slower
+				// than the first (a cut is a ceiling, the time budget holds)
+				cut, _ := strconv.ParseInt(n, 10, 64)
+				stop := timeCut.FindStringSubmatch(again)
+				var at int64 = -1
+				if stop != nil {
+					at, _ = strconv.ParseInt(strings.ReplaceAll(stop[1], ",", ""), 10, 64)
+				}
+				if at < 0 || at > cut {
+					t.Errorf("a widget made from the share script did not stop at %s events, or before them by its own time budget: %.300q", m[1], again)
+				} else if at < cut {
+					t.Logf("the widget made from the share script stopped at %d events, before the cut at %d: this run was slower", at, cut)
 				}
 			}
 			if cpu > freezeMs {
