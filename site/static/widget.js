@@ -76,6 +76,7 @@
     "policy.js",
     "progress.js",
     "rates.js",
+    "realtools.js",
     "samples.js",
     "share.js",
     "sheet.js",

@@ -36,6 +36,7 @@ import { h, setText } from "./dom.js";
 import { formatTime } from "./format.js";
 import { typedEntries, withCuts } from "./history.js";
 import { Rates } from "./rates.js";
+import { realTools } from "./realtools.js";
 import { SampleSeries } from "./samples.js";
 import { LinkError, said, ShareBox, ShareState, shareTarget, VIEWS } from "./share.js";
 import { Markers } from "./markers.js";
@@ -865,10 +866,20 @@ class WarrenScenario extends HTMLElement {
     this.el.viewBtn.setAttribute("aria-pressed", String(v === "table"));
     this.el.ratesBtn.setAttribute("aria-pressed", String(v === "rates"));
     this.el.filesBtn.setAttribute("aria-pressed", String(v === "files"));
+    this.showRealTools(v);
     if (this.snap) {
       return this.act(() => this.render());
     }
     return Promise.resolve();
+  }
+
+  /** showRealTools says what shows view v on a real node. */
+  showRealTools(v) {
+    const { commands, key } = realTools(v);
+    const list = [];
+    commands.forEach((c, i) => list.push(...(i ? [", "] : []), h("code", { text: c })));
+    this.el.real.hidden = !commands.length;
+    this.el.realText.replaceChildren(...list, " — ", this.tx(key));
   }
 
   /** shareScript is every line that made the current state, after an
@@ -954,6 +965,8 @@ class WarrenScenario extends HTMLElement {
     this.events = new EventList(this.tr);
     this.captions = new Captions();
     el.idle = h("p.idle");
+    el.realText = h("p");
+    el.real = h("details.real", null, h("summary", { text: this.tx("real.title") }), el.realText);
 
     this.console = new Console(uid, this);
     this.editor = this.hasAttribute("editor") || this.getAttribute("layout") === "full" ? new Editor(uid, this) : null;
@@ -973,6 +986,7 @@ class WarrenScenario extends HTMLElement {
         h("aside.side", null, this.captions.el, this.guide.held, this.guide.panel, h("h3", { text: this.tx("events.title") }), this.events.el, el.idle),
       ),
       el.controls,
+      el.real,
       this.shareBox.box,
       this.goals.el,
       this.editor ? h("div.workbench", null, this.console.el, this.editor.el) : this.console.el,
@@ -983,6 +997,7 @@ class WarrenScenario extends HTMLElement {
     if (!this.titleText) {
       el.title.classList.add("sr-only");
     }
+    this.showRealTools(this.view);
     this.root.replaceChildren(el.section);
     this.setControlsEnabled(false);
   }
