@@ -43,24 +43,13 @@ func TestEveryBlockHasCaptions(t *testing.T) {
 // before it.
 func TestEveryCaptionIsShown(t *testing.T) {
 	for _, p := range playedBlocks(t, withTranslations(t)) {
-		l, b, s, ds := p.l, p.b, p.s, p.ds
-		steps, err := s.Steps()
-		if err != nil {
-			t.Fatal(err)
+		l, b, ds := p.l, p.b, p.ds
+		r := p.run(t)
+		if r.err != nil {
+			t.Errorf("%s: %v", l.File, r.err)
+			continue
 		}
-		sim, at := runSteps(l, steps)
-		whens := map[string]int64{}
-		for _, d := range ds {
-			if d.Kind != "when" {
-				continue
-			}
-			n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
-			if err != nil || !found {
-				t.Errorf("%s:%d: %s %s never holds (%v)", l.File, d.Line, WhenPrefix, d.Text, err)
-				continue
-			}
-			whens[d.Text] = n
-		}
+		at, whens := r.at, r.whens
 		standing := map[int64]Directive{} // event -> the caption there
 		for _, d := range ds {
 			if d.Kind != "caption" {

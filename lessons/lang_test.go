@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -242,4 +243,56 @@ func playedBlocks(t *testing.T, ls []Lesson) []playedBlock {
 		}
 	}
 	return out
+}
+
+// blockRun is what running a played block gives: the events that have
+// run after each of its lines (at; the last is the whole timeline) and
+// the event each `#@when` finds (whens), or why one finds none (err).
+type blockRun struct {
+	at    []int64
+	whens map[string]int64
+	err   error
+}
+
+func (r blockRun) total() int64 { return r.at[len(r.at)-1] }
+
+// blockRuns keeps each block's run by its shape: a translation keeps the
+// English block's commands and directives, so it runs as the English one
+// does, and the tests that look at timelines run each block once.
+var blockRuns = struct {
+	sync.Mutex
+	m map[string]blockRun
+}{m: map[string]blockRun{}}
+
+// run is p's blockRun.
+func (p playedBlock) run(t *testing.T) blockRun {
+	t.Helper()
+	key := p.l.Version + "\n" + strings.Join(shape(p.s), "\n")
+	blockRuns.Lock()
+	r, ok := blockRuns.m[key]
+	blockRuns.Unlock()
+	if ok {
+		return r
+	}
+	steps, err := p.s.Steps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, at := runSteps(p.l, steps)
+	r = blockRun{at: at, whens: map[string]int64{}}
+	for _, d := range p.ds {
+		if d.Kind != "when" {
+			continue
+		}
+		n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
+		if err != nil || !found {
+			r.err = fmt.Errorf("line %d: %s %s never holds (%v)", d.Line, WhenPrefix, d.Text, err)
+			break
+		}
+		r.whens[d.Text] = n
+	}
+	blockRuns.Lock()
+	blockRuns.m[key] = r
+	blockRuns.Unlock()
+	return r
 }

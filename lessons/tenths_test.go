@@ -18,38 +18,10 @@ const longTimeline = 10_000
 // English block's commands and directives, so its timeline and positions
 // are the English block's.
 func TestLongTimelinesAreCaptionedInEveryTenth(t *testing.T) {
-	type run struct {
-		total int64
-		at    []int64
-		whens map[string]int64
-		err   error
-	}
-	runs := map[string]run{} // a block's shape -> its run
 	for _, p := range playedBlocks(t, withTranslations(t)) {
-		l, b, s, ds := p.l, p.b, p.s, p.ds
-		key := l.Version + "\n" + strings.Join(shape(s), "\n")
-		r, ok := runs[key]
-		if !ok {
-			steps, err := s.Steps()
-			if err != nil {
-				t.Fatal(err)
-			}
-			sim, at := runSteps(l, steps)
-			r = run{total: at[len(at)-1], at: at, whens: map[string]int64{}}
-			for _, d := range ds {
-				if d.Kind != "when" || r.total <= longTimeline {
-					continue
-				}
-				n, found, err := sim.FirstEventWhere(d.Goal, at[d.After])
-				if err != nil || !found {
-					r.err = fmt.Errorf("line %d: %s %s never holds (%v)", d.Line, WhenPrefix, d.Text, err)
-					break
-				}
-				r.whens[d.Text] = n
-			}
-			runs[key] = r
-		}
-		if r.total <= longTimeline {
+		l, b, ds := p.l, p.b, p.ds
+		r := p.run(t)
+		if r.total() <= longTimeline {
 			continue
 		}
 		if r.err != nil {
@@ -67,16 +39,16 @@ func TestLongTimelinesAreCaptionedInEveryTenth(t *testing.T) {
 			default:
 				continue
 			}
-			covered[min(9, at*10/r.total)] = true
+			covered[min(9, at*10/r.total())] = true
 		}
 		var bare []string
 		for i, c := range covered {
 			if !c {
-				bare = append(bare, fmt.Sprintf("events %d to %d", int64(i)*r.total/10, int64(i+1)*r.total/10))
+				bare = append(bare, fmt.Sprintf("events %d to %d", int64(i)*r.total()/10, int64(i+1)*r.total()/10))
 			}
 		}
 		if len(bare) > 0 {
-			t.Errorf("%s:%d: block %q runs %d events, with no %s or %s in %d of its tenths: %s", l.File, b.Line, b.Info.Title, r.total, CaptionPrefix, MarkPrefix, len(bare), strings.Join(bare, ", "))
+			t.Errorf("%s:%d: block %q runs %d events, with no %s or %s in %d of its tenths: %s", l.File, b.Line, b.Info.Title, r.total(), CaptionPrefix, MarkPrefix, len(bare), strings.Join(bare, ", "))
 		}
 	}
 }
