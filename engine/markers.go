@@ -15,10 +15,10 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 
 	"warren/engine/beam"
+	"warren/engine/internal/order"
 	"warren/engine/node"
 	"warren/engine/say"
 )
@@ -330,7 +330,7 @@ func (s *Sim) markNode() {
 	for name := range m.seen {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	order.Strings(names)
 	for _, name := range names {
 		if was, had := m.lives[name]; had {
 			s.markLife(name, was, m.seen[name])

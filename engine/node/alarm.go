@@ -6,9 +6,8 @@ package node
 // alarm clears.
 
 import (
-	"sort"
-
 	"warren/engine/beam"
+	"warren/engine/internal/order"
 )
 
 // MemoryCheckInterval is DEFAULT_MEMORY_CHECK_INTERVAL, in µs.
@@ -86,7 +85,7 @@ func (n *Node) connNumbers() []int {
 	for c := range n.conns {
 		out = append(out, c)
 	}
-	sort.Ints(out)
+	order.Ints(out)
 	return out
 }
 

@@ -7,11 +7,11 @@ package node
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 
 	"warren/engine/amqp"
 	"warren/engine/beam"
+	"warren/engine/internal/order"
 )
 
 type chConsumer struct {
@@ -86,6 +86,6 @@ func sortedKeys(m map[string]*chConsumer) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	order.Strings(keys)
 	return keys
 }

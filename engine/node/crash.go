@@ -28,10 +28,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 
 	"warren/engine/amqp"
 	"warren/engine/beam"
+	"warren/engine/internal/order"
 	"warren/engine/script"
 )
 
@@ -155,7 +155,7 @@ func (c *Cluster) eachChannel(f func(ch *channel)) {
 		for num := range r.chans {
 			nums = append(nums, num)
 		}
-		sort.Ints(nums)
+		order.Ints(nums)
 		for _, num := range nums {
 			p := c.RT.Process(r.chans[num].pid)
 			if p == nil || p.State() == beam.Exited {

@@ -2,7 +2,8 @@ package node
 
 import (
 	"slices"
-	"sort"
+
+	"warren/engine/internal/order"
 )
 
 // The cluster logs the queues whose record came or went, or whose life
@@ -26,7 +27,7 @@ func (c *Cluster) ChangedLives(place int) ([]string, int) {
 		return nil, len(c.lives)
 	}
 	names := slices.Clone(c.lives[place:])
-	sort.Strings(names)
+	order.Strings(names)
 	return slices.Compact(names), len(c.lives)
 }
 

@@ -1,8 +1,7 @@
 package node
 
 import (
-	"sort"
-
+	"warren/engine/internal/order"
 	"warren/engine/store"
 	"warren/engine/vfs"
 
@@ -252,7 +251,7 @@ func (c *Cluster) QueueNames() []string {
 	for name := range c.queues {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	order.Strings(names)
 	return names
 }
 
@@ -262,7 +261,7 @@ func (c *Cluster) ExchangeNames() []string {
 	for name := range c.exchanges {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	order.Strings(names)
 	return names
 }
 

@@ -7,10 +7,10 @@ package node
 
 import (
 	"fmt"
-	"sort"
 
 	"warren/engine/amqp"
 	"warren/engine/beam"
+	"warren/engine/internal/order"
 )
 
 type chanRef struct {
@@ -179,7 +179,7 @@ func (r *reader) publish(ctx *beam.Ctx, ref *chanRef, pub *BasicPublish) {
 
 func (r *reader) blockedBy() string {
 	s := append([]string(nil), r.alarms...)
-	sort.Strings(s)
+	order.Strings(s)
 	msg := "low on "
 	for i, a := range s {
 		if i > 0 {
@@ -231,7 +231,7 @@ func (r *reader) shutdown(ctx *beam.Ctx) {
 	for num := range r.chans {
 		nums = append(nums, num)
 	}
-	sort.Ints(nums)
+	order.Ints(nums)
 	for _, num := range nums {
 		ctx.Send(r.chans[num].pid, beam.Msg{Kind: kShutdown})
 	}

@@ -11,10 +11,10 @@ package node
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 
 	"warren/engine/beam"
+	"warren/engine/internal/order"
 )
 
 // SupNode is a supervisor or a worker in the tree; a worker has a PID.
@@ -97,7 +97,7 @@ func (n *Node) supervision() SupNode {
 		for num := range r.chans {
 			nums = append(nums, num)
 		}
-		sort.Ints(nums)
+		order.Ints(nums)
 		chans := SupNode{Name: "rabbit_channel_sup_sup"}
 		for _, num := range nums {
 			ref := r.chans[num]

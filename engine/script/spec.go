@@ -1,8 +1,9 @@
 package script
 
 import (
-	"sort"
 	"strings"
+
+	"warren/engine/internal/order"
 )
 
 // Kind is the type a parameter's value must have.
@@ -244,7 +245,7 @@ func Names() []string {
 	for _, s := range specs {
 		out = append(out, s.Name)
 	}
-	sort.Strings(out)
+	order.Strings(out)
 	return out
 }
 

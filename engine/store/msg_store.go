@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 
+	"warren/engine/internal/order"
 	"warren/engine/store/format"
 )
 
@@ -417,7 +418,7 @@ func (s *MsgStore) sync() error {
 	for c := range s.pending {
 		clients = append(clients, string(c))
 	}
-	sort.Strings(clients)
+	order.Strings(clients)
 	for _, c := range clients {
 		ids := sortedIDs(s.pending[ClientRef(c)])
 		s.out = append(s.out, Confirm{Client: ClientRef(c), IDs: ids, Written: true})

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"warren/engine/internal/order"
 	"warren/engine/store/format"
 )
 
@@ -306,7 +307,7 @@ func (s *MsgStore) encodeCleanTerms() []byte {
 	for c := range s.clients {
 		refs = append(refs, string(c))
 	}
-	sort.Strings(refs)
+	order.Strings(refs)
 	var b strings.Builder
 	b.WriteString("{client_refs,[")
 	for i, r := range refs {
@@ -377,7 +378,7 @@ func (s *MsgStore) readCleanTerms(refs []ClientRef) (bool, error) {
 	for i, r := range refs {
 		want[i] = string(r)
 	}
-	sort.Strings(want)
+	order.Strings(want)
 	saved := newMsgStore(nil, "", s.p, false)
 	for _, r := range want {
 		saved.clients[ClientRef(r)] = true

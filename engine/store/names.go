@@ -2,8 +2,8 @@ package store
 
 import (
 	"path"
-	"sort"
 
+	"warren/engine/internal/order"
 	"warren/engine/store/format"
 )
 
@@ -36,4 +36,4 @@ func parseSegmentName(name, ext string) (uint64, error) {
 	return format.ParseSegmentFileName(name, ext)
 }
 
-func sortStrings(s []string) { sort.Strings(s) }
+func sortStrings(s []string) { order.Strings(s) }

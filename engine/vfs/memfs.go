@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
+
+	"warren/engine/internal/order"
 )
 
 // MemFS is a deterministic in-memory FS that keeps what reached the page
@@ -327,7 +328,7 @@ func (m *MemFS) List(dir string) ([]string, error) {
 	for name := range n.children {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	order.Strings(names)
 	return names, nil
 }
 
@@ -407,7 +408,7 @@ func (m *MemFS) String() string {
 		for k := range n.children {
 			names = append(names, k)
 		}
-		sort.Strings(names)
+		order.Strings(names)
 		for _, k := range names {
 			c := n.children[k]
 			p := path.Join(prefix, k)

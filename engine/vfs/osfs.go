@@ -8,8 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"syscall"
+
+	"warren/engine/internal/order"
 )
 
 // OSFS is an FS on the real filesystem, rooted at a directory, for native
@@ -159,7 +160,7 @@ func (o *OSFS) List(dir string) ([]string, error) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	sort.Strings(names)
+	order.Strings(names)
 	return names, nil
 }
 

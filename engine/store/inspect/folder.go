@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"warren/engine/internal/order"
 	"warren/engine/store/format"
 	"warren/engine/vfs"
 )
@@ -82,7 +83,7 @@ func OpenFolder(files []NamedFile) (*Folder, error) {
 		for r := range roots {
 			list = append(list, "/"+r)
 		}
-		sort.Strings(list)
+		order.Strings(list)
 		return nil, fmt.Errorf("the files hold %d vhost folders (%s): open one of them", len(list), strings.Join(list, ", "))
 	}
 	var root string
@@ -126,7 +127,7 @@ func OpenFolder(files []NamedFile) (*Folder, error) {
 		fo.files = append(fo.files, File{Path: rel, Size: int64(len(f.Data))})
 	}
 	sort.Slice(fo.files, func(i, j int) bool { return fo.files[i].Path < fo.files[j].Path })
-	sort.Strings(fo.Skipped)
+	order.Strings(fo.Skipped)
 	r, err := Inspect(m, top)
 	if err != nil {
 		return nil, err
