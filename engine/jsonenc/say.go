@@ -8,9 +8,12 @@ import (
 // Said writes a sentence of the engine's as data the widget says in any
 // language: {"text": English, "key": K, "args": [...]}, each argument a
 // string or, for a sentence inside it, {"key": K, "args": [...]}.
-func (e *Encoder) Said(k string, t say.Text) {
+func (e *Encoder) Said(k string, t say.Text) { e.saidAs(k, t.String(), t) }
+
+// saidAs is Said for a sentence whose English, text, is at hand.
+func (e *Encoder) saidAs(k, text string, t say.Text) {
 	e.Open(k, '{')
-	e.Str("text", t.String())
+	e.Str("text", text)
 	e.saidParts(t)
 	e.Close('}')
 }
@@ -60,7 +63,7 @@ func Answer(s *engine.Sim, lines []string, omitted int) string {
 		}
 		e.Open("", '[')
 		e.Int("", int64(i))
-		e.Said("", t)
+		e.saidAs("", l, t) // Sim.Said found t by its English, l
 		e.Close(']')
 	}
 	if opened {

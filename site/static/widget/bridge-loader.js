@@ -559,7 +559,7 @@ export class Engine {
     return this.call("events", id, from, to);
   }
   /** narrate says the current event in plain words: {text, key, args}
-   * (say it with i18n.js said). */
+   * (say it with i18n.js engineSays). */
   narrate(id) {
     return this.call("narrate", id);
   }
