@@ -159,7 +159,7 @@ func homePage(lang string, all []lessonLink) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = scenarioElement(scenarioView{ID: "home-scenario", Title: tr(lang, "site.home.firstLook"), Version: defaultVersion, Script: exampleEmbedScript}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = scenarioElement(scenarioView{ID: "home-scenario", Title: tr(lang, "site.home.firstLook"), Version: defaultVersion, Open: "start", Script: homeScriptIn(lang)}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -1,5 +1,7 @@
 package site
 
+import "strings"
+
 // scenarioView is one <warren-scenario> element: a live widget running a
 // script on the engine. The element's text is the script, so the widget
 // reads it with textContent; inside, a highlighted <pre> shows the script
@@ -64,6 +66,20 @@ func embedStarterScriptIn(lang string) string {
 queue.declare queue=q
 basic.publish key=q body=hello
 basic.get queue=q no-ack`
+}
+
+// homeScriptIn is the home page's first scenario, the embedding page's
+// example with a caption at each step in lang: a newcomer's widget opens
+// at its start (see home.templ), so the first Step shows the first thing
+// happen rather than an idle node.
+func homeScriptIn(lang string) string {
+	caption := func(key string) string { return "#@caption " + tr(lang, key) + "\n" }
+	lines := strings.Split(exampleEmbedScript, "\n")
+	return caption("site.home.cap.start") + lines[0] + "\n" +
+		caption("site.home.cap.declared") + lines[1] + "\n" +
+		caption("site.home.cap.low") + lines[2] + "\n" +
+		caption("site.home.cap.urgent") + lines[3] + "\n" +
+		caption("site.home.cap.got")
 }
 
 // exampleEmbedScript is the scenario the embedding page uses as its
