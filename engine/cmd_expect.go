@@ -21,6 +21,17 @@ type Goal struct {
 	Met bool
 	// Say says what was checked, and what was found when it is not met.
 	Say say.Text
+	// Checks are the values a goal on a queue, a process, a credit link
+	// or a file compares, wanted and found, in the goal's order: what a
+	// widget draws beside the reader's state. Other goals have none.
+	Checks []Check
+}
+
+// Check is one value a goal compares. Of is the most it can be when
+// that is known (a credit link's initial credit for left=), else 0.
+type Check struct {
+	Name, Want, Found string
+	Of                int
 }
 
 // Text is what the goal found, in English.

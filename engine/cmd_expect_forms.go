@@ -55,7 +55,7 @@ func (s *Sim) within(cmd script.Command, g Goal) Goal {
 	limit := cmd.Int("within-ms", 0)
 	ms := strconv.FormatInt(limit, 10)
 	if now := s.rt.Now(); g.Met && now > limit*1000 {
-		return Goal{Say: say.T("engine.g.withinNow", g.Say, ms, formatTime(now))}
+		return Goal{Say: say.T("engine.g.withinNow", g.Say, ms, formatTime(now)), Checks: g.Checks}
 	}
 	g.Say = say.T("engine.g.within", g.Say, ms)
 	return g
@@ -66,19 +66,22 @@ func (s *Sim) within(cmd script.Command, g Goal) Goal {
 func compare(cmd script.Command, what string, found map[string]string) Goal {
 	var want []string
 	var off []say.Text
+	var checks []Check
 	for _, a := range cmd.Args {
 		if !cmd.Spec.IsTableKey(a.Key) {
 			continue
 		}
 		want = append(want, a.Key+"="+a.Val)
-		if got := found[a.Key]; got != a.Val {
+		got := found[a.Key]
+		checks = append(checks, Check{Name: a.Key, Want: a.Val, Found: got})
+		if got != a.Val {
 			off = append(off, say.S("engine.g.want", a.Key+"="+got, a.Val))
 		}
 	}
 	if len(off) > 0 {
-		return Goal{Say: say.T("engine.g.has", what, say.List(off...))}
+		return Goal{Say: say.T("engine.g.has", what, say.List(off...)), Checks: checks}
 	}
-	return Goal{Met: true, Say: say.Words(what + " " + strings.Join(want, " "))}
+	return Goal{Met: true, Say: say.Words(what + " " + strings.Join(want, " ")), Checks: checks}
 }
 
 func yesNo(b bool) string {
@@ -107,7 +110,13 @@ func (s *Sim) expectCredit(cmd script.Command) Goal {
 	}
 	for _, l := range s.cluster.CreditLinks() {
 		if s.procName(l.From) == from && s.procName(l.To) == to {
-			return compare(cmd, "credit "+from+" -> "+to, map[string]string{"left": strconv.Itoa(l.Credit), "blocked": yesNo(l.Blocked)})
+			g := compare(cmd, "credit "+from+" -> "+to, map[string]string{"left": strconv.Itoa(l.Credit), "blocked": yesNo(l.Blocked)})
+			for i := range g.Checks {
+				if g.Checks[i].Name == "left" {
+					g.Checks[i].Of = l.Initial
+				}
+			}
+			return g
 		}
 	}
 	return Goal{Say: say.S("engine.g.noLink", from+" -> "+to)}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -136,6 +137,29 @@ basic.get queue=orders no-ack`)
 	} {
 		if _, err := s.Expect(line); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", line, err, want)
+		}
+	}
+}
+
+// TestGoalsSayWhatTheyCompare: a goal that compares values hands each one
+// over, wanted and found, in the goal's order (a widget draws them beside
+// the reader's state), with a credit link's initial credit as the most
+// left= can be; a goal that looks through the trace has none.
+func TestGoalsSayWhatTheyCompare(t *testing.T) {
+	s := runScript(t, `queue.declare queue=orders
+submit basic.publish key=orders body=m count=50000
+run ms=100`)
+	for _, c := range []struct {
+		line   string
+		checks string
+	}{
+		{`expect credit="reader c1 -> channel c1.1" blocked=yes left=400`, "[{blocked yes yes 0} {left 400 0 400}]"},
+		{`expect queue=orders consumers=1`, "[{consumers 1 0 0}]"},
+		{`expect process="reader c1" state=waiting`, "[{state waiting waiting 0}]"},
+		{`expect never=blocked on=c2`, "[]"},
+	} {
+		if got := fmt.Sprint(goal(t, s, c.line).Checks); got != c.checks {
+			t.Errorf("%s: checks %s, want %s", c.line, got, c.checks)
 		}
 	}
 }

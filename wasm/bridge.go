@@ -167,8 +167,10 @@ func (b *bridge) snapshot(id int) (string, error) {
 }
 
 // expect checks one goal (an expect line) against the simulation as it is
-// now, without changing it: {"met": true|false, "said": {...}}, what it
-// found as jsonenc.Said writes it.
+// now, without changing it: {"met": true|false, "said": {...}, "checks":
+// [{"name", "want", "found", "of"?}]}, what it found as jsonenc.Said
+// writes it and, for a goal that compares values, each one wanted and
+// found (engine.Check).
 //
 // With ms it has at most that many milliseconds of the time budget left
 // (engine.Sim.ExpectWithin; less than 1: none, and it is not checked):
@@ -191,6 +193,20 @@ func (b *bridge) expect(id int, line string, ms int64) (string, error) {
 	e.Open("", '{')
 	e.Bool("met", g.Met)
 	e.Said("said", g.Say)
+	if len(g.Checks) > 0 {
+		e.Open("checks", '[')
+		for _, c := range g.Checks {
+			e.Open("", '{')
+			e.Str("name", c.Name)
+			e.Str("want", c.Want)
+			e.Str("found", c.Found)
+			if c.Of > 0 {
+				e.Int("of", int64(c.Of))
+			}
+			e.Close('}')
+		}
+		e.Close(']')
+	}
 	e.Close('}')
 	return e.String(), nil
 }

@@ -36,7 +36,7 @@
 //	                                          reached, with {error: "seek: stopped
 //	                                          at event M of N ..."}
 //	snapshot(id)             → JSON engine.Snapshot
-//	expect(id, goal, ms?)    → JSON {"met", "text"}  checks a goal (an expect
+//	expect(id, goal, ms?)    → JSON {"met", "said", "checks"?}  checks a goal (an expect
 //	                                          line) now; with ms, inside what is
 //	                                          left of the time budget that the
 //	                                          goals of one message share (less

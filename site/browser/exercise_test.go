@@ -20,15 +20,20 @@ func TestExercise(t *testing.T) {
 		Met     []bool   `json:"met"`
 		States  []string `json:"states"`
 		Done    bool     `json:"done"`
+		Drawn   string   `json:"drawn"` // the first goal's values, wanted beside now
+		Count   string   `json:"count"`
 	}
 	read := func() goals {
 		return evalJS[goals](b, `(() => {
 			const g = `+in(w, ".goals")+`;
 			const items = [...g.querySelectorAll("li.goal")];
+			const table = items[0].querySelector(".goal-draw"), count = g.querySelector(".goal-count");
 			return {visible: !g.hidden && g.offsetHeight > 0,
 				met: items.map((li) => li.classList.contains("met")),
 				states: items.map((li) => li.querySelector(".goal-state").textContent),
-				done: !g.querySelector(".goals-done").hidden};
+				done: !g.querySelector(".goals-done").hidden,
+				drawn: table.hidden || !table.offsetHeight ? "" : [...table.rows].map((r) => r.className + ": " + [...r.cells].map((c) => c.textContent).join(" | ")).join("; "),
+				count: count.hidden ? "" : count.textContent};
 		})()`)
 	}
 	typeLine := func(line string) {
@@ -46,6 +51,13 @@ func TestExercise(t *testing.T) {
 	if g.States[0] != "not yet: queue work has consumers=0 (want 1)" {
 		t.Errorf("the first goal says %q", g.States[0])
 	}
+	// the goal drawn beside the reader's state, and the commands counted
+	if want := ": Value | Wanted | Now; off: consumers | 1 | 0"; g.Drawn != want {
+		t.Errorf("the first goal draws %q, want %q", g.Drawn, want)
+	}
+	if want := "Commands you ran: 0. The solution runs 4."; g.Count != want {
+		t.Errorf("the count reads %q, want %q", g.Count, want)
+	}
 	if n := evalJS[int](b, `[...document.querySelectorAll("warren-scenario:not([goals])")].filter((e) => !e.shadowRoot.querySelector(".goals").hidden).length`); n != 0 {
 		t.Errorf("%d widgets that are not exercises show goals", n)
 	}
@@ -53,6 +65,9 @@ func TestExercise(t *testing.T) {
 	typeLine("basic.consume queue=work tag=worker on=c2.1")
 	if g = read(); !g.Met[0] || g.Met[1] || g.States[0] != "met" {
 		t.Errorf("after the consume the goals are %+v: want the first met", g)
+	}
+	if g.Drawn != ": Value | Wanted | Now; same: consumers | 1 | 1" || g.Count != "Commands you ran: 2. The solution runs 4." {
+		t.Errorf("after the consume the first goal draws %q and the count reads %q", g.Drawn, g.Count)
 	}
 	start := evalJS[int](b, in(w, "input[type=range]")+".valueAsNumber")
 	typeLine("basic.publish key=work body=urgent priority=5")

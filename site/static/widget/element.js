@@ -1071,7 +1071,7 @@ class WarrenScenario extends HTMLElement {
     if (this.editor) {
       this.editor.show(this.shareScript());
     }
-    const said = await this.goals.check(this.engine, this.id_);
+    const said = await this.goals.check(this.engine, this.id_, this.extra);
     if (said && this.goals.allMet && /^(\/zh)?\/lessons\//.test(location.pathname) && this.titleText) {
       markDone(location.pathname, this.titleText);
     }

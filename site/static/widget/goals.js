@@ -6,9 +6,12 @@
 // #@solution lines of its script. A hints attribute (one a line, up to
 // three) adds a button that reveals them one at a time; the solution is
 // offered once every hint is out. Each goal reads as a sentence
-// (goalwords.js); its expect line is behind a disclosure.
+// (goalwords.js); its expect line is behind a disclosure. A goal that
+// compares values (a queue's columns, a process, a credit link, a file)
+// draws each one, wanted beside what the node has now, and an exercise
+// with a solution counts the reader's commands against the solution's.
 
-import { h, setText } from "./dom.js";
+import { h, setStyle, setText } from "./dom.js";
 import { goalWords } from "./goalwords.js";
 import { engineSays, translator } from "./i18n.js";
 
@@ -21,6 +24,7 @@ export class Goals {
     this.met = null; // how many were met at the last check
     this.list = h("ol.goal-list");
     this.done = h("p.badge.ok.goals-done", { hidden: true, text: tr("goals.allMet") });
+    this.count = h("p.goal-count", { hidden: true });
     this.hints = [];
     this.shownHints = 0;
     this.hintList = h("ol.hint-list", { id: `hints-${uid}`, "aria-live": "polite" });
@@ -38,6 +42,7 @@ export class Goals {
       h("p.goals-help", { text: tr("goals.help") }),
       this.list,
       this.done,
+      this.count,
       this.hintList,
       this.hintBtn,
       this.solutionBtn,
@@ -64,6 +69,7 @@ export class Goals {
           h("span.goal-mark", { "aria-hidden": "true" }),
           h("span.goal-words", { text: goalWords(g, this.lang) }),
           h("span.goal-state"),
+          h("table.goal-draw", { hidden: true }),
           h("details.goal-expect", null, h("summary", { text: this.tr("goals.expectLine") }), h("code.goal-line", { text: g })),
         ),
       ),
@@ -99,10 +105,11 @@ export class Goals {
   /** check evaluates every goal now; it returns a sentence to announce
    * when the number met changed, or "". engine.batch asks the engine
    * about every goal in one message. */
-  async check(engine, id) {
+  async check(engine, id, typed = []) {
     if (this.goals.length === 0) {
       return "";
     }
+    this.showCount(typed);
     const answers = await engine.batch(this.goals.map((g) => ["expect", id, g]));
     let met = 0;
     this.goals.forEach((g, i) => {
@@ -121,6 +128,7 @@ export class Goals {
       }
       li.classList.toggle("met", ok);
       setText(li.querySelector(".goal-state"), text);
+      this.draw(li.querySelector(".goal-draw"), "value" in r ? r.value.checks || [] : []);
     });
     this.done.hidden = met < this.goals.length;
     const before = this.met;
@@ -131,4 +139,49 @@ export class Goals {
     this.allMet = met === this.goals.length;
     return this.allMet ? this.tr("goals.allMet") : this.tr("goals.someMet", { met, n: this.goals.length });
   }
+
+  /** draw shows a goal's values, each wanted beside what the node has
+   * now, a number with a bar on one scale (the most it can be, or the
+   * larger of the two). */
+  draw(table, checks) {
+    table.hidden = checks.length === 0;
+    if (table.hidden) {
+      return;
+    }
+    const tr = this.tr;
+    const cell = (value, max) => {
+      const n = Number(value);
+      let bar = null;
+      if (max > 0 && value !== "" && Number.isFinite(n)) {
+        bar = h("span.goal-bar", { "aria-hidden": "true" });
+        setStyle(bar, "--w", `${Math.min(100, (100 * n) / max)}%`); // not a style attribute: pages' CSP may refuse those
+      }
+      return h("td", null, h("span.goal-value", { text: value === "" ? "–" : value }), bar);
+    };
+    table.replaceChildren(
+      h("tr", null, h("th", { scope: "col", text: tr("goals.col.value") }), h("th", { scope: "col", text: tr("goals.col.want") }), h("th", { scope: "col", text: tr("goals.col.now") })),
+      ...checks.map((c) => {
+        const max = c.of || Math.max(Number(c.want) || 0, Number(c.found) || 0);
+        return h(`tr${c.want === c.found ? ".same" : ".off"}`, null, h("th", { scope: "row", text: c.name }), cell(c.want, max), cell(c.found, max));
+      }),
+    );
+  }
+
+  /** showCount counts the commands the reader ran (typed: the lines the
+   * widget added to its scenario) against the solution's. */
+  showCount(typed) {
+    this.count.hidden = this.solution.length === 0;
+    if (!this.count.hidden) {
+      setText(this.count, this.tr("goals.count", { n: commandsIn(typed), m: commandsIn(this.solution) }));
+    }
+  }
+}
+
+/** commandsIn counts the commands among a script's lines: not a comment
+ * or directive (#), not a blank, not the widget's own step lines. */
+export function commandsIn(lines) {
+  return lines.filter((l) => {
+    const t = l.trim();
+    return t !== "" && !t.startsWith("#") && !/^step(\s|$)/.test(t);
+  }).length;
 }
