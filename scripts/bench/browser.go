@@ -9,13 +9,14 @@ import (
 	"strings"
 )
 
-// benchBrowser runs the site's browser bench and prints its figures, the
-// lines its log starts with "bench: ".
-func benchBrowser() error {
+// benchBrowser runs one of the site's browser benchmarks (BenchmarkBrowser
+// for -browser, BenchmarkLessonPages for -pages) and prints its figures,
+// the lines its log starts with "bench: ", as they come.
+func benchBrowser(flag, name, timeout string) error {
 	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
-		return fmt.Errorf("-browser needs Chromium at /usr/bin/chromium (apt-get install chromium)")
+		return fmt.Errorf("%s needs Chromium at /usr/bin/chromium (apt-get install chromium)", flag)
 	}
-	cmd := exec.Command("go", "test", "./site/browser", "-run", "^$", "-bench", "^BenchmarkBrowser$", "-benchtime", "1x", "-count=1", "-v", "-timeout", "20m")
+	cmd := exec.Command("go", "test", "./site/browser", "-run", "^$", "-bench", "^"+name+"$", "-benchtime", "1x", "-count=1", "-v", "-timeout", timeout)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out

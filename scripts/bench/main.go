@@ -4,6 +4,7 @@
 //	go run ./scripts/bench [-n 200000] [-url amqp://guest:guest@127.0.0.1:5672/]
 //	go run ./scripts/bench -hop [-n 50000]
 //	go run ./scripts/bench -browser
+//	go run ./scripts/bench -pages
 //	go run ./scripts/bench -persistence [-persist-n 50000]
 //
 // The workload is a transient publish-deliver-ack cycle on one queue: one
@@ -30,6 +31,13 @@
 // the medians, with the best runs' ratio beside it), seek and step-back
 // times at 10 points of a 100,000-message run, the memory of its history,
 // and the shipped wasm sizes.
+//
+// -pages reads every lesson page, English and Chinese, in Chromium as a
+// reader does (site's BenchmarkLessonPages), at full speed and with the
+// CPU slowed fourfold: per widget, a step answered after it came into
+// view and its worst seek and step back; per page, the first step
+// answered after navigation, the longest main-thread task and the tab's
+// memory in all its processes.
 package main
 
 import (
@@ -51,6 +59,7 @@ func main() {
 	hop := flag.Bool("hop", false, "measure instead what a message crossing between the two nodes of scripts/broker.sh's cluster costs, on the broker and on the engine")
 	url2 := flag.String("url2", "amqp://guest:guest@127.0.0.1:5673/", "with -hop: the second node")
 	browser := flag.Bool("browser", false, "measure instead the widget in Chromium (the site's BenchmarkBrowser)")
+	pages := flag.Bool("pages", false, "measure instead every lesson page in Chromium, as read, at full speed and with the CPU slowed fourfold (the site's BenchmarkLessonPages; WARREN_BENCH_PAGES and WARREN_BENCH_CPU narrow it)")
 	persistence := flag.Bool("persistence", false, "measure only what persistence costs: transient against persistent with confirms, on the engine and the broker, and their ratios")
 	persistN := flag.Int("persist-n", 50_000, "messages per persistence run on the broker (the engine runs 20,000)")
 	flag.Parse()
@@ -63,8 +72,16 @@ func main() {
 		return
 	}
 
+	if *pages {
+		if err := benchBrowser("-pages", "BenchmarkLessonPages", "6h"); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+
 	if *browser {
-		if err := benchBrowser(); err != nil {
+		if err := benchBrowser("-browser", "BenchmarkBrowser", "20m"); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
