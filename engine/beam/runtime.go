@@ -247,6 +247,16 @@ func (rt *Runtime) NextTimer() (int64, bool) {
 	return rt.nextTimerSlow()
 }
 
+// NextTimerTo is NextTimer with the process the timer wakes and the kind
+// of the message it sends.
+func (rt *Runtime) NextTimerTo() (at int64, to PID, kind uint16, ok bool) {
+	if _, ok = rt.NextTimer(); !ok {
+		return 0, 0, 0, false
+	}
+	t := rt.timers[0] // NextTimer dropped the cancelled ones on top
+	return t.at, t.to, t.msg.Kind, true
+}
+
 // nextTimerSlow is NextTimer when the earliest timer was cancelled or
 // there is none.
 func (rt *Runtime) nextTimerSlow() (int64, bool) {
