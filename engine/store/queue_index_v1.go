@@ -183,11 +183,13 @@ func (x *indexV1) publish(seq uint64, pub v1Pub) (bool, error) {
 	if pub.persistent {
 		kind = format.JournalPublishPersistent
 	}
-	rec, err := format.AppendJournalRecord(nil, format.JournalRecord{Kind: kind, SeqID: seq, Pub: pub.rec})
+	n := len(x.jbuf)
+	jbuf, err := format.AppendJournalRecord(x.jbuf, format.JournalRecord{Kind: kind, SeqID: seq, Pub: pub.rec})
 	if err != nil {
+		x.jbuf = x.jbuf[:n]
 		return false, fmt.Errorf("%s: %w", x.journalFile(), err)
 	}
-	x.jbuf = append(x.jbuf, rec...)
+	x.jbuf = jbuf // written in place: a record with its body embedded was built, then copied
 	p := pub
 	if err := x.addToJournal(seq, v1Publish, &p); err != nil {
 		return false, err
@@ -250,7 +252,13 @@ func (x *indexV1) writeJournal() error {
 	if _, err := f.write(x.jbuf); err != nil {
 		return err
 	}
-	x.jbuf, x.jdirty = nil, true
+	// the file has its own copy: keep the buffer for the next appends
+	// (a publish record carries its embedded body, and regrowing the
+	// buffer for each copied them over again), unless it grew large
+	x.jbuf, x.jdirty = x.jbuf[:0], true
+	if cap(x.jbuf) > 1<<20 {
+		x.jbuf = nil
+	}
 	return nil
 }
 
@@ -332,7 +340,14 @@ func (x *indexV1) appendToSegment(seg uint64, s *v1Segment) error {
 	// highest first (sort.Slice: sort.Sort would link a second sort into
 	// the browser's build)
 	sort.Slice(rels, func(i, j int) bool { return rels[i] > rels[j] })
-	var buf []byte
+	size := 0 // made once: an entry's record carries its embedded body
+	for _, e := range s.journal {
+		size += 40
+		if e.pub != nil {
+			size += len(e.pub.rec.Embedded)
+		}
+	}
+	buf := make([]byte, 0, size)
 	for _, rel := range rels {
 		var err error
 		if buf, err = appendSegmentEntry(buf, uint16(rel), s.journal[uint16(rel)]); err != nil {

@@ -113,7 +113,16 @@ func (m *Message) Encode() ([]byte, error) {
 		Binary(m.ID[:]),
 		m.Persistent,
 	}
-	b, err := EncodeTerm(t)
+	// the body, the names and the properties, and the record's few
+	// dozen bytes of tags and lengths
+	size := 128 + m.PayloadSize() + len(m.VHost) + len(m.Exchange)
+	for _, k := range m.RoutingKeys {
+		size += len(k) + 8
+	}
+	if bin, ok := propsBin.(Binary); ok {
+		size += len(bin)
+	}
+	b, err := encodeTermIn(t, size)
 	if err != nil {
 		return nil, fmt.Errorf("message %s: %w", m.ID, err)
 	}

@@ -298,7 +298,16 @@ func (d *termDecoder) bigInt(tag byte, start int) (Term, *termError) {
 
 // EncodeTerm encodes t as term_to_binary/1 of OTP 25 does.
 func EncodeTerm(t Term) ([]byte, error) {
-	return appendTerm([]byte{etfVersion}, t, 0)
+	return encodeTermIn(t, 64)
+}
+
+// encodeTermIn is EncodeTerm into a buffer made for about size bytes: a
+// message's term is mostly its body, and growing the buffer to it step by
+// step copied the body over and over.
+func encodeTermIn(t Term, size int) ([]byte, error) {
+	b := make([]byte, 1, size+1)
+	b[0] = etfVersion
+	return appendTerm(b, t, 0)
 }
 
 func appendTerm(b []byte, t Term, depth int) ([]byte, error) {

@@ -3,6 +3,7 @@ package format
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 )
 
 // Models the basic-class content header properties of
@@ -109,13 +110,13 @@ func EncodeProperties(p Properties) ([]byte, error) {
 	if p.Present&flagsReserved != 0 {
 		return nil, fmt.Errorf("properties: reserved flag bits 0x%04x set", p.Present&flagsReserved)
 	}
-	b := binary.BigEndian.AppendUint16(nil, p.Present)
-	strs := map[uint16]string{}
+	b := binary.BigEndian.AppendUint16(make([]byte, 0, 32), p.Present)
+	var strs [16]string // by the flag's bit: every message is encoded, so no map
 	for _, s := range p.shortStrings() {
 		if len(*s.v) > 255 {
 			return nil, fmt.Errorf("properties: %s is longer than 255 bytes", s.name)
 		}
-		strs[s.flag] = *s.v
+		strs[bits.TrailingZeros16(s.flag)] = *s.v
 	}
 	var err error
 	for bit := 15; bit >= 2; bit-- {
@@ -135,8 +136,8 @@ func EncodeProperties(p Properties) ([]byte, error) {
 		case FlagTimestamp:
 			b = binary.BigEndian.AppendUint64(b, p.Timestamp)
 		default:
-			b = append(b, byte(len(strs[flag])))
-			b = append(b, strs[flag]...)
+			b = append(b, byte(len(strs[bit])))
+			b = append(b, strs[bit]...)
 		}
 	}
 	return b, nil
