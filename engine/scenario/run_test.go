@@ -1,4 +1,4 @@
-package runner
+package scenario
 
 import (
 	"slices"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"warren/engine/script"
-	"warren/scripts/scenario/internal/casefile"
 )
 
 // echo is a target that prints each command's name, and remembers what it
@@ -30,7 +29,7 @@ basic.bogus queue=q
 ----
 something else
 `
-	f, err := casefile.Parse("f.txt", src)
+	f, err := Parse("f.txt", src)
 	if err != nil {
 		t.Fatal(err)
 	}
