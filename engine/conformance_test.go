@@ -34,7 +34,8 @@ func runCorpus(t *testing.T, c corpus) {
 			if testing.Short() && c.isHeavy(f) {
 				t.Skip("millions of events: the quick tier (-short) leaves it to the full one")
 			}
-			checkCases(t, readCaseFile(t, f), c.run(t, f))
+			cases := readCaseFile(t, f)
+			checkCases(t, cases, c.run(t, cases))
 		})
 	}
 }

@@ -54,11 +54,10 @@ func (c corpus) files(t *testing.T) []string {
 	return files
 }
 
-// run runs every case of one file, in order, on a fresh simulation and
-// returns what each printed.
-func (c corpus) run(t *testing.T, file string) []scenario.Result {
-	t.Helper()
-	return readCaseFile(t, file).Run(corpusTarget{t, New(c.opts)})
+// run runs every case of one of the corpus' files, in order, on a fresh
+// simulation and returns what each printed.
+func (c corpus) run(t *testing.T, f *scenario.File) []scenario.Result {
+	return f.Run(corpusTarget{t, New(c.opts)})
 }
 
 // readCaseFile reads and parses a scenario file.

@@ -23,7 +23,7 @@ func TestCorpusTraceUnderWasm(t *testing.T) {
 		for _, f := range c.files(t) {
 			files++
 			first := ""
-			for _, r := range c.run(t, f) {
+			for _, r := range c.run(t, readCaseFile(t, f)) {
 				cases++
 				pos := fmt.Sprintf("%s:%d", filepath.ToSlash(f), r.Case.Line)
 				fmt.Fprintf(all, "%s\x00%q\x00", pos, r.Actual)

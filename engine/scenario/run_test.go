@@ -54,3 +54,34 @@ something else
 		t.Errorf("Outputs = %q", got)
 	}
 }
+
+// name is a target without Close that prints each command's name.
+type name struct{}
+
+func (name) Exec(cmd script.Command) []string { return []string{cmd.Name} }
+
+// TestRunComparesEachCase: a case passes when it prints what it records,
+// and only then; a case with no recorded output never passes; Diff shows
+// the difference.
+func TestRunComparesEachCase(t *testing.T) {
+	f, err := Parse("f.txt", "wait ms=1\n----\nwait\n\nwait ms=2\nconfirm.select\n----\nwait\n\nwait ms=3\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := f.Run(name{})
+	if len(results) != 3 || !results[0].Pass || results[1].Pass || results[2].Pass {
+		t.Fatalf("results = %+v, want the first to pass", results)
+	}
+	if got, want := results[1].Diff(), "--- expected\n+++ actual\n@@ -1 +1,2 @@\n wait\n+confirm.select\n"; got != want {
+		t.Errorf("Diff() = %q, want %q", got, want)
+	}
+	if results[0].Diff() != "" {
+		t.Errorf("a passing case has a diff: %q", results[0].Diff())
+	}
+	if got := Exec(name{}, Step{Line: 4, Command: "wait ms="}); len(got) != 1 || !strings.HasPrefix(got[0], "error: line 4, column ") {
+		t.Errorf("a refused line prints %q, want its error at line 4", got)
+	}
+	if _, err := RunFile(f, func(string, []script.Command) (Target, error) { return name{}, nil }); err != nil {
+		t.Errorf("RunFile on a target without Close: %v", err)
+	}
+}
