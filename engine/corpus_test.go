@@ -1,15 +1,14 @@
 package engine
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
+	"warren/engine/scenario"
 	"warren/engine/script"
 )
 
@@ -55,60 +54,70 @@ func (c corpus) files(t *testing.T) []string {
 	return files
 }
 
-// run runs every case of one file on a fresh simulation; check sees each
-// case's recorded and actual output and returns what datadriven compares.
-func (c corpus) run(t *testing.T, file string, check func(d *datadriven.TestData, actual string) string) {
-	s := New(c.opts)
-	datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
-		return check(d, runCase(t, s, d))
-	})
+// run runs every case of one of the corpus' files, in order, on a fresh
+// simulation and returns what each printed.
+func (c corpus) run(t *testing.T, f *scenario.File) []scenario.Result {
+	return f.Run(corpusTarget{t, New(c.opts)})
 }
 
-// runCase runs every command of a case (the directive line, then each line
-// of its input) and returns their output.
-func runCase(t *testing.T, s *Sim, d *datadriven.TestData) string {
-	line := 0
-	if i := strings.LastIndexByte(d.Pos, ':'); i >= 0 {
-		line, _ = strconv.Atoi(d.Pos[i+1:])
-	}
-	var out []string
-	cmds := append([]string{directive(d, line)}, strings.Split(d.Input, "\n")...)
-	for i, text := range cmds {
-		if strings.TrimSpace(text) == "" || strings.HasPrefix(strings.TrimSpace(text), "#") {
-			continue
-		}
-		cmd, err := script.ParseLine(text, line+i)
-		if err != nil {
-			out = append(out, "error: "+err.Error())
-			continue
-		}
-		out = append(out, execCase(t, s, cmd)...)
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return strings.Join(out, "\n") + "\n"
-}
-
-// directive is a case's first command line as written in its file:
-// datadriven splits it at spaces, which would lose the spacing inside a
-// quoted value (body="a  b").
-func directive(d *datadriven.TestData, line int) string {
-	file := d.Pos
-	if i := strings.LastIndexByte(file, ':'); i >= 0 {
-		file = file[:i]
-	}
+// readCaseFile reads and parses a scenario file.
+func readCaseFile(t testing.TB, file string) *scenario.File {
+	t.Helper()
 	src, err := os.ReadFile(file)
 	if err != nil {
-		return d.FullCmd()
+		t.Fatal(err)
 	}
-	lines := strings.Split(string(src), "\n")
-	if line < 1 || line > len(lines) {
-		return d.FullCmd()
+	f, err := scenario.Parse(filepath.ToSlash(file), string(src))
+	if err != nil {
+		t.Fatal(err)
 	}
-	raw := lines[line-1]
-	if f := strings.Fields(raw); len(f) == 0 || f[0] != d.Cmd {
-		return d.FullCmd()
+	return f
+}
+
+// corpusTarget runs a scenario file's commands on its simulation, each
+// through execCase (which holds the node's totals to a count with -tags
+// invariants).
+type corpusTarget struct {
+	t *testing.T
+	s *Sim
+}
+
+func (c corpusTarget) Exec(cmd script.Command) []string { return execCase(c.t, c.s, cmd) }
+
+// checkCases fails t once for each case of f whose output differs from
+// the one f records, naming the case and showing the difference. With
+// -rewrite (natively) it records the actual output in the file instead.
+func checkCases(t *testing.T, f *scenario.File, results []scenario.Result) {
+	t.Helper()
+	if rewriting() {
+		out, err := f.Rewrite(scenario.Outputs(results))
+		if err == nil {
+			err = os.WriteFile(f.Name, out, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
 	}
-	return raw
+	for _, r := range results {
+		if !r.Pass {
+			t.Errorf("%s:%d: %s\n%s", f.Name, r.Case.Line, r.Case.Steps[0].Command, caseDiff(r))
+		}
+	}
+}
+
+// caseDiff is how a case's output differs from the recorded one.
+func caseDiff(r scenario.Result) string {
+	if r.Case.Expected == nil {
+		return "no recorded output (run with -rewrite)"
+	}
+	return r.Diff()
+}
+
+// rewriting says whether the tests run with -rewrite (the flag
+// cockroachdb/datadriven defines), natively: a golden file is then written
+// from what the engine prints instead of compared with it.
+func rewriting() bool {
+	rw := flag.Lookup("rewrite")
+	return rw != nil && rw.Value.String() == "true" && runtime.GOOS != "js"
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
+	"warren/engine/scenario"
 )
 
 // TestDefinitionsCorpus runs the definitions round trip (testdata/
@@ -22,46 +22,40 @@ func TestDefinitionsCorpus(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			s := New(Options{})
-			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {
-				return runCase(t, s, d)
-			})
+			runCaseFile(t, f, Options{})
 		})
 	}
+}
+
+// runCaseFile runs every case of file on a fresh simulation made with
+// opts and compares each case's output with the file's.
+func runCaseFile(t *testing.T, file string, opts Options) {
+	t.Helper()
+	f := readCaseFile(t, file)
+	checkCases(t, f, f.Run(corpusTarget{t, New(opts)}))
 }
 
 // TestDefinitionsExport runs testdata/definitions-export/export.txt:
 // export_definitions of a topology, as RabbitMQ 3.10.8 writes it.
 func TestDefinitionsExport(t *testing.T) {
-	s := New(Options{})
-	datadriven.RunTest(t, "testdata/definitions-export/export.txt", func(t *testing.T, d *datadriven.TestData) string {
-		return runCase(t, s, d)
-	})
+	runCaseFile(t, "testdata/definitions-export/export.txt", Options{})
 }
 
 // TestDefinitionsExportIsTheCorpus: the file the broker imported in the
 // round trip is what export_definitions prints now for the topology of
-// testdata/definitions-export/export.txt.
+// testdata/definitions-export/export.txt (its first case).
 func TestDefinitionsExportIsTheCorpus(t *testing.T) {
-	exported := caseOutput(t, "testdata/definitions-export/export.txt", "export_definitions")
+	f := readCaseFile(t, "testdata/definitions-export/export.txt")
+	export := caseOf(t, f, "export_definitions")
+	if len(export.Expected) != 1 {
+		t.Fatalf("%s:%d: export_definitions records %d lines, want its one line of JSON", f.Name, export.Line, len(export.Expected))
+	}
+	exported := export.Expected[0]
 	s := New(Options{})
-	var topology []string
-	src, err := os.ReadFile("testdata/definitions-export/export.txt")
-	if err != nil {
-		t.Fatal(err)
+	for _, step := range f.Cases[0].Steps {
+		scenario.Exec(s, step)
 	}
-	for _, l := range strings.Split(string(src), "\n") {
-		if l == "----" {
-			break
-		}
-		if l != "" && !strings.HasPrefix(l, "#") {
-			topology = append(topology, l)
-		}
-	}
-	for _, l := range topology {
-		s.ExecLine(l)
-	}
-	now := s.ExecLine("export_definitions")
+	now := scenario.Exec(s, export.Steps[0])
 	if len(now) != 1 || now[0] != exported {
 		t.Fatalf("export_definitions prints\n%q\nthe golden file holds\n%s", now, exported)
 	}
@@ -75,20 +69,14 @@ func TestDefinitionsExportIsTheCorpus(t *testing.T) {
 	}
 }
 
-// caseOutput is the expected output of the case of file whose command is
-// cmd, on one line.
-func caseOutput(t *testing.T, file, cmd string) string {
+// caseOf is the case of f whose one command is cmd.
+func caseOf(t *testing.T, f *scenario.File, cmd string) scenario.Case {
 	t.Helper()
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
-	for i := 0; i+2 < len(lines); i++ {
-		if lines[i] == cmd && lines[i+1] == "----" {
-			return lines[i+2]
+	for _, c := range f.Cases {
+		if len(c.Steps) == 1 && c.Steps[0].Command == cmd {
+			return c
 		}
 	}
-	t.Fatalf("%s: no case %q", file, cmd)
-	return ""
+	t.Fatalf("%s: no case %q", f.Name, cmd)
+	return scenario.Case{}
 }

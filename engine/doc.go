@@ -34,6 +34,10 @@
 //     markers, goals, the budget's stops) as data, a catalog key and its
 //     arguments, with the one English catalog; the widget says the same
 //     keys in other languages from its own.
+//   - engine/scenario: scenario files (commands, `----`, the recorded
+//     output) and the lessons' blocks, read by one parser, run on a
+//     target (a Sim, or a real broker in scripts/scenario) and rewritten;
+//     the tests' and scripts/scenario's, never the browser's.
 //   - engine/amqp (values and errors), engine/trace (the lines a client
 //     sees), engine/jsonenc (the browser's JSON), engine/clone (deep copies
 //     for checkpoints).

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -63,11 +62,7 @@ func FuzzWholePath(f *testing.F) {
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "conformance", "*.txt"))
 	for _, name := range files[:min(len(files), 20)] {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(strings.Join(scenarioCommands(string(data)), "\n"))
+		f.Add(strings.Join(seedCommands(readCaseFile(f, name)), "\n"))
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		if msg := wholePathOverBudget(text); msg != "" {

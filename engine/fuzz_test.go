@@ -2,11 +2,12 @@ package engine
 
 import (
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"warren/engine/scenario"
 )
 
 // bigNumber finds numbers large enough to make one fuzz input slow (count=,
@@ -24,11 +25,7 @@ var bigNumber = regexp.MustCompile(`[0-9]{5,}|=[2-9][0-9]{3}\b`)
 func FuzzExecLines(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "conformance", "*.txt"))
 	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(strings.Join(scenarioCommands(string(data)), "\n"))
+		f.Add(strings.Join(seedCommands(readCaseFile(f, name)), "\n"))
 	}
 	f.Add("set schedulers=2\nsubmit basic.publish key=q body=x count=3\nstep n=2\nset schedulers=4\nset_policy name=p pattern=( max-length=1")
 	// refusals that changed the simulation before the command table: a
@@ -50,23 +47,12 @@ func FuzzExecLines(f *testing.F) {
 	})
 }
 
-// scenarioCommands returns the command lines of a datadriven scenario
-// file: each block's lines before its ----, without comments; the
-// expected output after the ---- runs to the blank line that ends the
-// block.
-func scenarioCommands(file string) []string {
+// seedCommands returns the command lines of a scenario file, in order,
+// without its comments and expected output.
+func seedCommands(f *scenario.File) []string {
 	var cmds []string
-	output := false
-	for _, l := range strings.Split(file, "\n") {
-		switch {
-		case l == "----":
-			output = true
-		case strings.TrimSpace(l) == "":
-			output = false
-		case output || strings.HasPrefix(l, "#"):
-		default:
-			cmds = append(cmds, l)
-		}
+	for _, s := range f.Steps() {
+		cmds = append(cmds, s.Command)
 	}
 	return cmds
 }
@@ -75,7 +61,11 @@ func scenarioCommands(file string) []string {
 // confirm.select and connection.close among them, and none of their
 // expected output.
 func TestSeedsKeepEveryCommand(t *testing.T) {
-	got := scenarioCommands("# a comment\nconfirm.select\nbasic.publish key=q\n----\nc1.1 confirm-ack seq=1\n\nconnection.close on=c1\n----\nc1 closed\n")
+	f, err := scenario.Parse("seeds.txt", "# a comment\nconfirm.select\nbasic.publish key=q\n----\nc1.1 confirm-ack seq=1\n\nconnection.close on=c1\n----\nc1 closed\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := seedCommands(f)
 	want := []string{"confirm.select", "basic.publish key=q", "connection.close on=c1"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("commands %q, want %q", got, want)
@@ -83,11 +73,7 @@ func TestSeedsKeepEveryCommand(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "conformance", "*.txt"))
 	confirms := 0
 	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range scenarioCommands(string(data)) {
+		for _, l := range seedCommands(readCaseFile(t, name)) {
 			if strings.HasPrefix(l, "confirm.select") {
 				confirms++
 			}

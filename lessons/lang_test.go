@@ -278,7 +278,7 @@ func (p playedBlock) run(t *testing.T) blockRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, at := runSteps(p.l, steps)
+	sim, at := runSteps(t, p.l, steps)
 	r = blockRun{at: at, whens: map[string]int64{}}
 	for _, d := range p.ds {
 		if d.Kind != "when" {

@@ -72,6 +72,7 @@ func TestParseErrors(t *testing.T) {
 		"not key value":     "---\njust words\n---\n",
 		"bad block info":    "---\ntitle: x\nsummary: y\norder: 1\nversion: \"3.10\"\n---\n```warren titel=\"x\"\nshow\n```\n",
 		"output before cmd": "---\ntitle: x\nsummary: y\norder: 1\nversion: \"3.10\"\n---\n```warren\n#> c1.1 get-empty\n```\n",
+		"recorded output":   "---\ntitle: x\nsummary: y\norder: 1\nversion: \"3.10\"\n---\n```warren\nbasic.get queue=q\n----\nc1.1 get-empty\n```\n",
 	} {
 		l, err := Parse("x.md", []byte(src))
 		if err == nil {
@@ -152,5 +153,20 @@ func TestRequires(t *testing.T) {
 		if _, err := Load(f); err == nil {
 			t.Errorf("%s: a lesson requiring %q loaded", name, src)
 		}
+	}
+}
+
+// TestStepsRefuseRecordedOutput: a block quotes what it teaches with `#>`;
+// a `----` line in it is refused with its line in the lesson.
+func TestStepsRefuseRecordedOutput(t *testing.T) {
+	b := Scenario{Line: 20, Info: Info{Lang: Lang}, Script: "queue.declare queue=q\n# then\nbasic.get queue=q\n----\nc1.1 get-empty"}
+	_, err := b.Steps()
+	if want := "line 24: a scenario block records no output after ----"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Steps() = %v, want %q...", err, want)
+	}
+	b.Script = "queue.declare queue=q\n#> c1.1 declare-ok queue=q messages=0 consumers=0\nbasic.get queue=q"
+	steps, err := b.Steps()
+	if err != nil || len(steps) != 2 || steps[1].Line != 23 || len(steps[0].Expect) != 1 {
+		t.Errorf("Steps() = %+v, %v", steps, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"warren/engine"
+	"warren/engine/scenario"
 	"warren/engine/script"
 )
 
@@ -118,7 +119,7 @@ func runExercise(t *testing.T, l Lesson, b Scenario) {
 		t.Errorf("%s:%d: every goal is met before the reader does anything:\n\t%s", l.File, b.Line, strings.Join(report, "\n\t"))
 	}
 	for _, s := range ex.Solution {
-		for _, line := range sim.ExecLine(s.Command) {
+		for _, line := range scenario.Exec(sim, s) {
 			if strings.HasPrefix(line, "error:") {
 				t.Errorf("%s:%d: the solution's %s\n\t%s", l.File, s.Line, s.Command, line)
 			}
@@ -140,13 +141,10 @@ func runScenario(t *testing.T, l Lesson, b Scenario) *engine.Sim {
 	if len(steps) == 0 {
 		t.Fatalf("%s:%d: the block has no commands", file, b.Line)
 	}
-	sim := engine.New(engine.Options{Record: true})
-	if out := sim.ExecLine("set version=" + l.Version); len(out) > 0 {
-		t.Fatalf("%s: set version=%s: %v", file, l.Version, out)
-	}
+	sim := lessonSim(t, l)
 	refused := false
 	for _, s := range steps {
-		out := sim.ExecLine(s.Command)
+		out := scenario.Exec(sim, s)
 		for _, line := range out {
 			if strings.HasPrefix(line, "error:") {
 				refused = true
@@ -165,6 +163,17 @@ func runScenario(t *testing.T, l Lesson, b Scenario) *engine.Sim {
 		t.Errorf("%s:%d: the block is marked error-ok but no command was refused", file, b.Line)
 	}
 	checkOpenMoment(t, l, b, steps)
+	return sim
+}
+
+// lessonSim is a fresh recording simulation on the lesson's version
+// profile, what the widget runs a block on.
+func lessonSim(t *testing.T, l Lesson) *engine.Sim {
+	t.Helper()
+	sim := engine.New(engine.Options{Record: true})
+	if out := scenario.Exec(sim, Step{Command: "set version=" + l.Version}); len(out) > 0 {
+		t.Fatalf("%s: set version=%s: %v", l.File, l.Version, out)
+	}
 	return sim
 }
 

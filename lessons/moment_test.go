@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"warren/engine"
+	"warren/engine/scenario"
 )
 
 // checkOpenMoment checks that the widget opens where the prose is: every
@@ -27,7 +28,7 @@ func checkOpenMoment(t *testing.T, l Lesson, b Scenario, steps []Step) {
 	if err != nil {
 		t.Fatalf("%s: %v", l.File, err)
 	}
-	sim, at := runSteps(l, steps)
+	sim, at := runSteps(t, l, steps)
 	moment := at[k]
 	checked := steps[:k] // the queries among them are asked again at the moment
 	if goal, ok := b.OpenWhen(); ok {
@@ -56,7 +57,7 @@ func checkOpenMoment(t *testing.T, l Lesson, b Scenario, steps []Step) {
 		if len(s.Expect) == 0 || !IsQuery(s.Command) {
 			continue
 		}
-		out := sim.ExecLine(s.Command)
+		out := scenario.Exec(sim, s)
 		for _, want := range s.Expect {
 			if !slices.Contains(out, want) {
 				t.Errorf("%s:%d: the widget opens at event %d (open=%s), where %s\ndoes not print the quoted line\n\t%s\nit prints:\n\t%s\n(put a %s line where the prose is and open there)",
@@ -142,12 +143,12 @@ func TestExercisesTeach(t *testing.T) {
 // runSteps runs a block's commands on a fresh recording simulation of the
 // lesson's version, as the widget does, and returns it with at[k], the
 // events once k commands ran.
-func runSteps(l Lesson, steps []Step) (*engine.Sim, []int64) {
-	sim := engine.New(engine.Options{Record: true})
-	sim.ExecLine("set version=" + l.Version)
+func runSteps(t *testing.T, l Lesson, steps []Step) (*engine.Sim, []int64) {
+	t.Helper()
+	sim := lessonSim(t, l)
 	at := []int64{sim.Runtime().Events()}
 	for _, s := range steps {
-		sim.ExecLine(s.Command)
+		scenario.Exec(sim, s)
 		at = append(at, sim.Runtime().Events())
 	}
 	return sim, at

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"warren/engine"
+	"warren/engine/scenario"
 )
 
 // TestPowerLossExercisesNeedAPowerLoss checks that an exercise whose
@@ -35,13 +35,13 @@ func TestPowerLossExercisesNeedAPowerLoss(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sim := engine.New(engine.Options{Record: true})
-			sim.ExecLine("set version=" + l.Version)
+			sim := lessonSim(t, l)
 			for _, s := range steps {
-				sim.ExecLine(s.Command)
+				scenario.Exec(sim, s)
 			}
 			for _, s := range ex.Solution {
-				sim.ExecLine(strings.ReplaceAll(s.Command, "kind=power-loss", "kind=crash"))
+				s.Command = strings.ReplaceAll(s.Command, "kind=power-loss", "kind=crash")
+				scenario.Exec(sim, s)
 			}
 			met := 0
 			for _, g := range ex.Goals {

@@ -47,7 +47,7 @@ func checkNumberAnswers(t *testing.T, l Lesson, s Scenario, qs []Question) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, at := runSteps(l, steps)
+	sim, at := runSteps(t, l, steps)
 	for _, q := range qs {
 		if !q.Number {
 			continue

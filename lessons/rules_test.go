@@ -144,7 +144,7 @@ func TestWhenCaptionsLandInTheirStretch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sim, at := runSteps(l, steps)
+		sim, at := runSteps(t, l, steps)
 		for i, d := range ds {
 			if d.Kind != "when" {
 				continue

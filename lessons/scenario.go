@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"warren/engine/scenario"
 )
 
 // Lang is the info string word that marks a scenario block.
@@ -199,39 +201,28 @@ func trimIndent(line string, n int) string {
 
 // ExpectPrefix starts a comment line that quotes a line of output: the
 // command before it must print exactly that line.
-const ExpectPrefix = "#>"
+const ExpectPrefix = scenario.QuotePrefix
 
 // Step is one command of a scenario block, with the output lines the block
-// quotes for it.
-type Step struct {
-	// Line is the line of the lesson file the command is on.
-	Line    int
-	Command string
-	// Expect lists the `#>` lines that follow the command, without the
-	// prefix and one space after it.
-	Expect []string
-}
+// quotes for it (Expect): a step of a scenario file, as engine/scenario
+// reads it.
+type Step = scenario.Step
 
-// Steps splits the block into its commands. A `#>` line before the first
-// command is an error.
+// Steps splits the block into its commands, numbered by their line in the
+// lesson file, as engine/scenario reads scenario files. A `#>` line before
+// the first command is an error, and so is a `----` line: a block quotes
+// what it teaches instead of recording output.
 func (s Scenario) Steps() ([]Step, error) {
-	var out []Step
-	for i, line := range strings.Split(s.Script, "\n") {
-		t := strings.TrimSpace(line)
-		num := s.Line + 1 + i
-		switch {
-		case strings.HasPrefix(t, ExpectPrefix):
-			if len(out) == 0 {
-				return nil, fmt.Errorf("line %d: %s quotes output before any command", num, ExpectPrefix)
-			}
-			want := strings.TrimPrefix(strings.TrimPrefix(t, ExpectPrefix), " ")
-			out[len(out)-1].Expect = append(out[len(out)-1].Expect, want)
-		case t == "" || strings.HasPrefix(t, "#"):
-		default:
-			out = append(out, Step{Line: num, Command: t})
-		}
+	f, err := scenario.ParseAt("", s.Line+1, s.Script)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	if len(f.Cases) > 1 || len(f.Cases) == 1 && f.Cases[0].Expected != nil {
+		at := s.Line + 1 + slices.Index(strings.Split(s.Script, "\n"), scenario.Separator)
+		return nil, fmt.Errorf("line %d: a scenario block records no output after %s: quote the lines it teaches with %s",
+			at, scenario.Separator, ExpectPrefix)
+	}
+	return f.Steps(), nil
 }
 
 // SolutionPrefix starts a comment line of an exercise block that holds one

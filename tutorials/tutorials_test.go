@@ -4,7 +4,27 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"warren/engine/scenario"
 )
+
+// cases is what the scenario parser reads in a tutorial file: each case's
+// commands and recorded output.
+func cases(t *testing.T, name, file string) string {
+	t.Helper()
+	f, err := scenario.Parse(name+".txt", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, c := range f.Cases {
+		for _, s := range c.Steps {
+			b.WriteString(s.Command + "\n")
+		}
+		b.WriteString("----\n" + strings.Join(c.Expected, "\n") + "\n\n")
+	}
+	return b.String()
+}
 
 func TestAll(t *testing.T) {
 	all := All()
@@ -14,6 +34,18 @@ func TestAll(t *testing.T) {
 	for _, tu := range all {
 		if tu.Title == "" {
 			t.Errorf("%s has no title", tu.Slug)
+		}
+		f, err := scenario.Parse(tu.Slug+".txt", tu.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Cases) < 3 {
+			t.Errorf("%s has %d cases, want a tutorial's steps", tu.Slug, len(f.Cases))
+		}
+		for _, c := range f.Cases {
+			if c.Expected == nil {
+				t.Errorf("%s.txt:%d: the case records no output from the broker", tu.Slug, c.Line)
+			}
 		}
 		s := tu.Script()
 		if strings.Contains(s, "----") || strings.Contains(s, "\nc1.1 ") || strings.Contains(s, "\nc2.1 ") {
@@ -55,6 +87,9 @@ func TestChineseTwins(t *testing.T) {
 		zl, zc := split(z.File)
 		if strings.Join(el, "\n") != strings.Join(zl, "\n") {
 			t.Errorf("%s: the twin's commands and output are not the English ones:\n%s\nwant\n%s", z.Slug, strings.Join(zl, "\n"), strings.Join(el, "\n"))
+		}
+		if a, b := cases(t, "zh/"+z.Slug, z.File), cases(t, e.Slug, e.File); a != b {
+			t.Errorf("%s: the twin's cases are not the English ones:\n%s\nwant\n%s", z.Slug, a, b)
 		}
 		code := map[string]bool{}
 		for _, c := range ec {

@@ -24,10 +24,10 @@ import (
 	"sort"
 	"strings"
 
+	"warren/engine"
+	"warren/engine/scenario"
+	"warren/engine/script"
 	"warren/scripts/scenario/internal/broker"
-	"warren/scripts/scenario/internal/casefile"
-	"warren/scripts/scenario/internal/diff"
-	"warren/scripts/scenario/internal/runner"
 )
 
 func main() {
@@ -44,7 +44,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	open := runner.OpenEngine
+	open := openEngine
 	if *target != "" {
 		cfg := broker.DefaultConfig
 		cfg.URL, cfg.Node, cfg.Quiet = *target, *node, *quiet
@@ -88,9 +88,15 @@ func expand(args []string) ([]string, error) {
 	return files, nil
 }
 
+// openEngine is the engine's Opener: a fresh simulation for each file,
+// with default options.
+func openEngine(string, []script.Command) (scenario.Target, error) {
+	return engine.New(engine.Options{}), nil
+}
+
 // run runs every file and prints each mismatching case with a diff, then
 // the `N passed, M failed` line. It reports whether all went well.
-func run(w io.Writer, files []string, open runner.Opener, rewrite bool) bool {
+func run(w io.Writer, files []string, open scenario.Opener, rewrite bool) bool {
 	passed, failed, ok := 0, 0, true
 	for _, name := range files {
 		src, err := os.ReadFile(name)
@@ -99,13 +105,13 @@ func run(w io.Writer, files []string, open runner.Opener, rewrite bool) bool {
 			ok = false
 			continue
 		}
-		f, err := casefile.Parse(name, string(src))
+		f, err := scenario.Parse(name, string(src))
 		if err != nil {
 			fmt.Fprintln(w, "error:", err)
 			ok = false
 			continue
 		}
-		results, err := runner.RunFile(f, open)
+		results, err := scenario.RunFile(f, open)
 		if err != nil {
 			fmt.Fprintln(w, "error:", err)
 			ok = false
@@ -114,7 +120,7 @@ func run(w io.Writer, files []string, open runner.Opener, rewrite bool) bool {
 			}
 		}
 		if rewrite {
-			out, err := f.Rewrite(runner.Outputs(results))
+			out, err := f.Rewrite(scenario.Outputs(results))
 			if err == nil {
 				err = os.WriteFile(name, out, 0o644)
 			}
@@ -137,17 +143,16 @@ func run(w io.Writer, files []string, open runner.Opener, rewrite bool) bool {
 }
 
 // report prints one mismatching case: where it is, then the diff.
-func report(w io.Writer, file string, r runner.Result) {
+func report(w io.Writer, file string, r scenario.Result) {
 	first := ""
-	if len(r.Case.Commands) > 0 {
-		first = strings.TrimSpace(r.Case.Commands[0].Text)
+	if len(r.Case.Steps) > 0 {
+		first = strings.TrimSpace(r.Case.Steps[0].Command)
 	}
 	fmt.Fprintf(w, "%s:%d: %s\n", file, r.Case.Line, first)
 	if r.Case.Expected == nil {
 		fmt.Fprintln(w, "  no expected output (run with -rewrite)")
 	}
-	d := diff.Unified("expected", "actual", r.Case.Expected, r.Actual, 3)
-	for _, l := range strings.SplitAfter(d, "\n") {
+	for _, l := range strings.SplitAfter(r.Diff(), "\n") {
 		if l != "" {
 			fmt.Fprint(w, "  "+l)
 		}

@@ -7,17 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"warren/engine/scenario"
 	"warren/engine/script"
-	"warren/scripts/scenario/internal/runner"
 )
 
 // upper is a target that prints each command's text in capitals.
 type upper struct{}
 
 func (upper) Exec(cmd script.Command) []string { return []string{strings.ToUpper(cmd.Text)} }
-func (upper) Close() error                     { return nil }
 
-func openUpper(string, []script.Command) (runner.Target, error) { return upper{}, nil }
+func openUpper(string, []script.Command) (scenario.Target, error) { return upper{}, nil }
 
 func TestRunReportsAndRewrites(t *testing.T) {
 	dir := t.TempDir()

@@ -3,14 +3,15 @@ package broker
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
+	"warren/engine/scenario"
 	"warren/engine/script"
-	"warren/scripts/scenario/internal/runner"
 )
 
 // Config says which broker to use and how long to wait for it.
@@ -47,9 +48,13 @@ type Target struct {
 	connNode map[int]int
 }
 
-// Opener returns a runner.Opener for the broker cfg names.
-func Opener(cfg Config) runner.Opener {
-	return func(file string, cmds []script.Command) (runner.Target, error) {
+// NB: scenario.RunFile closes a target that is an io.Closer, which is how
+// the broker is cleaned up after each file.
+var _ io.Closer = (*Target)(nil)
+
+// Opener returns a scenario.Opener for the broker cfg names.
+func Opener(cfg Config) scenario.Opener {
+	return func(file string, cmds []script.Command) (scenario.Target, error) {
 		return Open(cfg, cmds)
 	}
 }

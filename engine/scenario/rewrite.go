@@ -1,4 +1,4 @@
-package casefile
+package scenario
 
 import (
 	"fmt"

@@ -1,12 +1,12 @@
-package diff
+package scenario
 
 import (
 	"fmt"
 	"strings"
 )
 
-// op is one line of an edit script.
-type op struct {
+// edit is one line of an edit script.
+type edit struct {
 	kind byte // ' ' both, '-' only in a, '+' only in b
 	text string
 	ai   int // index in a of this line, or of the next a line for '+'
@@ -39,7 +39,7 @@ func Unified(aName, bName string, a, b []string, context int) string {
 // edits returns a shortest edit script from a to b, computed from the
 // longest common subsequence; deletions come before insertions within a
 // change.
-func edits(a, b []string) []op {
+func edits(a, b []string) []edit {
 	n, m := len(a), len(b)
 	// lcs[i][j] is the LCS length of a[i:] and b[j:].
 	lcs := make([][]int32, n+1)
@@ -55,19 +55,19 @@ func edits(a, b []string) []op {
 			}
 		}
 	}
-	var ops []op
+	var ops []edit
 	i, j := 0, 0
 	for i < n || j < m {
 		switch {
 		case i < n && j < m && a[i] == b[j]:
-			ops = append(ops, op{' ', a[i], i, j})
+			ops = append(ops, edit{' ', a[i], i, j})
 			i++
 			j++
 		case j == m || (i < n && lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, op{'-', a[i], i, j})
+			ops = append(ops, edit{'-', a[i], i, j})
 			i++
 		default:
-			ops = append(ops, op{'+', b[j], i, j})
+			ops = append(ops, edit{'+', b[j], i, j})
 			j++
 		}
 	}
@@ -78,7 +78,7 @@ type hunk struct{ start, end int }
 
 // hunks groups the changed ops with up to context unchanged ops on each
 // side; changes separated by at most 2*context unchanged ops share a hunk.
-func hunks(ops []op, context int) []hunk {
+func hunks(ops []edit, context int) []hunk {
 	var hs []hunk
 	last := -1 // index of the last change of the open hunk
 	for k, o := range ops {
@@ -96,7 +96,7 @@ func hunks(ops []op, context int) []hunk {
 	return hs
 }
 
-func writeHunk(out *strings.Builder, ops []op) {
+func writeHunk(out *strings.Builder, ops []edit) {
 	aStart, bStart := ops[0].ai, ops[0].bi
 	aLen, bLen := 0, 0
 	for _, o := range ops {
