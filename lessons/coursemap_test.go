@@ -29,7 +29,6 @@ var courseMapGaps = map[int]string{
 	53: "3.10's read path: no view shows a queue reading a body back from the shared store; a widget that pages a backlog out and drains it, with the reads in show disk",
 	54: "the write buffers: no widget shows a .qs or .rdq shorter than what the queue has taken; one that publishes without confirms and shows files before and after the buffer is written",
 	55: "the same widget as row 54, with the 512000 bytes of the per-queue store's buffer",
-	57: "a large message routed to two queues: no widget fans one out; one that binds two durable queues to a fanout exchange and shows one .rdq entry",
 	75: "the shared store's 25 ms sync: no widget shows its fsyncs against time; show disk with times, while confirms wait",
 }
 
