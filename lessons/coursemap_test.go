@@ -27,8 +27,6 @@ var courseMapGaps = map[int]string{
 	51: "3.13's read_many (12000 bytes, 10 messages): the 3.13 profile reads as 3.10 does; the engine would model it, then a 3.13 widget reads a backlog back",
 	52: "3.12's cap of 2048 messages in memory: the 3.13 and 4.0 profiles page as 3.10 does; the engine would model it, then a widget fills a queue past it",
 	53: "3.10's read path: no view shows a queue reading a body back from the shared store; a widget that pages a backlog out and drains it, with the reads in show disk",
-	54: "the write buffers: no widget shows a .qs or .rdq shorter than what the queue has taken; one that publishes without confirms and shows files before and after the buffer is written",
-	55: "the same widget as row 54, with the 512000 bytes of the per-queue store's buffer",
 	75: "the shared store's 25 ms sync: no widget shows its fsyncs against time; show disk with times, while confirms wait",
 }
 
