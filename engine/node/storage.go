@@ -222,7 +222,8 @@ type msgStoreProc struct {
 	n       *Node
 	st      *store.MsgStore
 	credit  creditFlow
-	timer   bool
+	timer   bool         // the sync timer is armed
+	timerID beam.TimerID // and this is it
 	gc      beam.PID
 	compact bool // the 3.13 compaction timer is armed
 }
@@ -303,17 +304,30 @@ func (h *msgStoreProc) Handle(ctx *beam.Ctx, m beam.Msg) {
 		ctx.SendAfter(ctx.Self, compactionDelay, beam.Msg{Kind: kStoreCompact})
 	}
 	// Sync when clients wait for confirms: at once when nothing else is
-	// waiting in the mailbox, else on the sync timer.
+	// waiting in the mailbox, else on the sync timer. A sync stops the
+	// timer, and so does a store with nothing left to confirm
+	// (internal_sync and next_state call stop_sync_timer).
 	if h.st.NeedsSync() {
 		if ctx.MailboxEmpty() || m.Kind == kStoreSync {
+			h.stopTimer(ctx)
 			res, err := h.st.Sync()
 			ctx.Charge(n.opsCost(res.Ops))
 			n.storageFault(err)
 			h.route(ctx, res.Confirms)
 		} else if !h.timer {
 			h.timer = true
-			ctx.SendAfter(ctx.Self, syncInterval, beam.Msg{Kind: kStoreSync})
+			h.timerID = ctx.SendAfter(ctx.Self, syncInterval, beam.Msg{Kind: kStoreSync})
 		}
+	} else {
+		h.stopTimer(ctx)
+	}
+}
+
+// stopTimer cancels the sync timer if it is armed.
+func (h *msgStoreProc) stopTimer(ctx *beam.Ctx) {
+	if h.timer {
+		ctx.CancelTimer(h.timerID)
+		h.timer = false
 	}
 }
 
