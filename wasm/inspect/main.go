@@ -2,10 +2,13 @@
 
 // Command inspect is inspect.wasm, the second module of the site: what
 // scripts/inspect does natively, for a broker's vhost folder the reader
-// drops on a widget's Files view. The engine's worker loads it beside
-// warren.wasm only when a folder is dropped (site/static/widget/
-// engine-worker.js), so that warren.wasm, which every widget downloads,
-// stays within its size budget. It installs `warrenInspect`:
+// drops on a widget's Files view, and the reading of any file's bytes
+// field by field (engine/store/format.Annotate). The engine's worker loads
+// it beside warren.wasm only when a folder is dropped or a reader opens a
+// file's bytes (site/static/widget/engine-worker.js), so that warren.wasm,
+// which every widget downloads, stays within its size budget: the
+// annotator would cost it about 18 kB of brotli. It installs
+// `warrenInspect`:
 //
 //	openFolder(id, files)    → JSON {"root", "skipped", "report", "problems":
 //	                                 [{"file", "error"}], "files": [{"path",
@@ -14,7 +17,12 @@
 //	                                 as scripts/inspect reads it and kept,
 //	                                 read-only, for the widget of simulation
 //	                                 id until its next folder or closeFolder
-//	folderBytes(id, path)    → JSON as warren's fileBytes, of a file of it
+//	folderBytes(id, path)    → JSON as annotate's, of a file of it
+//	annotate(fileBytes)      → JSON {"path", "kind", "size", "synced",
+//	                                 "annotation"}: a file of the simulated
+//	                                 node's disk read field by field (engine/
+//	                                 store/format.Annotate), from the JSON of
+//	                                 warren's fileBytes; the Files view draws it
 //	recoverFolder(id, defs)  → JSON {"vhost", "named", "queues": [{"name",
 //	                                 "assumed", "dirs", "args", "messages",
 //	                                 "lost"}], "gone", "why", "script"}: the
@@ -58,6 +66,14 @@ func main() {
 				return "", errorf("argument 2 (path) must be a string")
 			}
 			return s.folderBytes(id, args[1].String())
+		})
+	}))
+	api.Set("annotate", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return answer(func() (string, error) {
+			if len(args) < 1 || args[0].Type() != js.TypeString {
+				return "", errorf("argument 1 (fileBytes) must be the JSON of warren's fileBytes")
+			}
+			return annotate(args[0].String())
 		})
 	}))
 	api.Set("recoverFolder", js.FuncOf(func(_ js.Value, args []js.Value) any {

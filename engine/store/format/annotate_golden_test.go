@@ -164,11 +164,13 @@ func TestAnnotateDamagedFixtures(t *testing.T) {
 }
 
 // TestAnnotateKeysInCatalogs: every catalog key the annotator says is in
-// the widget's English and Chinese catalogs.
+// the widget's English and Chinese catalogs, and the catalogs have no
+// words of a file's fields that it never says.
 func TestAnnotateKeysInCatalogs(t *testing.T) {
 	en, zh := catalog(t, "en"), catalog(t, "zh")
 	key := regexp.MustCompile(`"(files\.[a-z]\.[A-Za-z0-9]+)"`)
 	n := 0
+	said := map[string]bool{}
 	for _, f := range []string{"annotate.go", "annotate_term.go"} {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -176,6 +178,7 @@ func TestAnnotateKeysInCatalogs(t *testing.T) {
 		}
 		for _, m := range key.FindAllStringSubmatch(string(src), -1) {
 			n++
+			said[m[1]] = true
 			for lang, c := range map[string]map[string]string{"en": en, "zh": zh} {
 				if _, ok := c[m[1]]; !ok {
 					t.Errorf("%s says %s, which i18n-%s.js does not have", f, m[1], lang)
@@ -185,6 +188,11 @@ func TestAnnotateKeysInCatalogs(t *testing.T) {
 	}
 	if n < 60 {
 		t.Errorf("found only %d keys in the annotator's source", n)
+	}
+	for k := range en {
+		if strings.HasPrefix(k, "files.") && len(k) > 8 && strings.Contains("fvlsw", k[6:7]) && k[7] == '.' && !said[k] {
+			t.Errorf("i18n-en.js has %s, which the annotator never says", k)
+		}
 	}
 }
 

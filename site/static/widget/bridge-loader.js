@@ -573,8 +573,9 @@ export class Engine {
   firstEvent(id, goal, from) {
     return this.call("firstEvent", id, goal, from);
   }
-  /** fileBytes reads one file of the Files view: {path, kind, size,
-   * synced, perSegment, dead, data} (files.js readFile annotates it). */
+  /** fileBytes reads one file of the Files view field by field: {path,
+   * kind, size, synced, annotation} (warren.wasm's bytes, which the worker
+   * has inspect.wasm annotate; files.js draws it). */
   fileBytes(id, path) {
     return this.call("fileBytes", id, path);
   }
