@@ -370,15 +370,15 @@ test("an answer of millions of lines crosses to the page as its first lines and 
 test("fileBytes answers with the file read field by field by inspect.wasm, or the error either gave", () => {
   assert.ok(INSPECTED_CALLS.has("fileBytes") && INSPECTED_CALLS.has("folderBytes"));
   const seen = [];
-  const annotate = (raw) => {
-    seen.push(raw);
-    return raw === "bad" ? { error: "annotate: no" } : JSON.stringify({ annotation: { read: raw.length } });
+  const annotate = (f) => {
+    seen.push(f);
+    return f.path === "bad" ? { error: "annotate: no" } : JSON.stringify({ annotation: { read: f.path.length } });
   };
-  const fileBytes = (id, path) => (path === "gone" ? { error: "no file gone on the node's disk" } : path === "bad" ? "bad" : `{"path":"${path}"}`);
+  const fileBytes = (id, path) => (path === "gone" ? { error: "no file gone on the node's disk" } : `{"path":"${path}"}`);
   const w = { fileBytes: annotated(fileBytes, annotate) };
   const [ok, gone, bad] = runCalls(w, [["fileBytes", 1, "0.qi"], ["fileBytes", 1, "gone"], ["fileBytes", 1, "bad"]], () => false);
-  assert.deepEqual(ok.value, { annotation: { read: 15 } });
+  assert.deepEqual(ok.value, { annotation: { read: 4 } });
   assert.equal(gone.error, "no file gone on the node's disk");
   assert.equal(bad.error, "annotate: no");
-  assert.deepEqual(seen, ['{"path":"0.qi"}', "bad"], "what warren.wasm said is what inspect.wasm reads, an error never");
+  assert.deepEqual(seen, [{ path: "0.qi" }, { path: "bad" }], "what warren.wasm said is what inspect.wasm reads, an error never");
 });

@@ -21,8 +21,9 @@
 //	annotate(fileBytes)      → JSON {"path", "kind", "size", "synced",
 //	                                 "annotation"}: a file of the simulated
 //	                                 node's disk read field by field (engine/
-//	                                 store/format.Annotate), from the JSON of
-//	                                 warren's fileBytes; the Files view draws it
+//	                                 store/format.Annotate), from what
+//	                                 warren's fileBytes answered (parsed);
+//	                                 the Files view draws it
 //	recoverFolder(id, defs)  → JSON {"vhost", "named", "queues": [{"name",
 //	                                 "assumed", "dirs", "args", "messages",
 //	                                 "lost"}], "gone", "why", "script"}: the
@@ -70,10 +71,11 @@ func main() {
 	}))
 	api.Set("annotate", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		return answer(func() (string, error) {
-			if len(args) < 1 || args[0].Type() != js.TypeString {
-				return "", errorf("argument 1 (fileBytes) must be the JSON of warren's fileBytes")
+			f, err := fileBytesArg(args)
+			if err != nil {
+				return "", err
 			}
-			return annotate(args[0].String())
+			return annotate(f)
 		})
 	}))
 	api.Set("recoverFolder", js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -126,6 +128,57 @@ func idArg(args []js.Value) (int, error) {
 		return 0, errorf("argument 1 (id) must be a simulation's number")
 	}
 	return args[0].Int(), nil
+}
+
+// fileBytesArg reads what warren's fileBytes answered, parsed: {path,
+// kind, size, synced, perSegment, dead, data}.
+func fileBytesArg(args []js.Value) (fileBytes, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeObject {
+		return fileBytes{}, errorf("annotate: argument 1 must be what warren's fileBytes answered")
+	}
+	o := args[0]
+	str := func(k string) (string, error) {
+		if v := o.Get(k); v.Type() == js.TypeString {
+			return v.String(), nil
+		}
+		return "", errorf("annotate: fileBytes.%s must be a string", k)
+	}
+	num := func(k string) (int64, error) {
+		if v := o.Get(k); v.Type() == js.TypeNumber {
+			return int64(v.Float()), nil
+		}
+		return 0, errorf("annotate: fileBytes.%s must be a number", k)
+	}
+	var f fileBytes
+	var err error
+	var per int64
+	for _, s := range []struct {
+		k string
+		p *string
+	}{{"path", &f.Path}, {"kind", &f.Kind}, {"data", &f.Data}} {
+		if *s.p, err = str(s.k); err != nil {
+			return f, err
+		}
+	}
+	for _, n := range []struct {
+		k string
+		p *int64
+	}{{"size", &f.Size}, {"synced", &f.Synced}, {"perSegment", &per}} {
+		if *n.p, err = num(n.k); err != nil {
+			return f, err
+		}
+	}
+	f.PerSegment = int(per)
+	dead := o.Get("dead")
+	if !js.Global().Get("Array").Call("isArray", dead).Bool() {
+		return f, errorf("annotate: fileBytes.dead must be an array of offsets")
+	}
+	for i := range dead.Length() {
+		if d := dead.Index(i); d.Type() == js.TypeNumber {
+			f.Dead = append(f.Dead, int64(d.Float()))
+		}
+	}
+	return f, nil
 }
 
 // filesArg reads an array of [path, Uint8Array] pairs: the files of a

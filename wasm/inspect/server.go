@@ -46,16 +46,16 @@ type folderJSON struct {
 	Files    []fileJSON    `json:"files"`
 }
 
-// fileBytesJSON is a file of the simulated node's disk as warren.wasm's
-// fileBytes sends it (engine/jsonenc.FileBytes).
-type fileBytesJSON struct {
-	Path       string  `json:"path"`
-	Kind       string  `json:"kind"`
-	Size       int64   `json:"size"`
-	Synced     int64   `json:"synced"`
-	PerSegment int     `json:"perSegment"`
-	Dead       []int64 `json:"dead"`
-	Data       string  `json:"data"`
+// fileBytes is a file of the simulated node's disk as warren.wasm's
+// fileBytes sends it (engine/jsonenc.FileBytes), its data in hex.
+type fileBytes struct {
+	Path       string
+	Kind       string
+	Size       int64
+	Synced     int64
+	PerSegment int
+	Dead       []int64
+	Data       string
 }
 
 // annotated is a file read field by field, as the Files view draws it:
@@ -74,14 +74,10 @@ func annotated(path, kind string, size, synced int64, data []byte, perSegment in
 	return string(append(a.AppendJSON(b), '}'))
 }
 
-// annotate reads a file of the simulated node's disk field by field: the
-// JSON of warren.wasm's fileBytes in, the file as the Files view draws it
-// out.
-func annotate(fileBytes string) (string, error) {
-	var f fileBytesJSON
-	if err := json.Unmarshal([]byte(fileBytes), &f); err != nil {
-		return "", errorf("annotate: the file's bytes do not read as warren's fileBytes: %v", err)
-	}
+// annotate reads a file of the simulated node's disk field by field: what
+// warren.wasm's fileBytes answered in, the file as the Files view draws
+// it out.
+func annotate(f fileBytes) (string, error) {
 	data, err := hex.DecodeString(f.Data)
 	if err != nil {
 		return "", errorf("annotate: %s: its bytes are not hex: %v", f.Path, err)

@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall/js"
 	"testing"
 
 	"warren/engine"
@@ -83,7 +84,7 @@ func TestAnnotateSimFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := annotate(jsonenc.FileBytes(&fb))
+		out, err := annotate(sentFileBytes(t, jsonenc.FileBytes(&fb)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,11 +106,48 @@ func TestAnnotateSimFile(t *testing.T) {
 			t.Errorf("%s: %d of %d entries read dead, the node says %v", p, dead, len(f.Annotation.Entries), fb.Dead)
 		}
 	}
-	if _, err := annotate("{"); err == nil || !strings.HasPrefix(err.Error(), "annotate: ") {
-		t.Errorf("annotate of a cut JSON: %v", err)
-	}
-	if _, err := annotate(`{"path": "0.qi", "data": "zz"}`); err == nil || !strings.Contains(err.Error(), "0.qi") {
+	if _, err := annotate(fileBytes{Path: "0.qi", Data: "zz"}); err == nil || !strings.Contains(err.Error(), "0.qi") {
 		t.Errorf("annotate of bytes that are not hex: %v", err)
+	}
+}
+
+// sentFileBytes is warren's fileBytes as the worker hands it to annotate:
+// parsed, then read from JavaScript's object (fileBytesArg).
+func sentFileBytes(t *testing.T, answer string) fileBytes {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal([]byte(answer), &v); err != nil {
+		t.Fatal(err)
+	}
+	f, err := fileBytesArg([]js.Value{js.ValueOf(v)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestFileBytesArg: annotate's argument is read from JavaScript's object,
+// and one that is not what fileBytes answers is refused, naming what is
+// wrong.
+func TestFileBytesArg(t *testing.T) {
+	good := map[string]any{"path": "queues/X/1.idx", "kind": "idx", "size": 40, "synced": 30, "perSegment": 2048, "dead": []any{0, 12}, "data": "00ff"}
+	f, err := fileBytesArg([]js.Value{js.ValueOf(good)})
+	if err != nil || f.Path != "queues/X/1.idx" || f.Kind != "idx" || f.Size != 40 || f.Synced != 30 || f.PerSegment != 2048 || len(f.Dead) != 2 || f.Dead[1] != 12 || f.Data != "00ff" {
+		t.Errorf("%+v, %v", f, err)
+	}
+	for k, want := range map[string]string{"data": "fileBytes.data", "size": "fileBytes.size", "dead": "fileBytes.dead"} {
+		bad := map[string]any{}
+		for kk, v := range good {
+			if kk != k {
+				bad[kk] = v
+			}
+		}
+		if _, err := fileBytesArg([]js.Value{js.ValueOf(bad)}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("without %s: %v", k, err)
+		}
+	}
+	if _, err := fileBytesArg([]js.Value{js.ValueOf("{}")}); err == nil || !strings.HasPrefix(err.Error(), "annotate: ") {
+		t.Errorf("a string: %v", err)
 	}
 }
 

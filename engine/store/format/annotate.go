@@ -346,7 +346,7 @@ func (a *annotator) msgFile() int64 {
 		marker := d[off+total-1]
 		e := entry(off, total, say("files.l.entry", num(n)), StateInvalid)
 		e.MsgID = Hex(d[off+8 : off+24])
-		markerWords := say("files.v.notWritten", word("0x"+strings.ToUpper(Hex([]byte{marker}))))
+		markerWords := say("files.v.notWritten", word("0x"+string([]byte{"0123456789ABCDEF"[marker>>4], "0123456789ABCDEF"[marker&15]})))
 		if marker == WriteOKMarker {
 			e.State, markerWords.Key = StateLive, "files.v.writeOK"
 		}

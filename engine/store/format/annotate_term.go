@@ -1,9 +1,6 @@
 package format
 
-import (
-	"slices"
-	"strconv"
-)
+import "strconv"
 
 // The spans of a stored message term (rabbit_basic's #basic_message{} as
 // term_to_binary writes it): its names, properties, body and id, and the
@@ -82,7 +79,13 @@ func termParts(b []byte) (parts []termPart, ok bool) {
 		}
 	}
 	bin(rec[4], "files.f.msgIdInTerm", "id", func(v []byte) Words { return word(Hex(v)) })
-	slices.SortFunc(parts, func(x, y termPart) int { return int(x.off - y.off) })
+	// NB: a handful of parts, sorted by insertion: slices.SortFunc would
+	// cost inspect.wasm 20 kB for them.
+	for i := 1; i < len(parts); i++ {
+		for j := i; j > 0 && parts[j].off < parts[j-1].off; j-- {
+			parts[j], parts[j-1] = parts[j-1], parts[j]
+		}
+	}
 	return parts, true
 }
 

@@ -45,11 +45,13 @@ export const FOLDER_CALLS = new Set(["openFolder", "folderBytes", "recoverFolder
 export const INSPECTED_CALLS = new Set([...FOLDER_CALLS, "fileBytes"]);
 
 /** annotated is warren's fileBytes read field by field by inspect.wasm's
- * annotate: the JSON the Files view draws, or the error either gave. */
+ * annotate: the JSON the Files view draws, or the error either gave.
+ * (annotate takes the answer parsed: JSON.parse is the browser's, and
+ * encoding/json's decoder would cost inspect.wasm 120 kB.) */
 export function annotated(fileBytes, annotate) {
   return (...args) => {
     const raw = fileBytes(...args);
-    return typeof raw === "string" ? annotate(raw) : raw;
+    return typeof raw === "string" ? annotate(JSON.parse(raw)) : raw;
   };
 }
 
