@@ -368,7 +368,7 @@ test("an answer of millions of lines crosses to the page as its first lines and 
 });
 
 test("fileBytes answers with the file read field by field by inspect.wasm, or the error either gave", () => {
-  assert.ok(INSPECTED_CALLS.has("fileBytes") && INSPECTED_CALLS.has("folderBytes"));
+  assert.ok(INSPECTED_CALLS.has("fileBytes") && INSPECTED_CALLS.has("folderBytes") && INSPECTED_CALLS.has("prepareBytes"));
   const seen = [];
   const annotate = (f) => {
     seen.push(f);

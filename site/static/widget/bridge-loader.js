@@ -579,6 +579,12 @@ export class Engine {
   fileBytes(id, path) {
     return this.call("fileBytes", id, path);
   }
+  /** prepareBytes has the worker of simulation id load what fileBytes
+   * needs (inspect.wasm) ahead of it: a reader about to open a file's
+   * bytes does not wait for it then. */
+  prepareBytes(id) {
+    return this.call("prepareBytes", id);
+  }
   /** openFolder reads a broker's vhost folder the reader dropped, as
    * [[path, Uint8Array], ...], beside simulation id: {root, skipped,
    * report, problems, files} (wasm/folder.go). */

@@ -39,10 +39,11 @@ export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "
 /** FOLDER_CALLS are the functions of inspect.wasm, not warren.wasm. */
 export const FOLDER_CALLS = new Set(["openFolder", "folderBytes", "recoverFolder", "closeFolder"]);
 
-/** INSPECTED_CALLS are the calls that need inspect.wasm: its own, and
+/** INSPECTED_CALLS are the calls that need inspect.wasm: its own;
  * fileBytes, whose answer from warren.wasm inspect.wasm reads field by
- * field (annotated). */
-export const INSPECTED_CALLS = new Set([...FOLDER_CALLS, "fileBytes"]);
+ * field (annotated); and prepareBytes, which loads it ahead of a reader's
+ * first fileBytes and answers true. */
+export const INSPECTED_CALLS = new Set([...FOLDER_CALLS, "fileBytes", "prepareBytes"]);
 
 /** annotated is warren's fileBytes read field by field by inspect.wasm's
  * annotate: the JSON the Files view draws, or the error either gave.
@@ -251,6 +252,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
         w[fn] = (...args) => api[fn](...args);
       }
       w.fileBytes = annotated(bridge.fileBytes, api.annotate);
+      w.prepareBytes = () => true;
     } catch (err) {
       inspecting = null;
       const why = String(err && err.message ? err.message : err);

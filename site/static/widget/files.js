@@ -405,6 +405,8 @@ export class FilesView {
               "aria-label": tr("files.bytesButtonLabel", { path: f.path }),
               text: tr("files.bytesButton"),
               onclick: () => this.act(() => this.toggle(f.path)),
+              onpointerenter: () => this.prepare(),
+              onfocus: () => this.prepare(),
             })
           : null;
         const gc = f.gc ? h("p.file-gc", { text: tr("files.gcStep", { step: gcStepText(f.gc, tr.lang || "en") }) }) : null;
@@ -427,6 +429,18 @@ export class FilesView {
       return this.fetch(engine, id, this.open);
     }
     return Promise.resolve();
+  }
+
+  /** prepare has the engine load what reading a file's bytes needs
+   * (inspect.wasm) when a reader points at or tabs to a Bytes button, so
+   * that the first file they open does not wait for it; once a view. */
+  prepare() {
+    const { engine, id } = this.last || {};
+    if (!this.prepared && engine && engine.prepareBytes) {
+      this.prepared = engine.prepareBytes(id).catch(() => {
+        this.prepared = null; // fileBytes will say why
+      });
+    }
   }
 
   /** toggle opens or closes the bytes of a file. */
