@@ -6,8 +6,9 @@ import (
 )
 
 // FileBytes encodes a file of the Files view: {path, kind, size, synced,
-// perSegment, dead: [offsets], data: hex of its first bytes}
-// (site/static/widget/files-annotate.js names every field of them).
+// perSegment, dead: [offsets], data: hex of its first bytes}, which
+// inspect.wasm's annotate reads field by field (engine/store/format
+// Annotate) for the widget to draw.
 func FileBytes(f *engine.FileBytes) string {
 	e := &Encoder{}
 	e.Open("", '{')

@@ -9,8 +9,8 @@ import (
 )
 
 // FileBytes is one file of the node's disk as the Files view reads it
-// field by field (site/static/widget/files-annotate.js annotates the
-// bytes): its bytes, and which of its entries the node says are dead
+// field by field (engine/store/format.Annotate annotates the bytes): its
+// bytes, and which of its entries the node says are dead
 // although their bytes are whole: a message store entry no queue
 // references, a .qs entry no index slot points at.
 type FileBytes struct {

@@ -61,7 +61,6 @@
     "files.js",
     "files-hex.js",
     "files-folder.js",
-    "files-annotate.js",
     "files-words.js",
     "goals.js",
     "goalwords.js",

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { Connection, Engine, EngineError, withOmitted } from "../static/widget/bridge-loader.js";
-import { goalsBudgetMs, keepLines, lastLines, maxLinesSent, runCalls, runMessage } from "../static/widget/engine-worker.js";
+import { annotated, goalsBudgetMs, INSPECTED_CALLS, keepLines, lastLines, maxLinesSent, runCalls, runMessage } from "../static/widget/engine-worker.js";
 
 /** noTimer stands for setInterval: the tests call watch themselves. */
 const noTimer = () => 0;
@@ -365,4 +365,20 @@ test("an answer of millions of lines crosses to the page as its first lines and 
   assert.equal(lines[maxLinesSent], undefined);
   assert.deepEqual(keepLines({ lines: ["a"] }), { lines: ["a"] });
   assert.deepEqual(withOmitted({ lines: ["a"] }), ["a"]);
+});
+
+test("fileBytes answers with the file read field by field by inspect.wasm, or the error either gave", () => {
+  assert.ok(INSPECTED_CALLS.has("fileBytes") && INSPECTED_CALLS.has("folderBytes") && INSPECTED_CALLS.has("prepareBytes"));
+  const seen = [];
+  const annotate = (f) => {
+    seen.push(f);
+    return f.path === "bad" ? { error: "annotate: no" } : JSON.stringify({ annotation: { read: f.path.length } });
+  };
+  const fileBytes = (id, path) => (path === "gone" ? { error: "no file gone on the node's disk" } : `{"path":"${path}"}`);
+  const w = { fileBytes: annotated(fileBytes, annotate) };
+  const [ok, gone, bad] = runCalls(w, [["fileBytes", 1, "0.qi"], ["fileBytes", 1, "gone"], ["fileBytes", 1, "bad"]], () => false);
+  assert.deepEqual(ok.value, { annotation: { read: 4 } });
+  assert.equal(gone.error, "no file gone on the node's disk");
+  assert.equal(bad.error, "annotate: no");
+  assert.deepEqual(seen, [{ path: "0.qi" }, { path: "bad" }], "what warren.wasm said is what inspect.wasm reads, an error never");
 });

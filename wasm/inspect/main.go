@@ -2,10 +2,13 @@
 
 // Command inspect is inspect.wasm, the second module of the site: what
 // scripts/inspect does natively, for a broker's vhost folder the reader
-// drops on a widget's Files view. The engine's worker loads it beside
-// warren.wasm only when a folder is dropped (site/static/widget/
-// engine-worker.js), so that warren.wasm, which every widget downloads,
-// stays within its size budget. It installs `warrenInspect`:
+// drops on a widget's Files view, and the reading of any file's bytes
+// field by field (engine/store/format.Annotate). The engine's worker loads
+// it beside warren.wasm only when a folder is dropped or a reader opens a
+// file's bytes (site/static/widget/engine-worker.js), so that warren.wasm,
+// which every widget downloads, stays within its size budget: the
+// annotator would cost it about 12 kB of brotli and 22 kB of gzip. It
+// installs `warrenInspect`:
 //
 //	openFolder(id, files)    → JSON {"root", "skipped", "report", "problems":
 //	                                 [{"file", "error"}], "files": [{"path",
@@ -14,7 +17,13 @@
 //	                                 as scripts/inspect reads it and kept,
 //	                                 read-only, for the widget of simulation
 //	                                 id until its next folder or closeFolder
-//	folderBytes(id, path)    → JSON as warren's fileBytes, of a file of it
+//	folderBytes(id, path)    → JSON as annotate's, of a file of it
+//	annotate(fileBytes)      → JSON {"path", "kind", "size", "synced",
+//	                                 "annotation"}: a file of the simulated
+//	                                 node's disk read field by field (engine/
+//	                                 store/format.Annotate), from what
+//	                                 warren's fileBytes answered (parsed);
+//	                                 the Files view draws it
 //	recoverFolder(id, defs)  → JSON {"vhost", "named", "queues": [{"name",
 //	                                 "assumed", "dirs", "args", "messages",
 //	                                 "lost"}], "gone", "why", "script"}: the
@@ -58,6 +67,15 @@ func main() {
 				return "", errorf("argument 2 (path) must be a string")
 			}
 			return s.folderBytes(id, args[1].String())
+		})
+	}))
+	api.Set("annotate", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return answer(func() (string, error) {
+			f, err := fileBytesArg(args)
+			if err != nil {
+				return "", err
+			}
+			return annotate(f)
 		})
 	}))
 	api.Set("recoverFolder", js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -110,6 +128,57 @@ func idArg(args []js.Value) (int, error) {
 		return 0, errorf("argument 1 (id) must be a simulation's number")
 	}
 	return args[0].Int(), nil
+}
+
+// fileBytesArg reads what warren's fileBytes answered, parsed: {path,
+// kind, size, synced, perSegment, dead, data}.
+func fileBytesArg(args []js.Value) (fileBytes, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeObject {
+		return fileBytes{}, errorf("annotate: argument 1 must be what warren's fileBytes answered")
+	}
+	o := args[0]
+	str := func(k string) (string, error) {
+		if v := o.Get(k); v.Type() == js.TypeString {
+			return v.String(), nil
+		}
+		return "", errorf("annotate: fileBytes.%s must be a string", k)
+	}
+	num := func(k string) (int64, error) {
+		if v := o.Get(k); v.Type() == js.TypeNumber {
+			return int64(v.Float()), nil
+		}
+		return 0, errorf("annotate: fileBytes.%s must be a number", k)
+	}
+	var f fileBytes
+	var err error
+	var per int64
+	for _, s := range []struct {
+		k string
+		p *string
+	}{{"path", &f.Path}, {"kind", &f.Kind}, {"data", &f.Data}} {
+		if *s.p, err = str(s.k); err != nil {
+			return f, err
+		}
+	}
+	for _, n := range []struct {
+		k string
+		p *int64
+	}{{"size", &f.Size}, {"synced", &f.Synced}, {"perSegment", &per}} {
+		if *n.p, err = num(n.k); err != nil {
+			return f, err
+		}
+	}
+	f.PerSegment = int(per)
+	dead := o.Get("dead")
+	if !js.Global().Get("Array").Call("isArray", dead).Bool() {
+		return f, errorf("annotate: fileBytes.dead must be an array of offsets")
+	}
+	for i := range dead.Length() {
+		if d := dead.Index(i); d.Type() == js.TypeNumber {
+			f.Dead = append(f.Dead, int64(d.Float()))
+		}
+	}
+	return f, nil
 }
 
 // filesArg reads an array of [path, Uint8Array] pairs: the files of a

@@ -46,15 +46,43 @@ type folderJSON struct {
 	Files    []fileJSON    `json:"files"`
 }
 
-// bytesJSON is a file as warren's fileBytes sends one (engine/jsonenc.FileBytes).
-type bytesJSON struct {
-	Path       string  `json:"path"`
-	Kind       string  `json:"kind"`
-	Size       int64   `json:"size"`
-	Synced     int64   `json:"synced"`
-	PerSegment int     `json:"perSegment"`
-	Dead       []int64 `json:"dead"`
-	Data       string  `json:"data"`
+// fileBytes is a file of the simulated node's disk as warren.wasm's
+// fileBytes sends it (engine/jsonenc.FileBytes), its data in hex.
+type fileBytes struct {
+	Path       string
+	Kind       string
+	Size       int64
+	Synced     int64
+	PerSegment int
+	Dead       []int64
+	Data       string
+}
+
+// annotated is a file read field by field, as the Files view draws it:
+// {"path", "kind", "size", "synced", "annotation"} (the annotation as
+// format.Annotation.AppendJSON writes it, the dead entries marked so).
+func annotated(path, kind string, size, synced int64, data []byte, perSegment int, dead []int64) string {
+	a := format.Annotate(path, data, perSegment)
+	a.MarkDead(dead)
+	head, _ := json.Marshal(struct {
+		Path   string `json:"path"`
+		Kind   string `json:"kind"`
+		Size   int64  `json:"size"`
+		Synced int64  `json:"synced"`
+	}{path, kind, size, synced})
+	b := append(head[:len(head)-1], `,"annotation":`...)
+	return string(append(a.AppendJSON(b), '}'))
+}
+
+// annotate reads a file of the simulated node's disk field by field: what
+// warren.wasm's fileBytes answered in, the file as the Files view draws
+// it out.
+func annotate(f fileBytes) (string, error) {
+	data, err := hex.DecodeString(f.Data)
+	if err != nil {
+		return "", errorf("annotate: %s: its bytes are not hex: %v", f.Path, err)
+	}
+	return annotated(f.Path, f.Kind, f.Size, f.Synced, data, f.PerSegment, f.Dead), nil
 }
 
 // openFolder reads a folder and keeps it for the widget of simulation id; a
@@ -90,9 +118,10 @@ func fileKind(p string) string {
 	return "other"
 }
 
-// folderBytes reads one file of the folder as the engine's fileBytes reads
-// one of the simulated node's: its first 2 MiB, the v1 segment size of the
-// folder's .config and the store entries nothing live points at.
+// folderBytes reads one file of the folder field by field, as annotate
+// reads one of the simulated node's: its first 2 MiB, by the v1 segment
+// size of the folder's .config, the store entries nothing live points at
+// marked dead.
 func (s *server) folderBytes(id int, p string) (string, error) {
 	fo := s.folders[id]
 	if fo == nil {
@@ -103,12 +132,7 @@ func (s *server) folderBytes(id int, p string) (string, error) {
 		return "", err
 	}
 	size := int64(len(data))
-	dead := fo.Dead(p)
-	if dead == nil {
-		dead = []int64{}
-	}
-	b, err := json.Marshal(bytesJSON{Path: p, Kind: fileKind(p), Size: size, Synced: size, PerSegment: fo.Report.SegmentEntryCount, Dead: dead, Data: hex.EncodeToString(data[:min(size, maxFileBytes)])})
-	return string(b), err
+	return annotated(p, fileKind(p), size, size, data[:min(size, maxFileBytes)], fo.Report.SegmentEntryCount, fo.Dead(p)), nil
 }
 
 // closeFolder lets a widget's folder go.

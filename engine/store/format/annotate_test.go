@@ -4,101 +4,81 @@ package format
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"warren/internal/nodetest"
 )
 
-// The Files view of the widget names every byte of a file
-// (site/static/widget/files-annotate.js). These tests run that module
-// under Node on every index, store and journal file RabbitMQ 3.10.8 wrote
-// in the fixtures, and check each field it names against the layouts
-// (rabbitmq-facts.md) and against this package's decoders.
+// These tests annotate every index, store and journal file RabbitMQ
+// 3.10.8 wrote in the fixtures, say the annotation in English from the
+// widget's catalog (annotate_words_test.go) and check each field against
+// the layouts (rabbitmq-facts.md) and against this package's decoders.
 
-// ByteField is one run of bytes with a name in its file's layout.
-type ByteField struct {
-	Off   int64  `json:"off"`
-	Len   int64  `json:"len"`
-	Name  string `json:"name"`
-	Value string `json:"value"`
-	Role  string `json:"role"`
-	Entry int    `json:"entry"`
+// byteField is a span in English.
+type byteField struct {
+	Off   int64
+	Len   int64
+	Name  string
+	Value string
+	Role  string
+	Entry int
 }
 
-// Entry is one record of a file.
-type Entry struct {
-	Off      int64  `json:"off"`
-	Len      int64  `json:"len"`
-	Label    string `json:"label"`
-	State    string `json:"state"`
-	SeqID    int64  `json:"seq"`
-	MsgID    string `json:"msg"`
-	QSOffset int64  `json:"qsOffset"`
+// englishEntry is an entry in English.
+type englishEntry struct {
+	Off      int64
+	Len      int64
+	Label    string
+	State    string
+	SeqID    int64
+	MsgID    string
+	QSOffset int64
 }
 
-// Annotation is a file read field by field.
-type Annotation struct {
-	Kind    string      `json:"kind"`
-	Size    int64       `json:"size"`
-	Fields  []ByteField `json:"fields"`
-	Entries []Entry     `json:"entries"`
-	Total   int         `json:"total"`
-	Stop    string      `json:"stop"`
+// englishAnnotation is an Annotation in English.
+type englishAnnotation struct {
+	Kind    string
+	Size    int64
+	Fields  []byteField
+	Entries []englishEntry
+	Total   int
+	Stop    string
 }
 
-// annotateScript reads the files named on its command line (name=path)
-// and prints their annotations as a JSON array.
-const annotateScript = `
-import { readFileSync } from "node:fs";
-const [mod, per, ...files] = process.argv.slice(1);
-const { annotate } = await import(mod);
-const out = files.map((f) => { const i = f.indexOf("="); return annotate(f.slice(0, i), new Uint8Array(readFileSync(f.slice(i + 1))), Number(per)); });
-process.stdout.write(JSON.stringify(out));
-`
-
-// annotateAll runs files-annotate.js on files (name -> path on disk).
-func annotateAll(t *testing.T, names, paths []string, perSegment int) []Annotation {
+// inEnglishAnnotation says a in English.
+func inEnglishAnnotation(t testing.TB, a *Annotation) englishAnnotation {
 	t.Helper()
-	node := nodetest.Path(t, "the Files view's annotation tests")
-	mod, err := filepath.Abs("../../../site/static/widget/files-annotate.js")
-	if err != nil {
-		t.Fatal(err)
+	out := englishAnnotation{Kind: a.Kind, Size: a.Size, Total: a.Total, Stop: inEnglish(t, a.Stop)}
+	for _, s := range a.Spans {
+		out.Fields = append(out.Fields, byteField{s.Off, s.Len, inEnglish(t, say(s.Name)), inEnglish(t, s.Value), s.Role, s.Entry})
 	}
-	args := []string{"--input-type=module", "-e", annotateScript, "file://" + filepath.ToSlash(mod), strconv.Itoa(perSegment)}
-	for i := range names {
-		args = append(args, names[i]+"="+paths[i])
+	for _, e := range a.Entries {
+		out.Entries = append(out.Entries, englishEntry{e.Off, e.Len, inEnglish(t, e.Label), e.State, e.Seq, e.MsgID, e.QSOffset})
 	}
-	out, err := exec.Command(node, args...).Output()
-	if err != nil {
-		t.Fatalf("node files-annotate.js: %v\n%s", err, out)
-	}
-	var as []Annotation
-	if err := json.Unmarshal(out, &as); err != nil || len(as) != len(names) {
-		t.Fatalf("node files-annotate.js printed %d annotations for %d files (%v)", len(as), len(names), err)
+	return out
+}
+
+// annotateAll annotates files (name -> path on disk) in English.
+func annotateAll(t *testing.T, names, paths []string, perSegment int) []englishAnnotation {
+	t.Helper()
+	var as []englishAnnotation
+	for i, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		as = append(as, inEnglishAnnotation(t, Annotate(names[i], data, perSegment)))
 	}
 	return as
 }
 
-// kindOf is the kind of a file from its name: qi, qs, rdq, jif, idx, or "".
-func kindOf(name string) string {
-	switch ext := path.Ext(name); ext {
-	case ExtIndexV2, ExtQueueStore, ExtMsgStore, ".idx", ".jif":
-		return strings.TrimPrefix(ext, ".")
-	}
-	return ""
-}
-
-// bodyWords is what the view says of a body: its size and its first bytes
+// bodyText is what the view says of a body: its size and its first bytes
 // as text when they are printable.
-func bodyWords(x []byte) string {
+func bodyText(x []byte) string {
 	head := x[:min(16, len(x))]
 	s := strconv.Itoa(len(x)) + " bytes"
 	for _, c := range head {
@@ -114,19 +94,19 @@ func bodyWords(x []byte) string {
 }
 
 // fieldAt finds the field that starts at off.
-func fieldAt(a Annotation, off int64) (ByteField, bool) {
+func fieldAt(a englishAnnotation, off int64) (byteField, bool) {
 	for _, f := range a.Fields {
 		if f.Off == off {
 			return f, true
 		}
 	}
-	return ByteField{}, false
+	return byteField{}, false
 }
 
 // wantField checks that a field of the given name, length and value
 // starts at off (value "" checks no value; a value ending in "*" is a
 // prefix).
-func wantField(t *testing.T, file string, a Annotation, off, n int64, name, value string) {
+func wantField(t *testing.T, file string, a englishAnnotation, off, n int64, name, value string) {
 	t.Helper()
 	f, ok := fieldAt(a, off)
 	if !ok {
@@ -147,7 +127,7 @@ func wantField(t *testing.T, file string, a Annotation, off, n int64, name, valu
 
 // checkTiles checks that the fields cover every byte of the file once, in
 // order, and that each field lies inside its entry.
-func checkTiles(t *testing.T, file string, a Annotation, size int64) {
+func checkTiles(t *testing.T, file string, a englishAnnotation, size int64) {
 	t.Helper()
 	at := int64(0)
 	for _, f := range a.Fields {
@@ -186,21 +166,21 @@ func TestAnnotateFixtures(t *testing.T) {
 			snap := readSnapshot(t, dir)
 			var names, paths []string
 			for _, p := range snap.paths() {
-				if kindOf(p) != "" {
+				if Kind(p) != "" {
 					names, paths = append(names, p), append(paths, filepath.Join(dir, filepath.FromSlash(p)))
 				}
 			}
 			if len(names) == 0 {
 				continue
 			}
-			annotated := map[string]Annotation{}
+			annotated := map[string]englishAnnotation{}
 			for i, a := range annotateAll(t, names, paths, LegacyV1SegmentEntryCount) {
 				annotated[names[i]] = a
 			}
 			ids := map[string]bool{}
 			bodies := map[string]bool{}
 			for _, p := range names {
-				kind := kindOf(p)
+				kind := Kind(p)
 				data := snap[p]
 				file := c.Name + "/" + sn.Name + "/" + p
 				a := annotated[p]
@@ -240,8 +220,8 @@ func TestAnnotateFixtures(t *testing.T) {
 				if !ids[m.ID] && snapHolds(snap, m.ID) {
 					t.Errorf("%s/%s: message #%d (id %s) is in the bytes but no field names its id", c.Name, sn.Name, m.Index, m.ID)
 				}
-				if snapHolds(snap, m.ID) && len(m.Body) > 0 && !bodies[bodyWords(m.Body)] && embeddedHere(snap, m.ID) {
-					t.Errorf("%s/%s: message #%d: no body field says %q", c.Name, sn.Name, m.Index, bodyWords(m.Body))
+				if snapHolds(snap, m.ID) && len(m.Body) > 0 && !bodies[bodyText(m.Body)] && embeddedHere(snap, m.ID) {
+					t.Errorf("%s/%s: message #%d: no body field says %q", c.Name, sn.Name, m.Index, bodyText(m.Body))
 				}
 			}
 		}
@@ -278,7 +258,7 @@ func embeddedHere(snap snapshot, id string) bool {
 	return false
 }
 
-func checkHeader(t *testing.T, file string, a Annotation, data []byte, magic string) {
+func checkHeader(t *testing.T, file string, a englishAnnotation, data []byte, magic string) {
 	t.Helper()
 	wantField(t, file, a, 0, 4, "magic", magic)
 	wantField(t, file, a, 4, 1, "version", "2")
@@ -287,7 +267,7 @@ func checkHeader(t *testing.T, file string, a Annotation, data []byte, magic str
 	wantField(t, file, a, 21, 43, "reserved", "zeroes")
 }
 
-func checkQI(t *testing.T, file string, a Annotation, data []byte) {
+func checkQI(t *testing.T, file string, a englishAnnotation, data []byte) {
 	if len(data) == 0 {
 		return
 	}
@@ -341,7 +321,7 @@ func checkQI(t *testing.T, file string, a Annotation, data []byte) {
 
 // checkQIToQS checks that every slot whose body is in the .qs points at an
 // entry of the annotated .qs of that size.
-func checkQIToQS(t *testing.T, file string, qi, qs Annotation) {
+func checkQIToQS(t *testing.T, file string, qi, qs englishAnnotation) {
 	starts := map[int64]int64{}
 	for _, e := range qs.Entries {
 		starts[e.Off] = e.Len
@@ -358,20 +338,20 @@ func checkQIToQS(t *testing.T, file string, qi, qs Annotation) {
 	}
 }
 
-func checkTerm(t *testing.T, file string, a Annotation, off int64, term []byte) {
+func checkTerm(t *testing.T, file string, a englishAnnotation, off int64, term []byte) {
 	t.Helper()
 	m, err := DecodeMessage(file, off, term)
 	if err != nil {
 		t.Fatalf("%s@%d: %v", file, off, err)
 	}
 	wantField(t, file, a, off, 1, "term version", "131*")
-	var body ByteField
+	var body byteField
 	for _, f := range a.Fields {
 		if f.Name == "body" && f.Off > off && f.Off < off+int64(len(term)) {
 			body = f
 		}
 	}
-	if body.Value != bodyWords(m.Payload()) || string(term[body.Off-off:body.Off-off+body.Len]) != string(m.Payload()) {
+	if body.Value != bodyText(m.Payload()) || string(term[body.Off-off:body.Off-off+body.Len]) != string(m.Payload()) {
 		t.Errorf("%s@%d: the body field is %+v, want the %d body bytes", file, off, body, len(m.Payload()))
 	}
 	wantIn := func(name, value string) {
@@ -397,7 +377,7 @@ func checkTerm(t *testing.T, file string, a Annotation, off int64, term []byte) 
 	wantIn("properties", props)
 }
 
-func checkQS(t *testing.T, file string, a Annotation, data []byte) {
+func checkQS(t *testing.T, file string, a englishAnnotation, data []byte) {
 	if len(data) == 0 {
 		return
 	}
@@ -421,7 +401,7 @@ func checkQS(t *testing.T, file string, a Annotation, data []byte) {
 	}
 }
 
-func checkRDQ(t *testing.T, file string, a Annotation, data []byte) {
+func checkRDQ(t *testing.T, file string, a englishAnnotation, data []byte) {
 	f, err := DecodeMsgFile(path.Base(file), data)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
@@ -441,7 +421,7 @@ func checkRDQ(t *testing.T, file string, a Annotation, data []byte) {
 	}
 }
 
-func checkPub(t *testing.T, file string, a Annotation, off int64, p PubRecord) {
+func checkPub(t *testing.T, file string, a englishAnnotation, off int64, p PubRecord) {
 	t.Helper()
 	wantField(t, file, a, off, 16, "msg id", hex.EncodeToString(p.MsgID[:]))
 	wantField(t, file, a, off+16, 8, "expiry", "0: none")
@@ -452,7 +432,7 @@ func checkPub(t *testing.T, file string, a Annotation, off int64, p PubRecord) {
 	}
 }
 
-func checkJournal(t *testing.T, file string, a Annotation, data []byte) {
+func checkJournal(t *testing.T, file string, a englishAnnotation, data []byte) {
 	j, err := DecodeJournal(path.Base(file), data)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
@@ -474,12 +454,12 @@ func checkJournal(t *testing.T, file string, a Annotation, data []byte) {
 	}
 }
 
-func fieldValue(a Annotation, off int64) string {
+func fieldValue(a englishAnnotation, off int64) string {
 	f, _ := fieldAt(a, off)
 	return f.Value
 }
 
-func checkIdx(t *testing.T, file string, a Annotation, data []byte, base string) {
+func checkIdx(t *testing.T, file string, a englishAnnotation, data []byte, base string) {
 	s, err := DecodeIdxSegment(base, data)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)

@@ -573,10 +573,17 @@ export class Engine {
   firstEvent(id, goal, from) {
     return this.call("firstEvent", id, goal, from);
   }
-  /** fileBytes reads one file of the Files view: {path, kind, size,
-   * synced, perSegment, dead, data} (files.js readFile annotates it). */
+  /** fileBytes reads one file of the Files view field by field: {path,
+   * kind, size, synced, annotation} (warren.wasm's bytes, which the worker
+   * has inspect.wasm annotate; files.js draws it). */
   fileBytes(id, path) {
     return this.call("fileBytes", id, path);
+  }
+  /** prepareBytes has the worker of simulation id load what fileBytes
+   * needs (inspect.wasm) ahead of it: a reader about to open a file's
+   * bytes does not wait for it then. */
+  prepareBytes(id) {
+    return this.call("prepareBytes", id);
   }
   /** openFolder reads a broker's vhost folder the reader dropped, as
    * [[path, Uint8Array], ...], beside simulation id: {root, skipped,

@@ -26,9 +26,11 @@
 // starts another.
 //
 // A broker's folder dropped on a widget's Files view is read by a second
-// module, inspect.wasm (wasm/inspect), which the worker loads beside
-// warren.wasm the first time the page calls openFolder, folderBytes,
-// recoverFolder or closeFolder; a widget that never opens a folder never downloads it.
+// module, inspect.wasm (wasm/inspect), which also reads a file's bytes
+// field by field (engine/store/format.Annotate) for the Files view: the
+// worker loads it beside warren.wasm the first time the page calls
+// openFolder, folderBytes, recoverFolder, closeFolder or fileBytes; a
+// widget that never opens a folder or a file's bytes never downloads it.
 
 
 /** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
@@ -36,6 +38,23 @@ export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "
 
 /** FOLDER_CALLS are the functions of inspect.wasm, not warren.wasm. */
 export const FOLDER_CALLS = new Set(["openFolder", "folderBytes", "recoverFolder", "closeFolder"]);
+
+/** INSPECTED_CALLS are the calls that need inspect.wasm: its own;
+ * fileBytes, whose answer from warren.wasm inspect.wasm reads field by
+ * field (annotated); and prepareBytes, which loads it ahead of a reader's
+ * first fileBytes and answers true. */
+export const INSPECTED_CALLS = new Set([...FOLDER_CALLS, "fileBytes", "prepareBytes"]);
+
+/** annotated is warren's fileBytes read field by field by inspect.wasm's
+ * annotate: the JSON the Files view draws, or the error either gave.
+ * (annotate takes the answer parsed: JSON.parse is the browser's, and
+ * encoding/json's decoder would cost inspect.wasm 120 kB.) */
+export function annotated(fileBytes, annotate) {
+  return (...args) => {
+    const raw = fileBytes(...args);
+    return typeof raw === "string" ? annotate(JSON.parse(raw)) : raw;
+  };
+}
 
 /** runMessage runs the calls of a message from the page: first it tells
  * the engine what the simulations of the page's other workers hold
@@ -158,7 +177,8 @@ export function lastLines(text) {
 
 if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope) {
   let go = null;
-  let w = null;
+  let bridge = null; // warren.wasm's functions
+  let w = null; // them, with inspect.wasm's once loaded
   let dead = "";
   let said = false;
   let printed = ""; // the end of what Go printed
@@ -184,7 +204,8 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
   let compiled = null; // the WebAssembly.Module, for the page's next workers
   let base = ""; // where warren.wasm came from, and inspect.wasm comes from
 
-  // inspect.wasm, loaded when a folder is first dropped: its functions,
+  // inspect.wasm, loaded when a folder is first dropped or a file's bytes
+  // first opened: its functions,
   // and warren's destroy forgetting the simulation's folder too.
   let inspecting = null;
   const loadInspect = () =>
@@ -218,10 +239,11 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       return api;
     })());
 
-  /** withFolders puts inspect.wasm's functions on w for a batch that
-   * calls them; if it cannot load, they fail saying why. */
-  const withFolders = async (calls) => {
-    if (!calls.some((c) => Array.isArray(c) && FOLDER_CALLS.has(c[0]))) {
+  /** withInspect puts inspect.wasm's functions, and fileBytes read
+   * through it, on w for a batch that calls them; if it cannot load, they
+   * fail saying why. */
+  const withInspect = async (calls) => {
+    if (!calls.some((c) => Array.isArray(c) && INSPECTED_CALLS.has(c[0]))) {
       return;
     }
     try {
@@ -229,10 +251,12 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       for (const fn of FOLDER_CALLS) {
         w[fn] = (...args) => api[fn](...args);
       }
+      w.fileBytes = annotated(bridge.fileBytes, api.annotate);
+      w.prepareBytes = () => true;
     } catch (err) {
       inspecting = null;
       const why = String(err && err.message ? err.message : err);
-      for (const fn of FOLDER_CALLS) {
+      for (const fn of INSPECTED_CALLS) {
         w[fn] = () => {
           throw new Error(why);
         };
@@ -271,7 +295,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       () => die(fatal || lastLines(printed) || "the engine stopped"),
       (e) => die(String(e)),
     );
-    const bridge = globalThis.warren;
+    bridge = globalThis.warren;
     if (!bridge || !bridge.ready) {
       throw new Error("warren.wasm started but did not install its functions");
     }
@@ -333,7 +357,7 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
     if (said) {
       return;
     }
-    await withFolders(m.calls || []);
+    await withInspect(m.calls || []);
     const { results, held } = runMessage(w, m, isDead);
     if (isDead()) {
       // No answer: the page fails the calls it was waiting on, the one

@@ -1,6 +1,7 @@
 // files-hex.js: the layout of a file's annotated bytes as a hex and ASCII
 // dump, without the DOM (widgettest/files-hex.test.mjs tests it). The
-// engine names every byte (jsonenc.FileBytes): each field carries its
+// engine names every byte (engine/store/format Annotation.AppendJSON):
+// each field carries its
 // bytes whole, or its first 32 and last 16 when it is longer than 64; the
 // dump shows the bytes it has, each marked with its field, and one gap
 // row for the bytes left out of a long field.

@@ -4,18 +4,19 @@
 // drawn from the snapshot, so stepping and scrubbing show files growing,
 // acks zeroing slots, segments disappearing, rolling and compaction.
 // "Bytes" opens a file as annotated bytes: a hex and ASCII dump with every
-// field of its layout marked (files-annotate.js names them from the bytes
-// the engine sends, with the entries the node says are dead), and a table of the fields, offset, size, name and value,
-// that the keyboard walks (arrows, Page Up/Down by entry, Home, End).
+// field of its layout marked, and a table of the fields, offset, size, name
+// and value, that the keyboard walks (arrows, Page Up/Down by entry, Home,
+// End). The engine names every field and says every entry's state
+// (engine/store/format Annotate, which inspect.wasm runs); this view draws
+// what it says.
 // A broker's own vhost folder, dropped on the view, opens below the node's
 // files the same way (files-folder.js).
 
 import { h } from "./dom.js";
 import { formatBytes } from "./format.js";
-import { ascii, bytesOf, hex2, hexRows, offsetText, unsynced } from "./files-hex.js";
-import { annotate } from "./files-annotate.js";
+import { ascii, hex2, hexRows, offsetText, unsynced } from "./files-hex.js";
 import { FolderView } from "./files-folder.js";
-import { entryLabel, fieldName, fieldValue, stopWords } from "./files-words.js";
+import { said } from "./files-words.js";
 import { gcStepText, t } from "./i18n.js";
 
 const KIND_KEYS = { qi: "files.kind.qi", qs: "files.kind.qs", rdq: "files.kind.rdq", idx: "files.kind.idx", jif: "files.kind.jif", other: "files.kind.file" };
@@ -48,30 +49,16 @@ export function describeFile(f, tr = english) {
   return parts.join(tr("list.comma"));
 }
 
-/** hexOf writes bytes as hex. */
-const hexOf = (b) => Array.from(b, hex2).join("");
-
 /**
- * readFile annotates a file as the engine sends it ({path, kind, size,
- * synced, perSegment, dead, data}): every field named (files-annotate.js)
- * with its bytes (whole up to 64, else the first 32 and the last 16 for
- * the dump), and the entries the node says are dead marked so.
+ * readFile is a file as the engine reads it, field by field ({path, kind,
+ * size, synced, annotation}: engine/store/format Annotation.AppendJSON),
+ * as the view draws it: {path, size, synced, read, fields: [{off, len,
+ * name, value, role, entry, head, tail}], entries: [{off, len, label,
+ * state, ...}], total, stop}, each field with its bytes in hex (whole up
+ * to 64, else the first 32 as head and the last 16 as tail).
  */
 export function readFile(f) {
-  const data = Uint8Array.from(bytesOf(f.data));
-  const a = annotate(f.path, data, f.perSegment);
-  const dead = new Set(f.dead);
-  for (const e of a.entries) {
-    if (e.state === "live" && dead.has(e.off)) {
-      e.state = "dead";
-    }
-  }
-  for (const x of a.fields) {
-    const b = data.subarray(x.off, x.off + x.len);
-    x.head = hexOf(b.length <= 64 ? b : b.subarray(0, 32));
-    x.tail = b.length <= 64 ? "" : hexOf(b.subarray(b.length - 16));
-  }
-  return { ...a, path: f.path, size: f.size, synced: f.synced, read: data.length };
+  return { ...f.annotation, path: f.path, size: f.size, synced: f.synced };
 }
 
 /** PIECE is how many rows of the dump, or fields of the table, are drawn
@@ -115,7 +102,7 @@ export class BytesView {
       text += ` ${tr("files.firstEntries", { shown: fb.entries.length, n: fb.total })}`;
     }
     if (fb.stop) {
-      text += ` ${tr("files.stopped", { why: stopWords(fb.stop, tr) })}`;
+      text += ` ${tr("files.stopped", { why: said(fb.stop, tr) })}`;
     }
     if (fb.read < fb.size) {
       text += ` ${tr("files.firstBytes", { n: fb.read })}`;
@@ -136,7 +123,7 @@ export class BytesView {
     const draw = (r) => {
       if (r.gap !== undefined) {
         const f = fb.fields[r.field];
-        return h("div.row.gap", { text: this.tr("files.gap", { n: r.gap, name: fieldName(f.name, this.tr) }) });
+        return h("div.row.gap", { text: this.tr("files.gap", { n: r.gap, name: this.tr(f.name) }) });
       }
       const hexCells = [];
       const chars = [];
@@ -199,16 +186,16 @@ export class BytesView {
       if (f.entry !== entry) {
         entry = f.entry;
         const e = entry >= 0 ? fb.entries[entry] : null;
-        const label = e ? `${entryLabel(e.label, tr)}: ${tr(STATE_KEYS[e.state] || e.state)}${unsynced(e, fb.synced) ? `, ${tr("files.state.unsynced")}` : ""}` : f.name === "unreadable" ? tr("files.unreadable") : tr("files.header");
+        const label = e ? `${said(e.label, tr)}: ${tr(STATE_KEYS[e.state] || e.state)}${unsynced(e, fb.synced) ? `, ${tr("files.state.unsynced")}` : ""}` : f.name === "files.f.unreadable" ? tr("files.unreadable") : tr("files.header");
         out.push(h(`tr.entry${e ? `.state-${e.state}` : ""}`, null, h("th", { colspan: "4", scope: "colgroup", text: label })));
       }
       const row = h(
         `tr.field.role-${f.role}`,
-        { tabindex: "-1", "data-f": i, "aria-label": tr("files.fieldLabel", { name: fieldName(f.name, tr), value: fieldValue(f.value, tr), off: f.off, n: f.len }) },
+        { tabindex: "-1", "data-f": i, "aria-label": tr("files.fieldLabel", { name: tr(f.name), value: said(f.value, tr), off: f.off, n: f.len }) },
         h("td.num", { text: `${f.off} (0x${f.off.toString(16)})` }),
         h("td.num", { text: String(f.len) }),
-        h("td", { text: fieldName(f.name, tr) }),
-        h("td", { text: fieldValue(f.value, tr) }),
+        h("td", { text: tr(f.name) }),
+        h("td", { text: said(f.value, tr) }),
       );
       this.rows.push(row);
       out.push(row);
@@ -418,6 +405,8 @@ export class FilesView {
               "aria-label": tr("files.bytesButtonLabel", { path: f.path }),
               text: tr("files.bytesButton"),
               onclick: () => this.act(() => this.toggle(f.path)),
+              onpointerenter: () => this.prepare(),
+              onfocus: () => this.prepare(),
             })
           : null;
         const gc = f.gc ? h("p.file-gc", { text: tr("files.gcStep", { step: gcStepText(f.gc, tr.lang || "en") }) }) : null;
@@ -440,6 +429,18 @@ export class FilesView {
       return this.fetch(engine, id, this.open);
     }
     return Promise.resolve();
+  }
+
+  /** prepare has the engine load what reading a file's bytes needs
+   * (inspect.wasm) when a reader points at or tabs to a Bytes button, so
+   * that the first file they open does not wait for it; once a view. */
+  prepare() {
+    const { engine, id } = this.last || {};
+    if (!this.prepared && engine && engine.prepareBytes) {
+      this.prepared = engine.prepareBytes(id).catch(() => {
+        this.prepared = null; // fileBytes will say why
+      });
+    }
   }
 
   /** toggle opens or closes the bytes of a file. */
