@@ -26,8 +26,10 @@ type FileView struct {
 	Live    int    `json:"live"`    // of Entries, not acked (qi) or still referenced (rdq)
 	// Marks has one byte per entry, in file order, for the first MaxMarks
 	// entries: 'L' live, 'D' dead (an acked slot, a message no queue
-	// references); in lower case when the entry is not synced yet (a
-	// power loss would lose it).
+	// references), 'A' live in the file but acked by the queue, which has
+	// not written the ack yet (a v2 index's .qi slot and the .qs entry it
+	// points at, until the index flushes its acks); in lower case when the
+	// entry is not synced yet (a power loss would lose it).
 	Marks string `json:"marks"`
 	// GC is, for a message store file a GC job works on now, the job's
 	// latest step ("combine 1 into 0: copy msg_store_persistent/0.rdt
@@ -61,6 +63,7 @@ func (n *Node) fileViews() []FileView {
 		case "qi", "qs", "rdq":
 			if fh, err := n.Disk.Open(f.Path); err == nil {
 				var live func(format.MsgID, int64) bool
+				var acked func(slot int, off int64) bool
 				switch v.Kind {
 				case "rdq":
 					live = n.rdqLiveness(rel)
@@ -70,8 +73,11 @@ func (n *Node) fileViews() []FileView {
 					v.GC = work[rel]
 				case "qs":
 					live = n.qsLiveness(f.Path)
+					acked = n.ackedUnwritten(f.Path)
+				case "qi":
+					acked = n.ackedUnwritten(f.Path)
 				}
-				v.Entries, v.Live, v.Marks = countEntries(v.Kind, fh, f.Size, f.Synced, live)
+				v.Entries, v.Live, v.Marks = countEntries(v.Kind, fh, f.Size, f.Synced, live, acked)
 				fh.Close()
 			}
 		case "idx", "jif":
@@ -127,14 +133,50 @@ func (n *Node) qsLiveness(full string) func(id format.MsgID, off int64) bool {
 	return func(_ format.MsgID, off int64) bool { return live[uint64(off)] }
 }
 
+// ackedUnwritten returns, for a v2 queue's .qi or .qs file (full path),
+// whether an entry is acked by the queue but not yet written: a .qi slot
+// by its number, a .qs entry by its offset, which the slot on disk points
+// at. Nil when nothing is waiting.
+func (n *Node) ackedUnwritten(full string) func(slot int, off int64) bool {
+	dir, file := path.Split(full)
+	ext := path.Ext(file)
+	seg, err := strconv.ParseUint(strings.TrimSuffix(file, ext), 10, 64)
+	if err != nil || n.vhost == nil {
+		return nil
+	}
+	slots := n.vhost.AckedUnwritten(path.Base(dir), seg)
+	if len(slots) == 0 {
+		return nil
+	}
+	if ext == format.ExtIndexV2 {
+		return func(slot int, _ int64) bool { return slots[slot] }
+	}
+	offs := map[uint64]bool{}
+	if qi, err := vfs.ReadFile(n.Disk, strings.TrimSuffix(full, ext)+format.ExtIndexV2); err == nil {
+		for slot := range slots {
+			off := format.HeaderSize + slot*format.EntrySize
+			if off+format.EntrySize <= len(qi) {
+				if b := qi[off : off+format.EntrySize]; b[0] == 1 && format.LocationKind(b[3]) == format.LocQueueStore {
+					offs[binary.BigEndian.Uint64(b[4:])] = true
+				}
+			}
+		}
+	}
+	return func(_ int, off int64) bool { return offs[uint64(off)] }
+}
+
 // countEntries walks a file's entries with engine/store/format's scans,
 // which read their headers only: a view of a large message store file costs a few
 // bytes an entry, not a copy of the file. size is the file's size and
 // synced how much of it a power loss keeps; live, when given, says whether
-// a message store entry is still referenced.
-func countEntries(kind string, f io.ReaderAt, size, synced int64, live func(format.MsgID, int64) bool) (entries, nlive int, marks string) {
+// a message store entry is still referenced, and acked whether a live
+// entry (a .qi slot by its number, a .qs entry by its offset) is acked
+// but not yet written.
+func countEntries(kind string, f io.ReaderAt, size, synced int64, live func(format.MsgID, int64) bool, acked func(int, int64) bool) (entries, nlive int, marks string) {
 	var m []byte
+	var start int64 // where the entry being marked starts (.qs)
 	mark := func(end int64, ok bool) {
+		slot := entries
 		entries++
 		if ok {
 			nlive++
@@ -143,7 +185,10 @@ func countEntries(kind string, f io.ReaderAt, size, synced int64, live func(form
 			return
 		}
 		c := byte('D')
-		if ok {
+		switch {
+		case ok && acked != nil && acked(slot, start):
+			c = 'A'
+		case ok:
 			c = 'L'
 		}
 		if end > synced {
@@ -155,7 +200,7 @@ func countEntries(kind string, f io.ReaderAt, size, synced int64, live func(form
 	case "qi":
 		format.ScanIndexSlots(f, size, mark) // acked slots are zeroes
 	case "qs":
-		start := int64(format.HeaderSize)
+		start = int64(format.HeaderSize)
 		format.ScanQueueStoreEntries(f, size, func(end int64) {
 			mark(end, live == nil || live(format.MsgID{}, start))
 			start = end

@@ -28,6 +28,29 @@ func (v *VHost) QueueStoreLive(dir string, seg uint64) map[uint64]bool {
 	return out
 }
 
+// AckedUnwritten lists, for the queue whose directory is dir and a v2
+// index segment seg, the slots of that segment's .qi that the queue has
+// acked but not yet written: its file still reads them as present until
+// the index flushes its buffered acks (when half a segment of them wait,
+// or when the queue goes idle). Nil for a v1 queue or none.
+func (v *VHost) AckedUnwritten(dir string, seg uint64) map[int]bool {
+	var out map[int]bool
+	for _, q := range v.queues {
+		if path.Base(q.dir) != dir || q.x2 == nil {
+			continue
+		}
+		for seq, it := range q.x2.buffer {
+			if it.ack && seq/q.x2.n == seg {
+				if out == nil {
+					out = map[int]bool{}
+				}
+				out[int(seq%q.x2.n)] = true
+			}
+		}
+	}
+	return out
+}
+
 // FileSizeLimit is the size at which the store rolls to a new file
 // (msg_store_file_size_limit).
 func (s *MsgStore) FileSizeLimit() int64 { return s.p.FileSizeLimit }

@@ -441,3 +441,52 @@ func TestFilesBytes(t *testing.T) {
 		b.noErrors()
 	}
 }
+
+// scenarioAckedUnwritten leaves a version 2 queue's files written while
+// it was idle, then one message acked: the ack waits in the index's
+// buffer, so the .qi slot and its .qs entry still read present.
+const scenarioAckedUnwritten = `queue.declare queue=q durable x-queue-version=2
+basic.publish key=q body=a persistent count=3
+run ms=1000
+basic.consume queue=q tag=c on=c2.1
+basic.ack tag=2 on=c2.1`
+
+func init() {
+	testPages["test-acked.html"] = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>acked</title>
+<link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
+<body><warren-scenario title="Acked" view="files"><pre>` + scenarioAckedUnwritten + `</pre></warren-scenario></body></html>`
+}
+
+// TestFilesMarkAckedNotYetWritten: an acked message whose ack the queue
+// has not written yet is marked so in the .qi and the .qs, with its name
+// as the mark's title and in the legend, as the engine marks it; once the
+// queue has gone idle and written the ack, the slot is dead.
+func TestFilesMarkAckedNotYetWritten(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/test-acked.html")
+	s := native(t, scenarioAckedUnwritten)
+	const w = "warren-scenario"
+	shown := b.filesShown(w)
+	checkFiles(t, shown, wantFiles(s), "after the ack")
+	acked := 0
+	for _, f := range shown.Files {
+		acked += strings.Count(strings.ToUpper(f.Marks), "A")
+	}
+	if acked != 2 {
+		t.Errorf("after the ack the view marks %d entries acked, not yet written: want 2 (the .qi slot and its .qs entry): %+v", acked, shown.Files)
+	}
+	words := evalJS[string](b, `(() => { const r = `+in(w, ".files")+`; const m = r.querySelector(".strip .mark.acked"); return (m ? m.title : "") + " | " + r.querySelector(".files-legend").textContent; })()`)
+	if !strings.HasPrefix(words, "acked, not yet written") || !strings.Contains(words, "acked, not yet written (the queue writes its acks") {
+		t.Errorf("the acked mark's title and the legend read %q", words)
+	}
+	b.shotElement(w, "files-acked-not-written")
+
+	evalJS[bool](b, in(w, "input.cmd")+".focus(), true")
+	if err := chromedp.Do(b.ctx, chromedp.KeyEvent("run ms=10000\r")); err != nil {
+		t.Fatal(err)
+	}
+	s.ExecLine("run ms=10000")
+	checkFiles(t, b.filesShown(w), wantFiles(s), "once the queue is idle")
+	b.noErrors()
+}

@@ -25,11 +25,22 @@ const KIND_KEYS = { qi: "files.kind.qi", qs: "files.kind.qs", rdq: "files.kind.r
 const STATE_KEYS = { live: "files.state.live", dead: "files.state.dead", acked: "files.state.acked", delivered: "files.state.delivered", invalid: "files.state.invalid" };
 
 /** MARK_KEYS name the marks of FileView.Marks. */
-const MARK_KEYS = { L: "files.mark.live", l: "files.mark.liveUnsynced", D: "files.mark.dead", d: "files.mark.deadUnsynced" };
+const MARK_KEYS = {
+  L: "files.mark.live",
+  l: "files.mark.liveUnsynced",
+  A: "files.mark.acked",
+  a: "files.mark.ackedUnsynced",
+  D: "files.mark.dead",
+  d: "files.mark.deadUnsynced",
+};
 
-/** markClass is an entry's classes: live or dead, and unsynced. */
+/** MARK_STATES are the drawn states of the marks, by upper-case letter. */
+const MARK_STATES = { L: "live", A: "acked", D: "dead" };
+
+/** markClass is an entry's classes: live, acked (live in the file, acked
+ * by the queue, which has not written the ack yet) or dead, and unsynced. */
 function markClass(m) {
-  return `span.mark.${m.toUpperCase() === "L" ? "live" : "dead"}${m === m.toLowerCase() ? ".unsynced" : ""}`;
+  return `span.mark.${MARK_STATES[m.toUpperCase()] || "dead"}${m === m.toLowerCase() ? ".unsynced" : ""}`;
 }
 
 const english = (k, p) => t(k, p, "en");
@@ -337,6 +348,8 @@ export class FilesView {
       null,
       h("span.mark.live", { "aria-hidden": "true" }),
       ` ${tr("files.legend.live")} `,
+      h("span.mark.acked", { "aria-hidden": "true" }),
+      ` ${tr("files.legend.acked")} `,
       h("span.mark.dead", { "aria-hidden": "true" }),
       ` ${tr("files.legend.dead")} `,
       h("span.mark.live.unsynced", { "aria-hidden": "true" }),
