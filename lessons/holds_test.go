@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -239,6 +240,102 @@ func TestHoldsDirective(t *testing.T) {
 		_, err := Scenario{Line: 10, Script: script}.Directives()
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", script, err, want)
+		}
+	}
+}
+
+// figure matches a word of a caption that is a number: 7, 2,590, 99.8,
+// −200 or 45%, once the punctuation around it is cut off.
+var figure = regexp.MustCompile(`^[−+-]?\d{1,3}(,\d{3})+$|^[−+-]?\d+(\.\d+)?%?$`)
+
+// version matches a RabbitMQ release line, which names a version of the
+// broker, not a figure of its state.
+var version = regexp.MustCompile(`^3\.\d+$`)
+
+// figures lists the numbers a caption quotes: its words that are numbers,
+// not parts of names (c1, c1.1, 0.rdq, task-0, tag=1) nor versions (3.10,
+// or a queue's index version: version 2).
+func figures(caption string) []string {
+	var out []string
+	prev := ""
+	for _, w := range strings.Fields(caption) {
+		w = strings.Trim(w, "()[]{}.,:;!?\"'“”‘’…")
+		if figure.MatchString(w) && !version.MatchString(w) && !strings.EqualFold(prev, "version") {
+			out = append(out, w)
+		}
+		prev = w
+	}
+	return out
+}
+
+// unclaimed lists the captions the rule of TestCaptionFiguresAreClaimed
+// catches wrongly: their numbers are not figures of the simulated state.
+var unclaimed = map[string]string{
+	"Four publishers submit 10,000 publishes each to one queue, on eight cores.":                     "10,000 is what each publisher sends; the publishes wait in the sockets, which no goal reads",
+	"The queue is busy all the time on one scheduler: 99.8% of one core, which is 6.2% of the node.": "no goal reads a scheduler's load; the block quotes show cpu's line with these figures",
+	"Four queues, each bound with weight 1: each has an equal share of the hash space.":              "1 is the bindings' weight, an argument of the commands",
+	"The sixth crash within 10 s: the supervisor gives up and the queue has no process.":             "10 s is the supervisor's window, a constant of RabbitMQ; the block quotes show supervisors",
+	"The declaration is in the reader's socket; each link between nodes takes 2 ms.":                 "2 ms is the link delay the cluster command sets",
+	"One disc node and two RAM nodes, 2 ms apart; the declaration is in the reader's socket.":        "2 ms is the link delay the cluster command sets",
+	"The channel waits 4 ms, a round trip to the other nodes, before the writer sends declare-ok.":   "4 ms is the virtual time the block quotes from step's trace (t=4.049ms); no goal reads the clock",
+	"The same 4 ms round trip as with three disc nodes: the RAM nodes are part of the transaction.":  "4 ms is the virtual time the block quotes from step's trace (t=4.049ms); no goal reads the clock",
+}
+
+// TestCaptionFiguresAreClaimed: a caption that quotes a number (a word
+// that is a number, not part of a name like c1 or 0.rdq, nor a RabbitMQ
+// version) carries at least one `#@holds` claim, so that the tests check
+// the figures it quotes against the node. A translation keeps the English
+// block's claims (TestTranslationsKeepTheLesson), so the English captions
+// are the ones read.
+func TestCaptionFiguresAreClaimed(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoting, claimed := 0, 0
+	used := map[string]bool{}
+	for _, p := range playedBlocks(t, all) {
+		for i, d := range p.ds {
+			if d.Kind != "caption" {
+				continue
+			}
+			nums := figures(d.Text)
+			if len(nums) == 0 {
+				continue
+			}
+			quoting++
+			if i+1 < len(p.ds) && p.ds[i+1].Kind == "holds" {
+				claimed++
+				continue
+			}
+			if why, ok := unclaimed[d.Text]; ok {
+				t.Logf("%s:%d: unclaimed: %s", p.l.File, d.Line, why)
+				used[d.Text] = true
+				continue
+			}
+			t.Errorf("%s:%d: block %q: the caption quotes %s and carries no %s claim:\n\t%s", p.l.File, d.Line, p.b.Info.Title, strings.Join(nums, ", "), HoldsPrefix, d.Text)
+		}
+	}
+	for text := range unclaimed {
+		if !used[text] {
+			t.Errorf("unclaimed lists a caption that no block has without a claim, or that quotes no figure: %q", text)
+		}
+	}
+	t.Logf("%d captions quote figures, %d of them carry claims", quoting, claimed)
+}
+
+// TestFigures: the rule reads a number as a figure unless it is part of a
+// name or a version.
+func TestFigures(t *testing.T) {
+	for caption, want := range map[string]string{
+		"2,590: the queue has granted c1.1 credit back.":              "2,590",
+		"the channels at −200, 99.8% of one core, 5189 bytes.":        "−200 99.8% 5189",
+		"tag=1 acks task-0 alone; 0.rdq and 1.rdq hold c1's.":         "",
+		"On 3.13 a version 2 queue keeps a .qs file, version 1 none.": "",
+		"Batches 3 and 4 (20,000 in all).":                            "3 4 20,000",
+	} {
+		if got := strings.Join(figures(caption), " "); got != want {
+			t.Errorf("figures(%q) = %q, want %q", caption, got, want)
 		}
 	}
 }
