@@ -144,8 +144,8 @@ func TestCaptionsHoldTheirClaims(t *testing.T) {
 			}
 		}
 		checked := map[int]int{} // holds -> events checked
-		for _, c := range checks[key] {
-			checked[c.holds]++
+		for _, ch := range checks[key] {
+			checked[ch.holds]++
 		}
 		reported := map[int]bool{}
 		for _, m := range misses {
