@@ -16,6 +16,15 @@ import (
 // from that event. A `#@caption TEXT` line narrates from where it stands: the widget shows
 // the text beside the diagram once playback reaches that moment, until
 // the next caption.
+//
+// A `#@holds GOAL` line right after a caption (or after another holds
+// line of it) is a claim of the caption's: GOAL, an expect goal as a
+// `#@when` writes it, holds at every event of the caption's stretch, from
+// where it lands until the next caption lands (the end of the timeline
+// for the last), so that a figure the caption quotes is on the screen
+// whenever the caption is. `#@holds at=landing GOAL` claims only the
+// moment the caption lands, for words that say what has just happened
+// there.
 
 // Directive prefixes of a lesson's scenario script. The engine reads
 // them as comments; the widget reads them as the moments they name.
@@ -23,7 +32,12 @@ const (
 	MarkPrefix    = "#@mark"
 	CaptionPrefix = "#@caption"
 	WhenPrefix    = "#@when"
+	HoldsPrefix   = "#@holds"
 )
+
+// HoldsAtLanding is the word of a `#@holds` line that claims only the
+// moment its caption lands.
+const HoldsAtLanding = "at=landing"
 
 // Open moments other than a mark's name.
 const (
@@ -31,20 +45,26 @@ const (
 	OpenEnd   = "end"
 )
 
-// Directive is one `#@mark` or `#@caption` line of a block.
+// Directive is one `#@mark`, `#@when`, `#@caption` or `#@holds` line of a
+// block (or a question's line, read by Questions).
 type Directive struct {
 	// Line is the line of the lesson file the directive is on.
 	Line int
-	// Kind is "mark", "caption" or "when".
+	// Kind is "mark", "caption", "when" or "holds".
 	Kind string
-	// Text is the mark's or the when's name, or the caption's words.
+	// Text is the mark's or the when's name, or the caption's words (for
+	// a holds line, its caption's).
 	Text string
-	// Goal is a when's condition as an expect line ("expect credit=...").
+	// Goal is a when's condition or a holds line's claim as an expect
+	// line ("expect credit=...").
 	Goal string
 	// When is, for a caption that follows a `#@when` line with no command
 	// between, that when's name: the caption narrates from the event the
-	// when finds, not from After.
+	// when finds, not from After. A holds line has its caption's.
 	When string
+	// AtLanding marks a holds line that claims only the moment its
+	// caption lands (HoldsAtLanding), not its whole stretch.
+	AtLanding bool
 	// After is how many of the block's commands come before it: the
 	// directive stands at the moment those commands have run.
 	After int
@@ -59,6 +79,7 @@ func (s Scenario) Directives() ([]Directive, error) {
 	commands := 0
 	seen := map[string]int{}
 	pendingWhen := ""
+	var caption *Directive // the caption a holds line now would claim for (a copy)
 	for i, line := range strings.Split(s.Script, "\n") {
 		t := strings.TrimSpace(line)
 		num := s.Line + 1 + i
@@ -96,19 +117,40 @@ func (s Scenario) Directives() ([]Directive, error) {
 					return nil, fmt.Errorf("line %d: %s needs words after it", num, CaptionPrefix)
 				}
 				d.When = pendingWhen
+			case HoldsPrefix:
+				d.Kind = "holds"
+				goal, landing := strings.CutPrefix(rest, HoldsAtLanding+" ")
+				goal = strings.TrimSpace(goal)
+				switch {
+				case caption == nil:
+					return nil, fmt.Errorf("line %d: %s claims what a caption says: it stands right after a %s line or another %s line", num, HoldsPrefix, CaptionPrefix, HoldsPrefix)
+				case goal == "" || goal == HoldsAtLanding:
+					return nil, fmt.Errorf("line %d: %s needs a goal, as in %s queue=q messages=7 or %s %s credit=\"reader c1 -> channel c1.1\" left=208", num, HoldsPrefix, HoldsPrefix, HoldsPrefix, HoldsAtLanding)
+				}
+				d.Text, d.Goal, d.When, d.After, d.AtLanding = caption.Text, "expect "+goal, caption.When, caption.After, landing
 			default:
 				if isQuestionWord(word) {
 					// read by Questions
 					d.Kind = strings.TrimPrefix(word, "#@")
 					break
 				}
-				return nil, fmt.Errorf("line %d: unknown directive %s (a lesson's block takes %s NAME, %s NAME GOAL, %s TEXT and a question's %s lines)", num, word, MarkPrefix, WhenPrefix, CaptionPrefix, QuestionPrefix)
+				return nil, fmt.Errorf("line %d: unknown directive %s (a lesson's block takes %s NAME, %s NAME GOAL, %s TEXT, %s GOAL and a question's %s lines)", num, word, MarkPrefix, WhenPrefix, CaptionPrefix, HoldsPrefix, QuestionPrefix)
 			}
 			out = append(out, d)
+			switch d.Kind {
+			case "caption":
+				c := d
+				caption = &c
+			case "holds":
+			default:
+				caption = nil
+			}
 		case t == "" || strings.HasPrefix(t, "#"):
+			caption = nil
 		default:
 			commands++
 			pendingWhen = ""
+			caption = nil
 		}
 	}
 	return out, nil
