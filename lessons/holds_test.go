@@ -182,7 +182,7 @@ func checkClaims(t *testing.T, p playedBlock, r blockRun, checks []claimCheck) [
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, at := runSteps(p.l, steps)
+	sim, at := runSteps(t, p.l, steps)
 	if at[len(at)-1] != r.total() {
 		t.Fatalf("%s:%d: block %q ran %d events, and %d before", p.l.File, p.b.Line, p.b.Info.Title, at[len(at)-1], r.total())
 	}
