@@ -59,9 +59,9 @@ func TestDefinitionsExportIsTheCorpus(t *testing.T) {
 		}
 	}
 	for _, l := range topology {
-		s.ExecLine(l)
+		s.runLine(l)
 	}
-	now := s.ExecLine("export_definitions")
+	now := s.runLine("export_definitions")
 	if len(now) != 1 || now[0] != exported {
 		t.Fatalf("export_definitions prints\n%q\nthe golden file holds\n%s", now, exported)
 	}

@@ -259,12 +259,3 @@ func (s *Sim) Step(n int64) int64 {
 	s.endBudget(nil, nil)
 	return s.rt.Events() - before
 }
-
-// RunQuiet runs until the node is quiet, as after a command.
-func (s *Sim) RunQuiet() []string {
-	s.branch()
-	s.startBudget()
-	s.apply(op{kind: opSettle, t: s.rt.Now()})
-	out, _ := s.endBudget(s.lines(), nil)
-	return out
-}

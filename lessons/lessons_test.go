@@ -118,7 +118,7 @@ func runExercise(t *testing.T, l Lesson, b Scenario) {
 		t.Errorf("%s:%d: every goal is met before the reader does anything:\n\t%s", l.File, b.Line, strings.Join(report, "\n\t"))
 	}
 	for _, s := range ex.Solution {
-		for _, line := range sim.ExecLine(s.Command) {
+		for _, line := range sim.Run(s.Command, engine.RunOptions{}).Lines {
 			if strings.HasPrefix(line, "error:") {
 				t.Errorf("%s:%d: the solution's %s\n\t%s", l.File, s.Line, s.Command, line)
 			}
@@ -141,12 +141,12 @@ func runScenario(t *testing.T, l Lesson, b Scenario) *engine.Sim {
 		t.Fatalf("%s:%d: the block has no commands", file, b.Line)
 	}
 	sim := engine.New(engine.Options{Record: true})
-	if out := sim.ExecLine("set version=" + l.Version); len(out) > 0 {
+	if out := sim.Run("set version="+l.Version, engine.RunOptions{}).Lines; len(out) > 0 {
 		t.Fatalf("%s: set version=%s: %v", file, l.Version, out)
 	}
 	refused := false
 	for _, s := range steps {
-		out := sim.ExecLine(s.Command)
+		out := sim.Run(s.Command, engine.RunOptions{}).Lines
 		for _, line := range out {
 			if strings.HasPrefix(line, "error:") {
 				refused = true

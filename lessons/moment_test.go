@@ -56,7 +56,7 @@ func checkOpenMoment(t *testing.T, l Lesson, b Scenario, steps []Step) {
 		if len(s.Expect) == 0 || !IsQuery(s.Command) {
 			continue
 		}
-		out := sim.ExecLine(s.Command)
+		out := sim.Run(s.Command, engine.RunOptions{}).Lines
 		for _, want := range s.Expect {
 			if !slices.Contains(out, want) {
 				t.Errorf("%s:%d: the widget opens at event %d (open=%s), where %s\ndoes not print the quoted line\n\t%s\nit prints:\n\t%s\n(put a %s line where the prose is and open there)",
@@ -144,10 +144,10 @@ func TestExercisesTeach(t *testing.T) {
 // events once k commands ran.
 func runSteps(l Lesson, steps []Step) (*engine.Sim, []int64) {
 	sim := engine.New(engine.Options{Record: true})
-	sim.ExecLine("set version=" + l.Version)
+	sim.Run("set version="+l.Version, engine.RunOptions{})
 	at := []int64{sim.Runtime().Events()}
 	for _, s := range steps {
-		sim.ExecLine(s.Command)
+		sim.Run(s.Command, engine.RunOptions{})
 		at = append(at, sim.Runtime().Events())
 	}
 	return sim, at

@@ -36,12 +36,12 @@ func TestPowerLossExercisesNeedAPowerLoss(t *testing.T) {
 				t.Fatal(err)
 			}
 			sim := engine.New(engine.Options{Record: true})
-			sim.ExecLine("set version=" + l.Version)
+			sim.Run("set version="+l.Version, engine.RunOptions{})
 			for _, s := range steps {
-				sim.ExecLine(s.Command)
+				sim.Run(s.Command, engine.RunOptions{})
 			}
 			for _, s := range ex.Solution {
-				sim.ExecLine(strings.ReplaceAll(s.Command, "kind=power-loss", "kind=crash"))
+				sim.Run(strings.ReplaceAll(s.Command, "kind=power-loss", "kind=crash"), engine.RunOptions{})
 			}
 			met := 0
 			for _, g := range ex.Goals {

@@ -302,7 +302,7 @@ func runMistakes() ([][]any, []string) {
 	s := engine.New(engine.Options{Record: true})
 	var out [][]any
 	for _, line := range widgettest.TypicalMistakes {
-		out = append(out, append([]any{line}, said(s, s.ExecLine(line))...))
+		out = append(out, append([]any{line}, said(s.Run(line, engine.RunOptions{}))...))
 	}
 	var events []string
 	for n := int64(1); n <= s.EventCount(); n++ {
@@ -311,7 +311,7 @@ func runMistakes() ([][]any, []string) {
 	}
 	v := engine.New(engine.Options{Record: true})
 	for _, line := range views {
-		out = append(out, append([]any{line}, said(v, v.ExecLine(line))...))
+		out = append(out, append([]any{line}, said(v.Run(line, engine.RunOptions{}))...))
 	}
 	return out, events
 }
@@ -319,15 +319,15 @@ func runMistakes() ([][]any, []string) {
 // said is a command's output lines as the bridge gives them: each line
 // the engine says as data as its sentence ({"text", "key", "args"}), the
 // others as they are.
-func said(s *engine.Sim, lines []string) []any {
-	out := make([]any, len(lines))
-	for i, l := range lines {
+func said(r engine.Result) []any {
+	out := make([]any, len(r.Lines))
+	for i, l := range r.Lines {
 		out[i] = l
-		if t, ok := s.Said(l); ok {
-			e := &jsonenc.Encoder{}
-			e.Said("", t)
-			out[i] = json.RawMessage(e.String())
-		}
+	}
+	for _, l := range r.Said {
+		e := &jsonenc.Encoder{}
+		e.Said("", l.Text)
+		out[l.At] = json.RawMessage(e.String())
 	}
 	return out
 }

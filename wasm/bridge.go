@@ -93,38 +93,20 @@ func (b *bridge) destroy(id int) bool {
 	return ok
 }
 
-// exec runs a line; with most > 0 only the first most lines of its
-// output are printed and sent, and "omitted" counts the others: the page
-// shows no more (engine-worker.js), and the text of a long run's
-// thousands of deliveries costs more to build and carry than the run.
-// With cut > 0 it stops after that many events, where the time budget
-// stopped it when it first ran (engine.Sim.CutNext), or sooner if the time
-// budget stops it; whole runs it without the time budget (a lesson's own
-// line, engine.Sim.WholeNext).
+// exec runs a line (engine.Sim.Run); with most > 0 only the first most
+// lines of its output are printed and sent, and "omitted" counts the
+// others: the page shows no more (engine-worker.js), and the text of a
+// long run's thousands of deliveries costs more to build and carry than
+// the run. With cut > 0 it stops after that many events, where the time
+// budget stopped it when it first ran, or sooner if the time budget stops
+// it; whole runs it without the time budget (a lesson's own line).
 func (b *bridge) exec(id int, line string, most int, cut int64, whole bool) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
-	s.CutNext(cut)
-	s.WholeNext(whole)
 	s.SetOthersHeld(b.othersHeld(id))
-	lines, omitted := s.ExecLineShowing(line, most)
-	s.CutNext(0)
-	s.WholeNext(false)
-	return jsonenc.Answer(s, lines, omitted), nil
-}
-
-func (b *bridge) submit(id int, line string) (string, error) {
-	s, err := b.get(id)
-	if err != nil {
-		return "", err
-	}
-	lines, err := s.Submit(line)
-	if err != nil {
-		return "", err
-	}
-	return jsonenc.Answer(s, lines, 0), nil
+	return jsonenc.Answer(s.Run(line, engine.RunOptions{Most: most, Cut: cut, Whole: whole})), nil
 }
 
 func (b *bridge) step(id int, n int64) (int64, error) {
@@ -136,14 +118,6 @@ func (b *bridge) step(id int, n int64) (int64, error) {
 		return 0, fmt.Errorf("step: n must be at least 1, not %d", n)
 	}
 	return s.Step(n), nil
-}
-
-func (b *bridge) runQuiet(id int) (string, error) {
-	s, err := b.get(id)
-	if err != nil {
-		return "", err
-	}
-	return jsonenc.Answer(s, s.RunQuiet(), 0), nil
 }
 
 func (b *bridge) seek(id int, n int64) (int64, error) {

@@ -161,14 +161,14 @@ func TestBridgeSubmitThenStep(t *testing.T) {
 	id := num(t, call(t, "create"))
 	str(t, call(t, "exec", id, "queue.declare queue=q"))
 	before := num(t, call(t, "step", id, 1)) // nothing to run: the node is quiet
-	str(t, call(t, "submit", id, "basic.publish key=q body=x"))
+	str(t, call(t, "exec", id, "submit basic.publish key=q body=x"))
 	if ran := num(t, call(t, "step", id, 1)); ran != 1 {
 		t.Fatalf("step after submit ran %d (before: %d)", ran, before)
 	}
 	var r struct{ Lines []string }
-	json.Unmarshal([]byte(str(t, call(t, "runQuiet", id))), &r)
-	if e := errorOf(call(t, "submit", id, "basic.bogus")); !strings.Contains(e, "unknown command") {
-		t.Fatalf("submit of a bad line: %q", e)
+	json.Unmarshal([]byte(str(t, call(t, "exec", id, "submit basic.bogus"))), &r)
+	if len(r.Lines) != 1 || !strings.HasPrefix(r.Lines[0], "error: ") || !strings.Contains(r.Lines[0], "unknown command") {
+		t.Fatalf("submit of a bad line: %q", r.Lines)
 	}
 }
 

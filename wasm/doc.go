@@ -25,11 +25,13 @@
 //	                                          it; the time budget still
 //	                                          applies), and with whole = 1
 //	                                          without the time budget (a
-//	                                          lesson's own line)
-//	submit(id, line)         → JSON {"lines": [...]}   hands a client command to
-//	                                          the node without running it
+//	                                          lesson's own line); "said" and
+//	                                          "cut" as jsonenc.Answer writes
+//	                                          them. The one way to run a line:
+//	                                          the language's submit holds a
+//	                                          command's frames, run settles
+//	                                          the node
 //	step(id, n?)             → events run (fewer than n: the node went idle)
-//	runQuiet(id)             → JSON {"lines": [...]}
 //	seek(id, n)              → n             the state right after event n; a
 //	                                          seek that replays past the budgets
 //	                                          of one command stops at the event it

@@ -113,13 +113,6 @@ func (b *bridge) exports() []export {
 			}
 			return b.exec(id, line, int(min(max(most, 0), math.MaxInt32)), cut, whole != 0)
 		}),
-		withID("submit", func(id int, args []safejs.Value) (any, error) {
-			line, err := stringArg(args, 1, "line")
-			if err != nil {
-				return nil, err
-			}
-			return b.submit(id, line)
-		}),
 		withID("step", func(id int, args []safejs.Value) (any, error) {
 			n := int64(1)
 			if len(args) > 1 && !args[1].IsUndefined() {
@@ -130,7 +123,6 @@ func (b *bridge) exports() []export {
 			}
 			return b.step(id, n)
 		}),
-		withID("runQuiet", func(id int, _ []safejs.Value) (any, error) { return b.runQuiet(id) }),
 		withID("seek", func(id int, args []safejs.Value) (any, error) {
 			n, err := intArg(args, 1, "event")
 			if err != nil {

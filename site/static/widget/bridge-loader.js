@@ -59,7 +59,7 @@ const spreadLanes = Math.max(2, Math.min(maxLanes, (globalThis.navigator && navi
 
 /** HISTORY lists the bridge functions whose time counts as a
  * simulation's cost: what a rebuild replays. */
-const HISTORY = new Set(["exec", "submit", "step", "runQuiet", "seek"]);
+const HISTORY = new Set(["exec", "step", "seek"]);
 
 /** Lane is one engine worker and the calls sent to it, answered in order:
  * the first pending is the one running. */
@@ -529,14 +529,8 @@ export class Engine {
     }
     return withOmitted(await (cut ? this.call("exec", id, line, null, cut) : this.call("exec", id, line)));
   }
-  async submit(id, line) {
-    return withOmitted(await this.call("submit", id, line));
-  }
   step(id, n) {
     return this.call("step", id, n);
-  }
-  async runQuiet(id) {
-    return withOmitted(await this.call("runQuiet", id));
   }
   seek(id, n) {
     return this.call("seek", id, n);

@@ -14,6 +14,9 @@ func OpenEngine(string, []script.Command) (Target, error) {
 	return engineTarget{sim: engine.New(engine.Options{})}, nil
 }
 
-func (t engineTarget) Exec(cmd script.Command) []string { return t.sim.Exec(cmd) }
+// Exec runs the command's line through the engine's front door (Sim.Run).
+func (t engineTarget) Exec(cmd script.Command) []string {
+	return t.sim.Run(cmd.Text, engine.RunOptions{Line: cmd.Line}).Lines
+}
 
 func (t engineTarget) Close() error { return nil }
