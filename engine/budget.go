@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -313,8 +312,7 @@ func (s *Sim) checkBudget(cmd script.Command) error {
 	}
 	n := cmd.Int("count", 1)
 	if held, lim := s.held(), s.limits().held; int64(held)+n > int64(lim) {
-		return fmt.Errorf("basic.publish: count=%d would make the simulation hold %s messages, more than its memory budget of %s; publish fewer in one command",
-			n, thousands(int64(held)+n), thousands(int64(lim)))
+		return say.E("con.budgetPublish", i64(n), thousands(int64(held)+n), thousands(int64(lim)))
 	}
 	// NB: size x count before anything is allocated; each product fits an
 	// int64 (size and body are at most 128 MB, count at most a million
@@ -326,12 +324,10 @@ func (s *Sim) checkBudget(cmd script.Command) error {
 	body = max(body, cmd.Int("size", 0))
 	held, lim := s.heldBytes(), s.limits()
 	if held+body*n > lim.bytes {
-		return fmt.Errorf("basic.publish: count=%d messages of %s bytes would make the simulation hold %s MB of messages and files, more than its memory budget of %s MB; publish fewer or smaller messages",
-			n, thousands(body), thousands(megabytes(held+body*n)), thousands(megabytes(lim.bytes)))
+		return say.E("con.budgetBytes", i64(n), thousands(body), thousands(megabytes(held+body*n)), thousands(megabytes(lim.bytes)))
 	}
 	if all := lim.others + held + body*n; lim.others > 0 && all > SharedHeldBytes {
-		return fmt.Errorf("basic.publish: count=%d messages of %s bytes would make the simulations of this page hold %s MB of messages and files, more than their memory budget of %s MB; publish fewer or smaller messages, or reset another widget",
-			n, thousands(body), thousands(megabytes(all)), thousands(megabytes(SharedHeldBytes)))
+		return say.E("con.budgetPage", i64(n), thousands(body), thousands(megabytes(all)), thousands(megabytes(SharedHeldBytes)))
 	}
 	return nil
 }

@@ -34,9 +34,10 @@
 //     their encodings; engine/vfs the in-memory disk they go to, with its
 //     faults and the ring of recent operations that show disk prints.
 //   - engine/say: what the engine says to a reader in words (narration,
-//     markers, goals, the budget's stops) as data, a catalog key and its
-//     arguments, with the one English catalog; the widget says the same
-//     keys in other languages from its own.
+//     markers, goals, the budget's stops, errors, hints and usages: a
+//     say.Error) as data, a catalog key and its arguments, with the one
+//     English catalog; the widget says the same keys in other languages
+//     from its own.
 //   - engine/amqp (values and errors), engine/trace (the lines a client
 //     sees), engine/jsonenc (the browser's JSON), engine/clone (deep copies
 //     for checkpoints).

@@ -80,7 +80,7 @@ func (s *Sim) Run(line string, o RunOptions) Result {
 	}
 	if err != nil {
 		r.Err = err
-		r.Lines, r.Omitted = []string{"error: " + err.Error()}, 0
+		r.Lines, r.Omitted = []string{s.sayError(err)}, 0
 	} else if o.Most > 0 {
 		r.Lines, r.Omitted = s.bound(r.Lines, o.Most, r.Omitted)
 	}

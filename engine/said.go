@@ -1,6 +1,8 @@
 package engine
 
-import "warren/engine/say"
+import (
+	"warren/engine/say"
+)
 
 // sayLine is the line that says t, remembered with t so that Run can give
 // the sentence beside the line (Result.Said).
@@ -11,4 +13,13 @@ func (s *Sim) sayLine(t say.Text) string {
 	}
 	s.said[line] = t
 	return line
+}
+
+// sayError is the line that says err: "error: " and why, said as data
+// when err says itself so (say.Sayer); RabbitMQ's own answers stay words.
+func (s *Sim) sayError(err error) string {
+	if e, ok := err.(say.Sayer); ok {
+		return s.sayLine(say.Around("con.error", e.Said()))
+	}
+	return "error: " + err.Error()
 }

@@ -4,12 +4,13 @@ package main
 
 import (
 	"fmt"
-	"time"
-
+	"strconv"
 	"strings"
+	"time"
 
 	"warren/engine"
 	"warren/engine/jsonenc"
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -45,18 +46,18 @@ func (b *bridge) create(optsJSON string) (int, error) {
 	if strings.TrimSpace(optsJSON) != "" {
 		o, err := parseFlatObject(optsJSON)
 		if err != nil {
-			return 0, fmt.Errorf("options are not a JSON object: %v", err)
+			return 0, say.Wrap("con.optsNotObject", err)
 		}
 		for k, v := range o {
 			switch k {
 			case "schedulers":
 				n, ok := v.(int64)
 				if !ok || n < 1 || n > maxSchedulers {
-					return 0, fmt.Errorf("options: schedulers must be a whole number from 1 to %d, not %v", maxSchedulers, v)
+					return 0, say.E("con.optsSchedulers", strconv.Itoa(maxSchedulers), fmt.Sprint(v))
 				}
 				opts.Schedulers = int(n)
 			default:
-				return 0, fmt.Errorf("options: unknown option %q (known: schedulers)", k)
+				return 0, say.E("con.optsUnknown", strconv.Quote(k))
 			}
 		}
 	}
@@ -71,10 +72,10 @@ func (b *bridge) create(optsJSON string) (int, error) {
 func (b *bridge) get(id int) (*engine.Sim, error) {
 	h, ok := b.sims[id]
 	if !ok {
-		return nil, fmt.Errorf("no simulation %d (create one first, or it was destroyed)", id)
+		return nil, say.E("con.noSim", strconv.Itoa(id))
 	}
 	if h.broken != "" {
-		return nil, fmt.Errorf("simulation %d stopped after an internal error (%s); reset it", id, h.broken)
+		return nil, say.E("con.simStopped", strconv.Itoa(id), h.broken)
 	}
 	return h.sim, nil
 }
@@ -115,7 +116,7 @@ func (b *bridge) step(id int, n int64) (int64, error) {
 		return 0, err
 	}
 	if n < 1 {
-		return 0, fmt.Errorf("step: n must be at least 1, not %d", n)
+		return 0, say.E("con.stepN", strconv.FormatInt(n, 10))
 	}
 	return s.Step(n), nil
 }
@@ -263,7 +264,7 @@ var extraNames = map[script.Extra]string{script.XArgs: "x-args", script.AnyArgs:
 func (b *bridge) usage(name string) (string, error) {
 	spec, ok := script.Lookup(name)
 	if !ok {
-		return "", fmt.Errorf("unknown command %q", name)
+		return "", say.E("con.unknownCommand", strconv.Quote(name))
 	}
 	v := usageView{Name: spec.Name, Usage: spec.Usage, Params: []paramView{}, Extra: extraNames[spec.Extra],
 		Words: spec.WordSet, Engine: spec.Engine}

@@ -8,7 +8,9 @@
 //
 // The functions of `warren` (id is a handle from create; JSON means a JSON
 // text the page parses; every function returns {error: "..."} instead
-// when it cannot do what it was asked, and never throws):
+// when it cannot do what it was asked, with said, the error's sentence as
+// JSON (jsonenc.Said), when the engine says it as data, and never
+// throws):
 //
 //	create(optsJSON?)        → id            optsJSON: {"schedulers": N}
 //	exec(id, line, most?, cut?, whole?) → JSON {"lines": [...], "omitted"?: N}   runs

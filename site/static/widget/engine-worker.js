@@ -99,7 +99,8 @@ export function runCalls(w, calls, isDead, clock = () => performance.now()) {
     try {
       const v = w[fn](...args);
       if (v && typeof v === "object" && typeof v.error === "string") {
-        r = { error: v.error };
+        // an error the engine says as data comes with its sentence
+        r = typeof v.said === "string" ? { error: v.error, said: JSON.parse(v.said) } : { error: v.error };
       } else if (isDead()) {
         r = { error: "the engine has stopped" };
       } else {
