@@ -12,20 +12,20 @@ import (
 func TestAlarmTellsFlowBlockedPublisher(t *testing.T) {
 	s := New(Options{})
 	for _, l := range []string{"set trace=summary", "queue.declare queue=q", "submit basic.publish key=q body=x count=50000", "run ms=100"} {
-		s.ExecLine(l)
+		s.runLine(l)
 	}
 	// (show credit, unlike list_connections, does not run the node on)
-	if got := s.ExecLine("show credit"); !slices.Contains(got, "credit reader c1 -> channel c1.1 0/400 blocked") {
+	if got := s.runLine("show credit"); !slices.Contains(got, "credit reader c1 -> channel c1.1 0/400 blocked") {
 		t.Fatalf("before the alarm: %q, want c1's reader stopped by credit flow", got)
 	}
-	got := s.ExecLine("alarm set=memory")
+	got := s.runLine("alarm set=memory")
 	if !slices.Contains(got, `c1 blocked reason="low on memory"`) {
 		t.Errorf("alarm set=memory printed %q, want c1 told it is blocked", got)
 	}
-	if got := s.ExecLine("list_connections"); !slices.Contains(got, "connection name=c1 state=blocked channels=1") {
+	if got := s.runLine("list_connections"); !slices.Contains(got, "connection name=c1 state=blocked channels=1") {
 		t.Errorf("after the alarm: %q, want c1 blocked", got)
 	}
-	if got := s.ExecLine("alarm clear=memory"); !slices.Contains(got, "c1 unblocked") {
+	if got := s.runLine("alarm clear=memory"); !slices.Contains(got, "c1 unblocked") {
 		t.Errorf("alarm clear=memory printed %q, want c1 unblocked", got)
 	}
 }

@@ -10,17 +10,20 @@ import (
 func mustExec(tb testing.TB, s *Sim, lines ...string) {
 	tb.Helper()
 	for _, l := range lines {
-		cmd, err := script.ParseLine(l, 0)
-		if err != nil {
-			tb.Fatal(err)
+		r := s.Run(l, RunOptions{})
+		if r.Err != nil {
+			tb.Fatalf("%s: %v", l, r.Err)
 		}
-		for _, out := range s.Exec(cmd) {
+		for _, out := range r.Lines {
 			if len(out) > 6 && out[:6] == "error:" {
 				tb.Fatalf("%s: %s", l, out)
 			}
 		}
 	}
 }
+
+// runLine runs a line as the console does and returns what it printed.
+func (s *Sim) runLine(line string) []string { return s.Run(line, RunOptions{}).Lines }
 
 // cycle publishes msgs transient messages to a consumer that acks every
 // delivery, in commands of at most 10,000 messages.
@@ -111,7 +114,7 @@ func BenchmarkRecordedCommand(b *testing.B) {
 	b.ResetTimer()
 	lines := 0
 	for done := 0; done < b.N; done += perCommand {
-		lines += len(s.ExecLine("basic.publish key=bench size=16 count=" + itoa(min(perCommand, b.N-done))))
+		lines += len(s.runLine("basic.publish key=bench size=16 count=" + itoa(min(perCommand, b.N-done))))
 	}
 	b.StopTimer()
 	if lines < b.N {
@@ -124,12 +127,13 @@ func BenchmarkRecordedCommand(b *testing.B) {
 // command as the widget's worker makes it: a fresh simulation under the
 // browser's time budget, the cycle's set-up lines, then one command of
 // 20,000 messages that prints at most the 1,000 lines the worker passes
-// on (ExecLineShowing). Natively and under wasm it measures the call
+// on (RunOptions.Most). Natively and under wasm it measures the call
 // that the bench times in Chromium.
 func BenchmarkBrowserCommand(b *testing.B) {
 	for b.Loop() {
 		s := browserBenchSim(b)
-		shown, omitted := s.ExecLineShowing("basic.publish key=bench size=16 count=20000", 1000)
+		r := s.Run("basic.publish key=bench size=16 count=20000", RunOptions{Most: 1000})
+		shown, omitted := r.Lines, r.Omitted
 		if len(shown)+omitted < 20_000 {
 			b.Fatalf("%d lines for 20,000 messages", len(shown)+omitted)
 		}
@@ -137,11 +141,11 @@ func BenchmarkBrowserCommand(b *testing.B) {
 }
 
 // BenchmarkBrowserCommandAllLines is BenchmarkBrowserCommand printing
-// every line, as ExecLine does.
+// every line, as an unbounded Run does.
 func BenchmarkBrowserCommandAllLines(b *testing.B) {
 	for b.Loop() {
 		s := browserBenchSim(b)
-		if out := s.ExecLine("basic.publish key=bench size=16 count=20000"); len(out) < 20_000 {
+		if out := s.runLine("basic.publish key=bench size=16 count=20000"); len(out) < 20_000 {
 			b.Fatalf("%d lines for 20,000 messages", len(out))
 		}
 	}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -116,22 +115,17 @@ type budget struct {
 	at, next int64
 	// deadline ends the command under a time budget (now's units, 0:
 	// none); cut ends it after that many events, where the time budget
-	// stopped it once (ExecLineCut); whole runs it without the time
-	// budget (WholeNext)
+	// stopped it once (RunOptions.Cut); whole runs it without the time
+	// budget (RunOptions.Whole)
 	deadline int64
 	cut      int64
 	whole    bool
 	// said is the line that said the last command stopped ("": it did
-	// not), which ExecLineShowing always shows; lastTimeCut the events
-	// after which the time budget stopped it (0: it did not)
+	// not), which a bounded Run always shows; lastTimeCut the events
+	// after which the time budget stopped it (0: it did not), Result.Cut
 	said        string
 	lastTimeCut int64
 }
-
-// TimeCut is the events after which the time budget stopped the last
-// command, or 0 when it did not: where a share link cuts that command
-// (ExecLineCut).
-func (s *Sim) TimeCut() int64 { return s.budget.lastTimeCut }
 
 // SetTimeBudget gives every later command a time budget: past
 // TimeBudgetFloor events, it stops at the first event boundary after d of
@@ -140,7 +134,7 @@ func (s *Sim) TimeCut() int64 { return s.budget.lastTimeCut }
 // one line. The browser sets it (a tab runs events about twenty times
 // slower than a native build); d = 0 or a nil clock removes it. Where a
 // command stops then depends on the computer, so the cut is kept as its
-// number of events: a seek replays exactly that many, and ExecLineCut runs
+// number of events: a seek replays exactly that many, and Run with a Cut runs
 // a command again with the same cut, as a share link does (still under
 // the time budget: a cut in a link is a ceiling, not a way round it).
 func (s *Sim) SetTimeBudget(d time.Duration, clock func() time.Duration) {
@@ -178,27 +172,6 @@ func (s *Sim) SetOthersHeld(n int64) {
 // HeldBytes is what the simulation's messages and files take in the
 // computer's memory, about: what its memory budget of bytes measures.
 func (s *Sim) HeldBytes() int64 { return s.heldBytes() }
-
-// ExecLineCut runs a line as ExecLine does, but a command that runs stops
-// after events events (none: events < 1), where a time budget stopped it
-// before, and says so in the same line. The time budget still applies: a
-// cut that would run past it stops where the time budget stops it, with
-// the line that says so (and the smaller number to cut at).
-func (s *Sim) ExecLineCut(line string, events int64) []string {
-	s.CutNext(events)
-	defer s.CutNext(0)
-	return s.ExecLine(line)
-}
-
-// CutNext makes the commands run from now on stop after events events, as
-// ExecLineCut does, until CutNext(0).
-func (s *Sim) CutNext(events int64) { s.budget.cut = max(events, 0) }
-
-// WholeNext makes the commands run from now on run without the time
-// budget (the budget of events still applies), until WholeNext(false):
-// what the site's own lessons run, which a slow computer must not cut
-// short. NB: nothing from a link or the console may set it.
-func (s *Sim) WholeNext(on bool) { s.budget.whole = on }
 
 // timeStop says why the time budget stopped a command.
 func timeStop(ran int64, wall time.Duration) say.Text {
@@ -339,8 +312,7 @@ func (s *Sim) checkBudget(cmd script.Command) error {
 	}
 	n := cmd.Int("count", 1)
 	if held, lim := s.held(), s.limits().held; int64(held)+n > int64(lim) {
-		return fmt.Errorf("basic.publish: count=%d would make the simulation hold %s messages, more than its memory budget of %s; publish fewer in one command",
-			n, thousands(int64(held)+n), thousands(int64(lim)))
+		return say.E("con.budgetPublish", i64(n), thousands(int64(held)+n), thousands(int64(lim)))
 	}
 	// NB: size x count before anything is allocated; each product fits an
 	// int64 (size and body are at most 128 MB, count at most a million
@@ -352,12 +324,10 @@ func (s *Sim) checkBudget(cmd script.Command) error {
 	body = max(body, cmd.Int("size", 0))
 	held, lim := s.heldBytes(), s.limits()
 	if held+body*n > lim.bytes {
-		return fmt.Errorf("basic.publish: count=%d messages of %s bytes would make the simulation hold %s MB of messages and files, more than its memory budget of %s MB; publish fewer or smaller messages",
-			n, thousands(body), thousands(megabytes(held+body*n)), thousands(megabytes(lim.bytes)))
+		return say.E("con.budgetBytes", i64(n), thousands(body), thousands(megabytes(held+body*n)), thousands(megabytes(lim.bytes)))
 	}
 	if all := lim.others + held + body*n; lim.others > 0 && all > SharedHeldBytes {
-		return fmt.Errorf("basic.publish: count=%d messages of %s bytes would make the simulations of this page hold %s MB of messages and files, more than their memory budget of %s MB; publish fewer or smaller messages, or reset another widget",
-			n, thousands(body), thousands(megabytes(all)), thousands(megabytes(SharedHeldBytes)))
+		return say.E("con.budgetPage", i64(n), thousands(body), thousands(megabytes(all)), thousands(megabytes(SharedHeldBytes)))
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 func TestBudgetStopsARunawayRun(t *testing.T) {
 	s := New(Options{Record: true})
 	mustExec(t, s, "set watermark=1000000000")
-	out := s.ExecLine("run events=100000000")
+	out := s.runLine("run events=100000000")
 	want := "stopped after 3,000,000 events (the budget of one command); run continues, reset starts again"
 	if len(out) != 2 || out[1] != want {
 		t.Fatalf("got %q, want the clock then %q", out, want)
@@ -22,7 +22,7 @@ func TestBudgetStopsARunawayRun(t *testing.T) {
 	if s.rt.Events() != CommandEvents {
 		t.Fatalf("%d events ran, want %d", s.rt.Events(), CommandEvents)
 	}
-	out = s.ExecLine("run events=10")
+	out = s.runLine("run events=10")
 	if len(out) != 1 || !strings.HasSuffix(out[0], "events=3000010") {
 		t.Fatalf("run continues: %q", out)
 	}
@@ -36,7 +36,7 @@ func TestBudgetStopLeavesAConsistentState(t *testing.T) {
 	s := New(Options{Record: true})
 	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes, seek: CommandEvents}
 	mustExec(t, s, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
-	out := s.ExecLine("basic.publish key=q body=m{i} count=3000")
+	out := s.runLine("basic.publish key=q body=m{i} count=3000")
 	if last := out[len(out)-1]; last != "stopped after 5,000 events (the budget of one command); run continues, reset starts again" {
 		t.Fatalf("last line %q", last)
 	}
@@ -52,13 +52,13 @@ func TestBudgetStopLeavesAConsistentState(t *testing.T) {
 			t.Fatalf("seek to %d and back after a stopped command:\n%s", k, diffState(at, st))
 		}
 	}
-	if out := s.ExecLine("basic.ack tag=x"); !refused(out) || seekState(t, s) != at {
+	if out := s.runLine("basic.ack tag=x"); !refused(out) || seekState(t, s) != at {
 		t.Fatalf("a refusal after the stop: %q", out)
 	}
 	for i := 0; i < 10 && s.cluster.Depth()+s.held() > 0; i++ {
-		s.ExecLine("run")
+		s.runLine("run")
 	}
-	if out := s.ExecLine("expect queue=q messages=0"); len(out) != 1 || !strings.HasPrefix(out[0], "goal met") {
+	if out := s.runLine("expect queue=q messages=0"); len(out) != 1 || !strings.HasPrefix(out[0], "goal met") {
 		t.Fatalf("after running on: %q", out)
 	}
 	if n := strings.Count(strings.Join(traceTexts(s), "\n"), "deliver consumer=c"); n != 3000 {
@@ -81,7 +81,7 @@ func TestBudgetRefusesAPublishTooBig(t *testing.T) {
 	s := New(Options{Record: true})
 	mustExec(t, s, "queue.declare queue=q")
 	before := wholeState(t, s)
-	out := s.ExecLine("basic.publish key=q count=10000000")
+	out := s.runLine("basic.publish key=q count=10000000")
 	if len(out) != 1 || !strings.HasPrefix(out[0], "error: basic.publish: count=10000000 would make the simulation hold 10,000,000 messages, more than its memory budget of 1,000,000") {
 		t.Fatalf("got %q", out)
 	}
@@ -100,11 +100,11 @@ func TestBudgetStopsGrowth(t *testing.T) {
 	for _, q := range []string{"a", "b", "c", "d", "e"} {
 		mustExec(t, s, "queue.declare queue="+q, "queue.bind queue="+q+" exchange=f")
 	}
-	out := s.ExecLine("basic.publish exchange=f count=600")
+	out := s.runLine("basic.publish exchange=f count=600")
 	if last := out[len(out)-1]; !strings.Contains(last, "messages (the memory budget of a simulation is 1,000); consume, purge or delete, or reset to start again") {
 		t.Fatalf("got %q", last)
 	}
-	if out := s.ExecLine("basic.publish exchange=f count=600"); !refused(out) {
+	if out := s.runLine("basic.publish exchange=f count=600"); !refused(out) {
 		t.Fatalf("a publish past the budget: %q", out)
 	}
 	if h := s.held(); h > 1000+5*int(s.checkEvery()) {
@@ -123,7 +123,7 @@ func TestBudgetMeasuresAtEveryCheck(t *testing.T) {
 		mustExec(t, s, "queue.declare queue="+q, "queue.bind queue="+q+" exchange=f")
 	}
 	start := s.rt.Events()
-	out := s.ExecLine("basic.publish exchange=f count=600")
+	out := s.runLine("basic.publish exchange=f count=600")
 	ran := s.rt.Events() - start
 	every := s.checkEvery()
 	if want := "stopped after " + thousands(ran) + " events: the simulation holds "; !strings.HasPrefix(out[len(out)-1], want) {
@@ -160,7 +160,7 @@ func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 	a.SetTimeBudget(30*time.Millisecond, wallClock)
 	mustExec(t, a, lines...)
 	start := a.rt.Events()
-	out := a.ExecLine("run events=100000000")
+	out := a.runLine("run events=100000000")
 	ran := a.rt.Events() - start
 	want := "stopped after " + thousands(ran) + " events (the time budget of one command here, 30ms); run continues, reset starts again"
 	if len(out) != 2 || out[1] != want || ran >= CommandEvents || ran < TimeBudgetFloor {
@@ -180,16 +180,19 @@ func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 	short.SetTimeBudget(time.Nanosecond, wallClock)
 	mustExec(t, short, lines...)
 	from := short.rt.Events()
-	if out := short.ExecLine("run events=" + strconv.Itoa(TimeBudgetFloor-1)); len(out) != 1 || short.rt.Events()-from != TimeBudgetFloor-1 {
+	if out := short.runLine("run events=" + strconv.Itoa(TimeBudgetFloor-1)); len(out) != 1 || short.rt.Events()-from != TimeBudgetFloor-1 {
 		t.Fatalf("a command under the floor was cut: %q after %d events", out, short.rt.Events()-from)
 	}
 	for _, wall := range []time.Duration{0, time.Hour, time.Nanosecond} {
 		b := New(Options{Record: true})
 		b.SetTimeBudget(wall, wallClock)
 		mustExec(t, b, lines...)
-		b.WholeNext(wall == time.Nanosecond) // the site's own line: whatever the clock
-		got := b.ExecLineCut("run events=100000000", ran)
-		b.WholeNext(false)
+		// Whole: the site's own line, whatever the clock
+		r := b.Run("run events=100000000", RunOptions{Cut: ran, Whole: wall == time.Nanosecond})
+		got := r.Lines
+		if r.Cut != ran {
+			t.Fatalf("time budget %v: a cut of %d replayed says it was cut at %d", wall, ran, r.Cut)
+		}
 		if len(got) != 2 || got[0] != out[0] || !strings.HasPrefix(got[1], "stopped after "+thousands(ran)+" events (the time budget") {
 			t.Fatalf("time budget %v: the cut replayed says %q, the stop said %q", wall, got, out)
 		}
@@ -197,20 +200,21 @@ func TestTimeBudgetStopsAndCutReplays(t *testing.T) {
 			t.Fatalf("time budget %v: the cut replayed differs:\n%s", wall, diffState(at, st))
 		}
 		// a cut past a command's own end changes nothing
-		if got, want := b.ExecLineCut("queue.declare queue=r", 1_000_000), New(Options{}).ExecLine("queue.declare queue=r"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		if got, want := b.Run("queue.declare queue=r", RunOptions{Cut: 1_000_000}).Lines, New(Options{}).runLine("queue.declare queue=r"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("a cut past the end: %q, want %q", got, want)
 		}
 	}
 }
 
 // TestBudgetStopLineIsAlwaysShown: a command whose lines the page bounds
-// (ExecLineShowing) still shows, last, the line that says a budget
+// (RunOptions.Most) still shows, last, the line that says a budget
 // stopped it.
 func TestBudgetStopLineIsAlwaysShown(t *testing.T) {
 	s := New(Options{Record: true})
 	s.budgetLimits = &limits{events: 5000, held: HeldMessages, timeline: TimelineBytes, bytes: HeldBytes, seek: CommandEvents}
 	mustExec(t, s, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
-	out, omitted := s.ExecLineShowing("basic.publish key=q body=m{i} count=3000", 10)
+	r := s.Run("basic.publish key=q body=m{i} count=3000", RunOptions{Most: 10})
+	out, omitted := r.Lines, r.Omitted
 	want := "stopped after 5,000 events (the budget of one command); run continues, reset starts again"
 	if len(out) != 10 || out[9] != want || omitted == 0 {
 		t.Fatalf("%d lines shown, %d omitted, the last %q; want 10 ending with %q", len(out), omitted, out[len(out)-1], want)
@@ -218,7 +222,7 @@ func TestBudgetStopLineIsAlwaysShown(t *testing.T) {
 	full := New(Options{Record: true})
 	full.budgetLimits = s.budgetLimits
 	mustExec(t, full, "queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1 ack-every=1")
-	if all := full.ExecLine("basic.publish key=q body=m{i} count=3000"); len(out)+omitted != len(all) {
+	if all := full.runLine("basic.publish key=q body=m{i} count=3000"); len(out)+omitted != len(all) {
 		t.Fatalf("%d shown and %d omitted of %d lines", len(out), omitted, len(all))
 	}
 }
@@ -234,7 +238,7 @@ func TestCutKeepsTheTimeBudget(t *testing.T) {
 	s.SetTimeBudget(time.Nanosecond, wallClock)
 	mustExec(t, s, lines...)
 	start := s.rt.Events()
-	out := s.ExecLineCut("run events=100000000", 1_000_000)
+	out := s.Run("run events=100000000", RunOptions{Cut: 1_000_000}).Lines
 	ran := s.rt.Events() - start
 	want := "stopped after " + thousands(ran) + " events (the time budget of one command here, 1ns); run continues, reset starts again"
 	if len(out) != 2 || out[1] != want || ran < TimeBudgetFloor || ran >= 1_000_000 {
@@ -253,7 +257,7 @@ func TestCutKeepsTheTimeBudget(t *testing.T) {
 	free := New(Options{Record: true})
 	mustExec(t, free, lines...)
 	start = free.rt.Events()
-	if out := free.ExecLineCut("run events=100000000", 300_000); free.rt.Events()-start != 300_000 || !strings.HasPrefix(out[len(out)-1], "stopped after 300,000 events (the time budget") {
+	if out := free.Run("run events=100000000", RunOptions{Cut: 300_000}).Lines; free.rt.Events()-start != 300_000 || !strings.HasPrefix(out[len(out)-1], "stopped after 300,000 events (the time budget") {
 		t.Fatalf("with no time budget, a cut of 300,000 ran %d events, saying %q", free.rt.Events()-start, out)
 	}
 }
@@ -269,7 +273,7 @@ func TestBudgetRefusesBodiesTooBig(t *testing.T) {
 	before := wholeState(t, s)
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	out := s.ExecLine("basic.publish key=q2 size=134217728 count=40")
+	out := s.runLine("basic.publish key=q2 size=134217728 count=40")
 	runtime.ReadMemStats(&m1)
 	want := "error: basic.publish: count=40 messages of 134,217,728 bytes would make the simulation hold 5,121 MB of messages and files, more than its memory budget of 256 MB; publish fewer or smaller messages"
 	if len(out) != 1 || out[0] != want {
@@ -281,14 +285,14 @@ func TestBudgetRefusesBodiesTooBig(t *testing.T) {
 	if after := wholeState(t, s); after != before {
 		t.Fatalf("the refused publish changed the simulation:\n%s", diffState(before, after))
 	}
-	if out := s.ExecLine("basic.publish key=q2 body={i}" + strings.Repeat("b", 100_000) + " count=3000"); !refused(out) || !strings.Contains(out[0], "count=3000 messages of 100,004 bytes") {
+	if out := s.runLine("basic.publish key=q2 body={i}" + strings.Repeat("b", 100_000) + " count=3000"); !refused(out) || !strings.Contains(out[0], "count=3000 messages of 100,004 bytes") {
 		t.Fatalf("3,000 bodies of 100,000 bytes and an index: %q", out)
 	}
 	mustExec(t, s, "basic.publish key=q2 size=100000000")
 	if s.heldBytes() < 100_000_000 {
 		t.Errorf("a 100 MB body held: the simulation counts %d bytes", s.heldBytes())
 	}
-	if out := s.ExecLine("basic.publish key=q2 size=100000000 count=2"); !refused(out) || !strings.Contains(out[0], "more than its memory budget of 256 MB") {
+	if out := s.runLine("basic.publish key=q2 size=100000000 count=2"); !refused(out) || !strings.Contains(out[0], "more than its memory budget of 256 MB") {
 		t.Fatalf("two more 100 MB bodies: %q", out)
 	}
 }
@@ -303,7 +307,7 @@ func TestBudgetStopsBytesGrowth(t *testing.T) {
 	for _, q := range []string{"a", "b", "c", "d", "e"} {
 		mustExec(t, s, "queue.declare queue="+q+" durable", "queue.bind queue="+q+" exchange=f")
 	}
-	out := append([]string{""}, s.ExecLine("basic.publish exchange=f size=1000 count=3000 persistent")...)
+	out := append([]string{""}, s.runLine("basic.publish exchange=f size=1000 count=3000 persistent")...)
 	if last := out[len(out)-1]; !strings.Contains(last, "MB of messages and files (the memory budget of a simulation is 4 MB); consume, purge or delete, or reset to start again") {
 		t.Fatalf("got %q", last)
 	}
@@ -323,7 +327,7 @@ func TestBudgetSharedByAPage(t *testing.T) {
 	mustExec(t, s, "queue.declare queue=q")
 	s.SetOthersHeld(400 << 20)
 	before := wholeState(t, s)
-	out := s.ExecLine("basic.publish key=q size=100000000 count=2")
+	out := s.runLine("basic.publish key=q size=100000000 count=2")
 	want := "error: basic.publish: count=2 messages of 100,000,000 bytes would make the simulations of this page hold 591 MB of messages and files, more than their memory budget of 512 MB; publish fewer or smaller messages, or reset another widget"
 	if len(out) != 1 || out[0] != want {
 		t.Fatalf("got %q, want %q", out, want)
@@ -338,7 +342,7 @@ func TestBudgetSharedByAPage(t *testing.T) {
 		mustExec(t, g, "queue.declare queue="+q+" durable", "queue.bind queue="+q+" exchange=f")
 	}
 	g.SetOthersHeld(SharedHeldBytes - 4<<20)
-	out = append([]string{""}, g.ExecLine("basic.publish exchange=f size=1000 count=3000 persistent")...)
+	out = append([]string{""}, g.runLine("basic.publish exchange=f size=1000 count=3000 persistent")...)
 	if last := out[len(out)-1]; !strings.Contains(last, "MB of messages and files (their memory budget is 512 MB); consume, purge or delete, or reset a widget") {
 		t.Fatalf("got %q", last)
 	}
@@ -349,7 +353,7 @@ func TestBudgetSharedByAPage(t *testing.T) {
 	alone := New(Options{})
 	mustExec(t, alone, "queue.declare queue=q")
 	alone.SetOthersHeld(0)
-	if out := alone.ExecLine("basic.publish key=q size=100000 count=100"); refused(out) {
+	if out := alone.runLine("basic.publish key=q size=100000 count=100"); refused(out) {
 		t.Fatalf("with nothing else on the page: %q", out)
 	}
 }

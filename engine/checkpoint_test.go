@@ -165,8 +165,8 @@ func TestCheckpointSeekThenContinue(t *testing.T) {
 		stateAt(t, b, n, false)
 		var outA, outB []string
 		for _, l := range []string{"step n=40", "basic.publish key=p body=z{i} count=25", "basic.get queue=p", "run"} {
-			outA = append(outA, a.ExecLine(l)...)
-			outB = append(outB, b.ExecLine(l)...)
+			outA = append(outA, a.runLine(l)...)
+			outB = append(outB, b.runLine(l)...)
 		}
 		if len(outA) != len(outB) {
 			t.Fatalf("from event %d: %d lines against %d", n, len(outA), len(outB))
@@ -237,7 +237,7 @@ func TestStepBackThroughTheSeeksCopy(t *testing.T) {
 	if err := s.SeekEvent(end / 4); err != nil {
 		t.Fatal(err)
 	}
-	s.ExecLine("step n=3")
+	s.runLine("step n=3")
 	if s.cps.near != nil && s.cps.near.at > end/4 {
 		t.Fatalf("a copy at %d survived a branch at %d", s.cps.near.at, end/4)
 	}

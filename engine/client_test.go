@@ -10,7 +10,7 @@ import (
 
 // TestBlockedEventsPrintAsSorted: a command's events, kept in blocks and
 // printed from them when they arrived in output order, print exactly as
-// trace.Lines prints the same events in one slice, and ExecLineShowing's
+// trace.Lines prints the same events in one slice, and a bounded Run's
 // bound prints the start of that: runs in order, runs with a lower
 // channel or connection late, and confirms out of sequence, each across
 // several blocks and on a block's edge.

@@ -6,12 +6,12 @@ package engine
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"warren/engine/amqp"
 	"warren/engine/node"
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -98,7 +98,7 @@ func method(frame func(s *Sim, cmd script.Command, ch *clientChan) any) handler 
 // checkConnOpen refuses a method on a connection whose node is stopped.
 func checkConnOpen(s *Sim, cmd script.Command) error {
 	if err := s.cluster.CheckConnOpen(cmd.On().Conn); err != nil {
-		return fmt.Errorf("%s: %w", cmd.Name, err)
+		return say.Wrap("con.named", err, cmd.Name)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"warren/engine/node"
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -28,7 +29,7 @@ var controlCommands = []command{
 		check: func(s *Sim, cmd script.Command) error {
 			m, err := s.cluster.Member(cmd.Str("node", ""))
 			if err != nil {
-				return fmt.Errorf("connect: %w", err)
+				return say.Wrap("con.named", err, "connect")
 			}
 			return s.cluster.CheckConnectTo(cmd.On().Conn, m)
 		},
@@ -111,16 +112,16 @@ func run(s *Sim, cmd script.Command, _ bool) ([]string, error) {
 // checkSet refuses the settings that can only be chosen at the start.
 func checkSet(s *Sim, cmd script.Command) error {
 	if cmd.Has("version") && !s.untouched() {
-		return fmt.Errorf("set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", cmd.Str("version", ""))
+		return say.E("con.setVersionFirst", cmd.Str("version", ""))
 	}
 	if (cmd.Has("file-size-limit") || cmd.Has("version")) && s.node.HasFiles() {
-		return fmt.Errorf("set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first")
+		return say.E("con.setBeforeFiles")
 	}
 	if len(s.cluster.Members()) > 1 && (cmd.Has("schedulers") || cmd.Has("version") || cmd.Has("file-size-limit")) {
-		return fmt.Errorf("set: schedulers, the version profile and the file size are chosen before the cluster is formed (every node gets the same)")
+		return say.E("con.setBeforeCluster")
 	}
 	if cmd.Has("schedulers") && s.busyOnScheduler() {
-		return fmt.Errorf("set: schedulers can only change while no process is running; run until quiet first")
+		return say.E("con.setSchedRunning")
 	}
 	return nil
 }
@@ -179,7 +180,7 @@ func checkCluster(s *Sim, cmd script.Command) error {
 		return err
 	}
 	if !s.untouched() {
-		return fmt.Errorf("cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", cmd.Int("nodes", 2))
+		return say.E("con.clusterFirst", i64(cmd.Int("nodes", 2)))
 	}
 	return nil
 }
@@ -199,14 +200,14 @@ func cluster(s *Sim, cmd script.Command) ([]string, error) {
 func checkFault(s *Sim, cmd script.Command) error {
 	words := cmd.Words()
 	if len(words) != 1 {
-		return fmt.Errorf("fault: name one fault: %s", strings.Join(script.FaultWords, ", "))
+		return say.E("con.faultName", strings.Join(script.FaultWords, ", "))
 	}
 	m, err := s.cluster.Member(cmd.Str("node", "1"))
 	if err != nil {
-		return fmt.Errorf("fault: %w", err)
+		return say.Wrap("con.named", err, "fault")
 	}
 	if words[0] == "clear" && cmd.Has("path") {
-		return fmt.Errorf("fault clear: takes no path; it clears every fault of the node")
+		return say.E("con.faultClearPath")
 	}
 	return m.CheckFault(words[0], cmd.Str("path", ""))
 }

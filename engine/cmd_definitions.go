@@ -11,10 +11,9 @@ package engine
 // language (site/static/widget/definitions.js) instead.
 
 import (
-	"fmt"
-
 	"warren/engine/definitions"
 	"warren/engine/node"
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -57,7 +56,7 @@ func importNode(s *Sim, cmd script.Command) (*node.Node, error) {
 		return nil, &definitionsError{err}
 	}
 	if m.Stopped() {
-		return nil, &definitionsError{fmt.Errorf("%s is stopped; import on a running node", m.Name)}
+		return nil, &definitionsError{say.E("con.importStopped", m.Name)}
 	}
 	return m, nil
 }

@@ -24,12 +24,12 @@ func brokerExport(t *testing.T, name string) string {
 // gives the topology and says what it left out and why.
 func TestImportDefinitionsTheBrokersExport(t *testing.T) {
 	s := New(Options{})
-	out := s.ExecLine("import_definitions " + brokerExport(t, "broker-export.json"))
+	out := s.runLine("import_definitions " + brokerExport(t, "broker-export.json"))
 	if len(out) != 8 || out[0] != "not imported: users (2: ops, guest): warren has no users; every connection is guest" ||
 		out[7] != "not imported: bindings whose exchange or queue does not exist (1: ix -> q.a): RabbitMQ 3.10.8 skips them on import" {
 		t.Fatalf("import printed:\n%s", strings.Join(out, "\n"))
 	}
-	got := s.ExecLine("list_queues name durable auto_delete arguments policy")
+	got := s.runLine("list_queues name durable auto_delete arguments policy")
 	want := []string{
 		"queue name=q.a durable=false auto_delete=true arguments=[] policy=p1",
 		`queue name=q.b durable=true auto_delete=false arguments=[{"x-dead-letter-exchange","dlx"},{"x-max-length",10},{"x-queue-mode","lazy"}] policy=p1`,
@@ -38,14 +38,14 @@ func TestImportDefinitionsTheBrokersExport(t *testing.T) {
 		t.Errorf("list_queues:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// the alternate exchange routes, the policy's max-length holds
-	s.ExecLine("queue.declare queue=lost")
-	s.ExecLine("queue.bind queue=lost exchange=unrouted")
-	pub := s.ExecLine("basic.publish exchange=orders key=nowhere body=x mandatory")
+	s.runLine("queue.declare queue=lost")
+	s.runLine("queue.bind queue=lost exchange=unrouted")
+	pub := s.runLine("basic.publish exchange=orders key=nowhere body=x mandatory")
 	if len(pub) != 0 {
 		t.Errorf("a publish the alternate exchange takes came back: %q", pub)
 	}
-	s.ExecLine("basic.publish exchange=orders key=k body=m{i} count=7")
-	if got := s.ExecLine("list_queues name messages"); !slices.Contains(got, "queue name=q.b messages=5") {
+	s.runLine("basic.publish exchange=orders key=k body=m{i} count=7")
+	if got := s.runLine("list_queues name messages"); !slices.Contains(got, "queue name=q.b messages=5") {
 		t.Errorf("after 7 publishes under max-length 5: %q", got)
 	}
 }
@@ -56,7 +56,7 @@ func TestImportDefinitionsTheBrokersExport(t *testing.T) {
 func TestImportThenExportIsTheScript(t *testing.T) {
 	src := brokerExport(t, "broker-export.json")
 	imported := New(Options{})
-	imported.ExecLine("import_definitions " + src)
+	imported.runLine("import_definitions " + src)
 	d, err := definitions.Parse(src)
 	if err != nil {
 		t.Fatal(err)
@@ -66,13 +66,13 @@ func TestImportThenExportIsTheScript(t *testing.T) {
 		if strings.HasPrefix(l, "#") {
 			continue
 		}
-		for _, o := range typed.ExecLine(l) {
+		for _, o := range typed.runLine(l) {
 			if strings.HasPrefix(o, "error") || strings.Contains(o, "closed") {
 				t.Errorf("%s: %s", l, o)
 			}
 		}
 	}
-	a, b := imported.ExecLine("export_definitions"), typed.ExecLine("export_definitions")
+	a, b := imported.runLine("export_definitions"), typed.runLine("export_definitions")
 	if len(a) != 1 || !slices.Equal(a, b) {
 		t.Errorf("imported exports\n%q\nthe script's node exports\n%q", a, b)
 	}
@@ -93,9 +93,9 @@ func TestExportLeavesOutWhatTheBrokerDoes(t *testing.T) {
 		"queue.bind queue=shared exchange=ix key=a",
 		"queue.bind queue=shared exchange=amq.topic key=b",
 	} {
-		s.ExecLine(l)
+		s.runLine(l)
 	}
-	out := s.ExecLine("export_definitions")
+	out := s.runLine("export_definitions")
 	if len(out) != 1 {
 		t.Fatalf("export printed %q", out)
 	}
@@ -112,7 +112,7 @@ func TestExportLeavesOutWhatTheBrokerDoes(t *testing.T) {
 // that is not JSON, is refused whole and says where.
 func TestRefusedImportChangesNothing(t *testing.T) {
 	s := New(Options{})
-	s.ExecLine("queue.declare queue=before")
+	s.runLine("queue.declare queue=before")
 	refusedChangesNothing(t, s, `import_definitions {"queues":[{"name":"a","durable":true}],"exchanges":[{"name":"x","type":"sideways"}]}`,
 		"exchanges[0] x: unknown exchange type 'sideways'")
 	refusedChangesNothing(t, s, `import_definitions {"queues":[{"name":"a",}]}`, "import_definitions: JSON at byte 23: expected a key in quotes")
@@ -126,18 +126,18 @@ func TestRefusedImportChangesNothing(t *testing.T) {
 // a stopped one, is refused whole and names the node.
 func TestImportOnANodeRefused(t *testing.T) {
 	s := New(Options{})
-	s.ExecLine("cluster nodes=2")
-	s.ExecLine("queue.declare queue=before")
+	s.runLine("cluster nodes=2")
+	s.runLine("queue.declare queue=before")
 	q := `{"queues":[{"name":"a","durable":true}]}`
 	refusedChangesNothing(t, s, "import_definitions node=3 "+q, `import_definitions: no node "3" in the cluster`)
 	refusedChangesNothing(t, s, "import_definitions node= "+q, "node= needs a node's number or name")
 	refusedChangesNothing(t, s, "import_definitions node=2", "missing the definitions")
-	s.ExecLine("stop_app node=2")
+	s.runLine("stop_app node=2")
 	refusedChangesNothing(t, s, "import_definitions node=rabbit-2@localhost "+q, "import_definitions: rabbit-2@localhost is stopped")
-	if out := s.ExecLine("import_definitions node=1 " + q); len(out) != 0 {
+	if out := s.runLine("import_definitions node=1 " + q); len(out) != 0 {
 		t.Fatalf("import on the running node printed %q", out)
 	}
-	if got := s.ExecLine("list_queues name node"); !slices.Contains(got, "queue name=a node=rabbit@localhost") {
+	if got := s.runLine("list_queues name node"); !slices.Contains(got, "queue name=a node=rabbit@localhost") {
 		t.Errorf("list_queues after the import on node 1: %q", got)
 	}
 }

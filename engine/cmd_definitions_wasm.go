@@ -7,16 +7,15 @@ package engine
 // budget (see cmd_definitions.go for the commands natively).
 
 import (
-	"errors"
-
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
 // errDefinitionsNative says why, and what to do instead.
-var errDefinitionsNative = errors.New("not in the browser build of warren: drop or paste the definitions file on the scenario editor, which writes it as lines of the language, or run it with go run ./scripts/scenario")
+var errDefinitionsNative = say.E("con.defsNative")
 
 func refuseDefinitions(_ *Sim, cmd script.Command) error {
-	return errors.New(cmd.Name + ": " + errDefinitionsNative.Error())
+	return say.Wrap("con.named", errDefinitionsNative, cmd.Name)
 }
 
 // definitionCommands are the definitions' commands, refused.

@@ -7,8 +7,6 @@ package engine
 //	expect on=c2.1 saw=deliver tag=1 body=urgent
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -77,7 +75,7 @@ func (s *Sim) ExpectWithin(line string, d time.Duration) (Goal, error) {
 		return s.expect(cmd, 0)
 	}
 	if d <= 0 {
-		return Goal{}, fmt.Errorf("expect: not checked: the goals before it took the time budget of one command here, %s", lim.wall)
+		return Goal{}, say.E("con.expectNotChecked", lim.wall.String())
 	}
 	return s.expect(cmd, s.now()+int64(min(d, lim.wall)))
 }
@@ -90,7 +88,7 @@ func (s *Sim) goalCommand(line string) (script.Command, error) {
 	}
 	if cmd.Name != "expect" {
 		spec, _ := script.Lookup("expect")
-		return script.Command{}, &script.Error{Col: 1, Cmd: cmd.Name, Msg: "a goal is an expect command", Hint: "usage: " + spec.Usage}
+		return script.Command{}, &script.Error{Col: 1, Cmd: cmd.Name, Msg: say.T("con.goalIsExpect"), Hint: say.S("con.usage", spec.Usage)}
 	}
 	return cmd, nil
 }
@@ -114,8 +112,8 @@ func (s *Sim) expect(cmd script.Command, deadline int64) (Goal, error) {
 	g := s.expectGoal(cmd)
 	stop := s.look.stop
 	s.look = look{}
-	if stop != "" {
-		return Goal{}, errors.New(stop)
+	if stop.Key != "" {
+		return Goal{}, &say.Error{Text: stop}
 	}
 	return g, nil
 }
@@ -123,7 +121,7 @@ func (s *Sim) expect(cmd script.Command, deadline int64) (Goal, error) {
 // look bounds a goal's look through the trace lines (eachLine).
 type look struct {
 	deadline int64
-	stop     string // why it stopped
+	stop     say.Text // why it stopped
 }
 
 // eachLine calls fn with the trace lines up to now, in order, until it
@@ -134,10 +132,10 @@ func (s *Sim) eachLine(fn func(l TraceLine) bool) {
 	for i, n := 0, s.TranscriptLen(); i < n; i++ {
 		switch {
 		case int64(i) >= lim.events:
-			s.look.stop = fmt.Sprintf("expect: stopped looking after %s trace lines (the budget of one command)", thousands(int64(i)))
+			s.look.stop = say.S("con.expectStopLines", thousands(int64(i)))
 			return
 		case s.look.deadline != 0 && i%timeCheckEvery == 0 && i > 0 && s.now() > s.look.deadline:
-			s.look.stop = fmt.Sprintf("expect: stopped looking after %s trace lines (the time budget of one command here, %s)", thousands(int64(i)), lim.wall)
+			s.look.stop = say.S("con.expectStopTime", thousands(int64(i)), lim.wall.String())
 			return
 		}
 		if fn(s.client.lines.line(i)) {

@@ -106,7 +106,7 @@ basic.publish key=big body=keep-me persistent`)
 	// back, but not after a power loss
 	for _, l := range []string{"restart kind=crash", "basic.get queue=big no-ack", "basic.get queue=big no-ack", "basic.get queue=big no-ack",
 		"basic.get queue=big no-ack", "basic.get queue=big no-ack", "basic.get queue=big no-ack"} {
-		s.ExecLine(l)
+		s.runLine(l)
 	}
 	check(`expect on=c1.1 saw=get-ok body=keep-me redelivered after=crash`, true, "c1.1 saw get-ok body=keep-me redelivered after a crash restart")
 	check(get, false, "c1.1 saw get-ok body=keep-me redelivered after a power-loss restart (the node has had no power-loss restart)")
@@ -115,7 +115,7 @@ basic.publish key=big body=keep-me persistent`)
 	// when no file has it
 	check(`expect file=0.rdq gone`, false, "file 0.rdq is gone (it is there, 0 bytes)")
 	// a power loss after the get: the line came before it
-	s.ExecLine("restart kind=power-loss")
+	s.runLine("restart kind=power-loss")
 	check(get, false, "c1.1 saw get-ok body=keep-me redelivered after a power-loss restart (every such line came before it, at event ")
 
 	// published, then a clean stop syncs the v2 index; a power loss then

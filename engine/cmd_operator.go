@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"warren/engine/node"
+	"warren/engine/say"
 	"warren/engine/script"
 	"warren/engine/trace"
 )
@@ -62,7 +63,7 @@ var operatorCommands = []command{
 // a single node, and where the build cannot do it.
 func checkApp(s *Sim, cmd script.Command) error {
 	if _, err := s.cluster.Member(cmd.Str("node", "")); err != nil {
-		return fmt.Errorf("%s: %w", cmd.Name, err)
+		return say.Wrap("con.named", err, cmd.Name)
 	}
 	return s.cluster.CheckApp(cmd.Name)
 }

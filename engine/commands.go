@@ -9,8 +9,7 @@ package engine
 // cmd_expect.go (goals).
 
 import (
-	"fmt"
-
+	"warren/engine/say"
 	"warren/engine/script"
 	"warren/engine/trace"
 )
@@ -83,7 +82,7 @@ func init() {
 func handlerOf(cmd script.Command) (handler, error) {
 	h, ok := commands[cmd.Name]
 	if !ok {
-		return handler{}, fmt.Errorf("%s: the engine has no handler for this command", cmd.Name)
+		return handler{}, say.E("con.noHandler", cmd.Name)
 	}
 	return h, nil
 }
@@ -135,7 +134,7 @@ func (s *Sim) runFamily(f family, cmd script.Command, settle bool) ([]string, er
 		// command's output, and what it did stays done
 		pre, err := s.record(cmd)
 		if err != nil {
-			pre = []string{"error: " + err.Error()}
+			pre = []string{s.sayError(err)}
 		}
 		s.apply(op{kind: opSettle, t: s.rt.Now()})
 		return append(pre, s.lines()...), nil

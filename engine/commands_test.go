@@ -44,7 +44,7 @@ func refusedChangesNothing(t *testing.T, s *Sim, line, want string) {
 	t.Helper()
 	before := wholeState(t, s)
 	ops, applied := len(s.ops), s.applied
-	out := s.ExecLine(line)
+	out := s.runLine(line)
 	if len(out) != 1 || !strings.HasPrefix(out[0], "error: ") || !strings.Contains(out[0], want) {
 		t.Fatalf("%q: got %q, want one error line saying %q", line, out, want)
 	}
@@ -61,7 +61,7 @@ func refusedChangesNothing(t *testing.T, s *Sim, line, want string) {
 func TestRefusedAppCommandsChangeNothing(t *testing.T) {
 	s := New(Options{Record: true})
 	mustExec(t, s, "queue.declare queue=q")
-	if _, err := s.Submit("basic.publish key=q body=pending"); err != nil {
+	if err := s.Run("basic.publish key=q body=pending", RunOptions{Hold: true}).Err; err != nil {
 		t.Fatal(err)
 	}
 	refusedChangesNothing(t, s, "stop_app node=1", "a single node cannot be stopped")
@@ -69,7 +69,7 @@ func TestRefusedAppCommandsChangeNothing(t *testing.T) {
 
 	c := New(Options{Record: true})
 	mustExec(t, c, "cluster nodes=2", "queue.declare queue=q")
-	if _, err := c.Submit("basic.publish key=q body=pending"); err != nil {
+	if err := c.Run("basic.publish key=q body=pending", RunOptions{Hold: true}).Err; err != nil {
 		t.Fatal(err)
 	}
 	refusedChangesNothing(t, c, "stop_app node=3", `no node "3" in the cluster`)
@@ -105,10 +105,10 @@ func TestRefusedRestartKeepsTheFuture(t *testing.T) {
 func TestStoreSyncStopsItsTimer(t *testing.T) {
 	s := New(Options{Record: true})
 	mustExec(t, s, "queue.declare queue=q durable", "confirm.select")
-	if _, err := s.Submit("basic.publish key=q persistent size=5000 count=50"); err != nil {
+	if err := s.Run("basic.publish key=q persistent size=5000 count=50", RunOptions{Hold: true}).Err; err != nil {
 		t.Fatal(err)
 	}
-	out := s.RunQuiet()
+	out := s.runLine("run")
 	calls, timers := 0, 0
 	for i := int64(1); i <= s.EventCount(); i++ {
 		e := s.Event(i)

@@ -22,7 +22,7 @@ func movingAverage(timeUs, halfLifeUs, next, current float64) float64 {
 func TestConsumerUtilisationFormula(t *testing.T) {
 	s := New(Options{})
 	util := func() float64 {
-		out := s.ExecLine("list_queues consumer_utilisation")
+		out := s.runLine("list_queues consumer_utilisation")
 		_, v, ok := strings.Cut(out[0], "consumer_utilisation=")
 		f, err := strconv.ParseFloat(v, 64)
 		if !ok || err != nil {
@@ -31,17 +31,17 @@ func TestConsumerUtilisationFormula(t *testing.T) {
 		return f
 	}
 	start := float64(s.Runtime().Now())
-	s.ExecLine("queue.declare queue=q")
-	s.ExecLine("basic.qos prefetch=1 on=c2.1")
-	s.ExecLine("basic.consume queue=q tag=c on=c2.1")
+	s.runLine("queue.declare queue=q")
+	s.runLine("basic.qos prefetch=1 on=c2.1")
+	s.runLine("basic.consume queue=q tag=c on=c2.1")
 	if got := util(); got != 1.0 {
 		t.Fatalf("with an idle consumer: %v, want 1.0", got)
 	}
 	// commands start at the time the last one ended: the publish and the
 	// ack below act within a few µs of the times read before them
 	blocked := float64(s.Runtime().Now())
-	s.ExecLine("basic.publish key=q body=a count=2") // the second waits: prefetch 1
-	s.ExecLine("run ms=1000")
+	s.runLine("basic.publish key=q body=a count=2") // the second waits: prefetch 1
+	s.runLine("run ms=1000")
 	now := float64(s.Runtime().Now())
 	active, inactive := blocked-start, now-blocked
 	want := movingAverage(active+inactive, 1e6, active/(active+inactive), 1.0)
@@ -50,10 +50,10 @@ func TestConsumerUtilisationFormula(t *testing.T) {
 	}
 	// the ack unblocks the consumer: active again, the average taken
 	back := float64(s.Runtime().Now())
-	s.ExecLine("basic.ack tag=1 on=c2.1")
+	s.runLine("basic.ack tag=1 on=c2.1")
 	avg := movingAverage(back-start, 1e6, (blocked-start)/(back-start), 1.0)
-	s.ExecLine("basic.ack tag=2 on=c2.1")
-	s.ExecLine("run ms=2000")
+	s.runLine("basic.ack tag=2 on=c2.1")
+	s.runLine("run ms=2000")
 	now = float64(s.Runtime().Now())
 	want = movingAverage(now-back, 1e6, 1.0, avg)
 	if got := util(); math.Abs(got-want) > 1e-3 || got < 0.8 {

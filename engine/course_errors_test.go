@@ -11,7 +11,7 @@ func runLines(t *testing.T, s *Sim, lines ...string) []string {
 	t.Helper()
 	var out []string
 	for _, l := range lines {
-		out = s.ExecLine(l)
+		out = s.runLine(l)
 		for _, o := range out {
 			if strings.HasPrefix(o, "error:") {
 				t.Fatalf("%s: %s", l, o)
@@ -48,14 +48,14 @@ func TestShowCreditMsgStoreLink(t *testing.T) {
 // `expect on=c1 saw=blocked` checks for it as its usage says.
 func TestExpectSawOnConnection(t *testing.T) {
 	s := New(Options{Record: true})
-	if got := s.ExecLine("expect on=c1 saw=blocked"); len(got) != 1 || !strings.HasPrefix(got[0], "goal not met: c1 saw blocked") {
+	if got := s.runLine("expect on=c1 saw=blocked"); len(got) != 1 || !strings.HasPrefix(got[0], "goal not met: c1 saw blocked") {
 		t.Fatalf("before any alarm: %v", got)
 	}
 	runLines(t, s, "queue.declare queue=q", "alarm set=memory", "basic.publish key=q body=x", "run ms=10")
-	if got := s.ExecLine("expect on=c1 saw=blocked"); len(got) != 1 || got[0] != "goal met: c1 saw blocked" {
+	if got := s.runLine("expect on=c1 saw=blocked"); len(got) != 1 || got[0] != "goal met: c1 saw blocked" {
 		t.Errorf("after the alarm blocked c1: %v", got)
 	}
-	if got := s.ExecLine("expect on=c2 saw=blocked"); len(got) != 1 || !strings.HasPrefix(got[0], "goal not met") {
+	if got := s.runLine("expect on=c2 saw=blocked"); len(got) != 1 || !strings.HasPrefix(got[0], "goal not met") {
 		t.Errorf("c2 never connected: %v", got)
 	}
 }
@@ -69,9 +69,9 @@ func TestDeclareWaitsForRAMNodes(t *testing.T) {
 		s := New(Options{Record: true})
 		runLines(t, s, cluster, "set trace=summary", "submit queue.declare queue=slow")
 		for i := 0; i < 20; i++ {
-			for _, l := range s.ExecLine("step") {
+			for _, l := range s.runLine("step") {
 				if strings.Contains(l, "declare-ok") {
-					return s.ExecLine("show clock")[0]
+					return s.runLine("show clock")[0]
 				}
 			}
 		}

@@ -53,9 +53,9 @@ func TestDefinitionsExportIsTheCorpus(t *testing.T) {
 	exported := export.Expected[0]
 	s := New(Options{})
 	for _, step := range f.Cases[0].Steps {
-		scenario.Exec(s, step)
+		scenario.Exec(target(s), step)
 	}
-	now := scenario.Exec(s, export.Steps[0])
+	now := scenario.Exec(target(s), export.Steps[0])
 	if len(now) != 1 || now[0] != exported {
 		t.Fatalf("export_definitions prints\n%q\nthe golden file holds\n%s", now, exported)
 	}
@@ -79,4 +79,10 @@ func caseOf(t *testing.T, f *scenario.File, cmd string) scenario.Case {
 	}
 	t.Fatalf("%s: no case %q", f.Name, cmd)
 	return scenario.Case{}
+}
+
+// target runs scenario lines on s through its front door, each with its
+// line in the file.
+func target(s *Sim) scenario.Target {
+	return scenario.LineRunner(func(line string, n int) []string { return s.Run(line, RunOptions{Line: n}).Lines })
 }

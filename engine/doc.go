@@ -5,7 +5,10 @@
 //
 // # The rooms
 //
-//   - engine (this package): the front door. Sim holds a simulation in
+//   - engine (this package): the front door. Sim.Run runs a line and
+//     returns a Result (its lines, the sentences said as data, what was
+//     left out, the time budget's cut, the refusal); Step, SeekEvent and
+//     Snapshot are the rest. Sim holds a simulation in
 //     four parts that a seek treats each one way (sim.go): its state,
 //     copied whole by checkpoints; its history (operations, events, trace
 //     lines, checkpoints, markers), shared and never copied; what runs
@@ -31,9 +34,10 @@
 //     their encodings; engine/vfs the in-memory disk they go to, with its
 //     faults and the ring of recent operations that show disk prints.
 //   - engine/say: what the engine says to a reader in words (narration,
-//     markers, goals, the budget's stops) as data, a catalog key and its
-//     arguments, with the one English catalog; the widget says the same
-//     keys in other languages from its own.
+//     markers, goals, the budget's stops, errors, hints and usages: a
+//     say.Error) as data, a catalog key and its arguments, with the one
+//     English catalog; the widget says the same keys in other languages
+//     from its own.
 //   - engine/scenario: scenario files (commands, `----`, the recorded
 //     output) and the lessons' blocks, read by one parser, run on a
 //     target (a Sim, or a real broker in scripts/scenario) and rewritten;
@@ -47,7 +51,7 @@
 // `basic.publish key=q body=hi` typed at the console, function by
 // function:
 //
-//  1. Sim.ExecLine parses the line (script.ParseLine) and Sim.Exec runs it:
+//  1. Sim.Run, the one way to run a line, parses it (script.ParseLine);
 //     Sim.exec (commands.go) finds the handler by the command's name,
 //     checks it (checkConnOpen: the connection's node runs), and plays it
 //     out as its family does (runFamily): the change is recorded as an
@@ -78,7 +82,8 @@
 //     history's transcript; Sim.lines prints the events the command caused
 //     as trace lines, the command's output. Lines of the engine's own
 //     (a goal's verdict, a budget's stop) are say.Texts (Sim.sayLine), and
-//     the bridge sends each beside its line (jsonenc.Answer).
+//     Run gives each beside its line (Result.Said), as the bridge sends
+//     it (jsonenc.Answer).
 //
 // An ack goes back the same way: channel.ack and settle (channel_ack.go),
 // then queue.ack (queue_ack.go).

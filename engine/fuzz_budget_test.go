@@ -114,7 +114,7 @@ func wholePathOverBudget(text string) string {
 			msg = step(line, func() { s.FirstEventWhere("expect "+strings.TrimPrefix(line, "#@when "), 0) })
 		case line == "" || strings.HasPrefix(line, "#"):
 		default:
-			msg = step(line, func() { s.ExecLine(line) })
+			msg = step(line, func() { s.runLine(line) })
 		}
 		if msg != "" {
 			return fmt.Sprintf("line %d: %s", i+1, msg)

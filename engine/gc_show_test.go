@@ -11,9 +11,9 @@ func gcLines(t *testing.T, lines ...string) (before, after []string) {
 	t.Helper()
 	s := New(Options{})
 	mustExec(t, s, lines[:5]...)
-	before = s.ExecLine("show gc")
+	before = s.runLine("show gc")
 	mustExec(t, s, lines[5:]...)
-	return before, s.ExecLine("show gc")
+	return before, s.runLine("show gc")
 }
 
 // want checks that each line is printed, in this order (other lines may

@@ -75,7 +75,7 @@ func (h *heldChecker) around(what string, run func() (out []string, panicked str
 // run, not run again for it.
 func execCase(t *testing.T, s *Sim, cmd script.Command) []string {
 	if !checkHeld {
-		return s.Exec(cmd)
+		return s.Run(cmd.Text, RunOptions{Line: cmd.Line}).Lines
 	}
 	h := &heldChecker{s: s}
 	out := h.around(cmd.Text, func() (out []string, panicked string) {
@@ -84,7 +84,7 @@ func execCase(t *testing.T, s *Sim, cmd script.Command) []string {
 				panicked = fmt.Sprintf("%q panicked: %v\n%s", cmd.Text, r, debug.Stack())
 			}
 		}()
-		return s.Exec(cmd), ""
+		return s.Run(cmd.Text, RunOptions{Line: cmd.Line}).Lines, ""
 	})
 	if h.bad != "" {
 		t.Fatal(h.bad)

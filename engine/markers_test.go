@@ -14,7 +14,7 @@ func runScript(t *testing.T, script string) *Sim {
 		if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		for _, out := range s.ExecLine(l) {
+		for _, out := range s.runLine(l) {
 			if strings.HasPrefix(out, "error:") {
 				t.Fatalf("%s: %s", l, out)
 			}
@@ -59,13 +59,13 @@ run ms=1000`)
 	if err := s.SeekEvent(out.Event); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.ExecLine("show credit"); !slices.Contains(got, "credit reader c1 -> channel c1.1 0/400 blocked") {
+	if got := s.runLine("show credit"); !slices.Contains(got, "credit reader c1 -> channel c1.1 0/400 blocked") {
 		t.Errorf("at the marker (event %d) show credit says %v", out.Event, got)
 	}
 	if err := s.SeekEvent(out.Event - 1); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.ExecLine("show credit"); !slices.Contains(got, "credit reader c1 -> channel c1.1 1/400") {
+	if got := s.runLine("show credit"); !slices.Contains(got, "credit reader c1 -> channel c1.1 1/400") {
 		t.Errorf("one event before the marker show credit says %v", got)
 	}
 	var back Marker
@@ -97,7 +97,7 @@ run ms=1000`)
 	if err := s.SeekEvent(out.Event + 1); err != nil {
 		t.Fatal(err)
 	}
-	s.ExecLine("queue.declare queue=other")
+	s.runLine("queue.declare queue=other")
 	after := s.Markers()
 	type seenMarker struct {
 		event      int64

@@ -20,7 +20,7 @@ func BenchmarkDeclareQueues(b *testing.B) {
 			s := New(Options{Record: record})
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				s.ExecLine("queue.declare queue=q" + strconv.Itoa(i))
+				s.runLine("queue.declare queue=q" + strconv.Itoa(i))
 			}
 		})
 	}

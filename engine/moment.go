@@ -1,6 +1,8 @@
 package engine
 
-import "fmt"
+import (
+	"warren/engine/say"
+)
 
 // FirstEventWhere finds the first event, from event from on, at which the
 // goal (an expect line) holds: the moment a lesson's "#@when" line names.
@@ -20,7 +22,7 @@ func (s *Sim) FirstEventWhere(goal string, from int64) (n int64, ok bool, err er
 	}
 	end := s.Furthest()
 	if from < 0 || from > end {
-		return 0, false, fmt.Errorf("when: event %d is outside the timeline (0 to %d)", from, end)
+		return 0, false, say.E("con.whenOutside", i64(from), i64(end))
 	}
 	back := s.rt.Events()
 	defer func() {
@@ -36,17 +38,16 @@ func (s *Sim) FirstEventWhere(goal string, from int64) (n int64, ok bool, err er
 	for n = from; n <= end; n++ {
 		switch looked := n - from; {
 		case looked >= lim.events:
-			return 0, false, fmt.Errorf("when: stopped looking after %s events, at event %d (the budget of one command)", thousands(looked), n)
+			return 0, false, say.E("con.whenStopEvents", thousands(looked), i64(n))
 		case deadline != 0 && looked%timeCheckEvery == 0 && s.now() > deadline:
-			return 0, false, fmt.Errorf("when: stopped looking after %s events, at event %d (the time budget of one command here, %s)",
-				thousands(looked), n, lim.wall)
+			return 0, false, say.E("con.whenStopTime", thousands(looked), i64(n), lim.wall.String())
 		}
 		if err := s.seekWithin(n, deadline); err != nil {
 			return 0, false, err
 		}
 		g, err := s.expect(cmd, deadline)
 		if err != nil {
-			return 0, false, fmt.Errorf("when: at event %d, %w", n, err)
+			return 0, false, say.Wrap("con.whenAt", err, i64(n))
 		}
 		if g.Met {
 			return n, true, nil

@@ -76,7 +76,7 @@ func TestOnlyLinkedFieldsStayOutOfTheState(t *testing.T) {
 // to the same transcript and its events to the same log.
 func TestCopiedStateRunsOn(t *testing.T) {
 	s := New(Options{Record: true})
-	s.ExecLine("queue.declare queue=q")
+	s.runLine("queue.declare queue=q")
 	st, _, err := s.copyState(0)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestCopiedStateRunsOn(t *testing.T) {
 		t.Fatalf("after replaceState, the state is not joined to the history")
 	}
 	before, lines := s.log.Len(), s.transcript.upTo(max64)
-	if out := s.ExecLine("queue.declare queue=r"); len(out) == 0 {
+	if out := s.runLine("queue.declare queue=r"); len(out) == 0 {
 		t.Fatalf("queue.declare printed nothing")
 	}
 	if s.log.Len() <= before {

@@ -16,11 +16,11 @@ func TestPersistenceCostRatio(t *testing.T) {
 	rate := func(lines ...string) float64 {
 		s := New(Options{DiscardTrace: true})
 		for _, l := range lines {
-			if out := s.ExecLine(l); len(out) > 0 && strings.HasPrefix(out[0], "error:") {
+			if out := s.runLine(l); len(out) > 0 && strings.HasPrefix(out[0], "error:") {
 				t.Fatalf("%s: %s", l, out[0])
 			}
 		}
-		out := s.ExecLine("show throughput")
+		out := s.runLine("show throughput")
 		_, rest, _ := strings.Cut(out[0], " delivered=20000 (")
 		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.Fields(rest)[0], "/s)"), 64)
 		if err != nil {

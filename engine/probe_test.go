@@ -30,7 +30,7 @@ func BenchmarkProbe(b *testing.B) {
 			for b.Loop() {
 				s = New(Options{Record: true})
 				for _, l := range p.lines {
-					out := s.ExecLine(l)
+					out := s.runLine(l)
 					if len(p.lines) < 10 && len(out) > 0 {
 						b.Logf("%.50s: %.160s", l, out[len(out)-1])
 					}

@@ -225,7 +225,7 @@ func exec(s *Sim, line string) (out []string, panicked string) {
 			panicked = fmt.Sprintf("%q panicked: %v\n%s", line, r, debug.Stack())
 		}
 	}()
-	return s.ExecLine(line), ""
+	return s.runLine(line), ""
 }
 
 func refused(out []string) bool { return len(out) == 1 && strings.HasPrefix(out[0], "error: ") }
@@ -319,7 +319,7 @@ func showsWindow(line string) bool {
 func replay(lines []string) *Sim {
 	s := New(Options{Record: true})
 	for _, l := range lines {
-		s.ExecLine(l)
+		s.runLine(l)
 	}
 	return s
 }

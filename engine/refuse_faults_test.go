@@ -98,7 +98,7 @@ func TestRefusalsUnderFaultsChangeNothing(t *testing.T) {
 					mustExec(t, s, fault)
 					before := wholeState(t, s)
 					ops, furthest, trace := len(s.ops), s.Furthest(), len(s.Transcript())
-					out := s.ExecLine(line)
+					out := s.runLine(line)
 					if len(out) == 0 || !strings.HasPrefix(out[0], "error: ") {
 						continue
 					}
@@ -113,7 +113,7 @@ func TestRefusalsUnderFaultsChangeNothing(t *testing.T) {
 						t.Errorf("%s: %s\nchanged the history", where, out[0])
 					}
 					// the next command sees nothing of the refused one
-					if got := s.ExecLine("list_connections"); len(got) > 0 && strings.Contains(strings.Join(got, "\n"), "closed") {
+					if got := s.runLine("list_connections"); len(got) > 0 && strings.Contains(strings.Join(got, "\n"), "closed") {
 						t.Errorf("%s: the next command printed %q", where, got)
 					}
 				}

@@ -20,7 +20,7 @@ func TestSnapshotOfQueueOnStoppedNode(t *testing.T) {
 	if len(snap.Queues) != 1 || snap.Queues[0].Name != "q" || !snap.Queues[0].Down {
 		t.Fatalf("queues in the snapshot: %+v", snap.Queues)
 	}
-	for _, l := range s.ExecLine(stateViews) {
+	for _, l := range s.runLine(stateViews) {
 		if strings.HasPrefix(l, "error") {
 			t.Fatal(l)
 		}

@@ -49,7 +49,7 @@ func shownState(tb testing.TB, s *Sim, show string) string {
 		b.WriteString(what + " " + string(j) + "\n")
 	}
 	add("snapshot", s.Snapshot())
-	for _, l := range s.ExecLine(show) {
+	for _, l := range s.runLine(show) {
 		b.WriteString(l + "\n")
 	}
 	add("policies", s.node.Policies())
@@ -66,7 +66,7 @@ func shownState(tb testing.TB, s *Sim, show string) string {
 func TestRefusedCommandsChangeNothing(t *testing.T) {
 	s := New(Options{Record: true})
 	mustExec(t, s, "queue.declare queue=q", "basic.publish key=q body=m{i} count=3")
-	if _, err := s.Submit("basic.publish key=q body=late"); err != nil {
+	if err := s.Run("basic.publish key=q body=late", RunOptions{Hold: true}).Err; err != nil {
 		t.Fatal(err)
 	}
 	s.Step(2) // leave work in flight: a process is running
@@ -83,7 +83,7 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 		"show colours",
 		"run ms=1 events=2",
 	} {
-		out := s.ExecLine(line)
+		out := s.runLine(line)
 		if len(out) != 1 || !strings.HasPrefix(out[0], "error: ") {
 			t.Fatalf("%q: got %q, want one error line", line, out)
 		}
@@ -109,7 +109,7 @@ func TestRefusedCommandsChangeNothing(t *testing.T) {
 // but a trace line, exactly as the broker sends it.
 func TestBrokerErrorsAreTrace(t *testing.T) {
 	s := New(Options{})
-	out := s.ExecLine("basic.ack tag=9")
+	out := s.runLine("basic.ack tag=9")
 	want := `c1.1 closed code=406 text="PRECONDITION_FAILED - unknown delivery tag 9"`
 	if len(out) != 1 || out[0] != want {
 		t.Fatalf("got %q, want %q", out, want)

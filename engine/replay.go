@@ -1,8 +1,7 @@
 package engine
 
 import (
-	"fmt"
-
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -146,12 +145,15 @@ type SeekStopped struct {
 
 func (e *SeekStopped) Error() string { return e.err.Error() }
 
+// Said is the stop as a sentence.
+func (e *SeekStopped) Said() say.Text { return say.Of(e.err) }
+
 // seekWithin is SeekEvent under a time budget that ends at deadline
 // (now's units, 0: none), which a scan that seeks shares.
 func (s *Sim) seekWithin(n, deadline int64) error {
 	end := s.Furthest()
 	if n < 0 || n > end {
-		return fmt.Errorf("seek: event %d is outside the timeline (0 to %d)", n, end)
+		return say.E("con.seekOutside", i64(n), i64(end))
 	}
 	cur := s.rt.Events()
 	cp := s.cps.nearest(n)
@@ -160,7 +162,7 @@ func (s *Sim) seekWithin(n, deadline int64) error {
 	}
 	if cp != nil {
 		if err := s.restore(cp); err != nil {
-			return fmt.Errorf("seek: %w", err)
+			return say.Wrap("con.named", err, "seek")
 		}
 	} else {
 		s.replaceState(fresh(s.opts))
@@ -172,7 +174,7 @@ func (s *Sim) seekWithin(n, deadline int64) error {
 func (s *Sim) StepBack() error {
 	n := s.rt.Events()
 	if n == 0 {
-		return fmt.Errorf("step back: already at the start")
+		return say.E("con.stepBackStart")
 	}
 	return s.SeekEvent(n - 1)
 }
@@ -211,12 +213,10 @@ func (s *Sim) forward(n, end, deadline int64) error {
 			switch {
 			case replayed >= most:
 				stopped = &SeekStopped{At: at, Want: n, Replayed: replayed,
-					err: fmt.Errorf("seek: stopped at event %d of %d after replaying %s events (the budget of one command); seek again to go on",
-						at, n, thousands(replayed))}
+					err: say.E("con.seekStopEvents", i64(at), i64(n), thousands(replayed))}
 			case deadline != 0 && replayed >= TimeBudgetFloor && s.now() > deadline:
 				stopped = &SeekStopped{At: at, Want: n, Replayed: replayed,
-					err: fmt.Errorf("seek: stopped at event %d of %d after replaying %s events (the time budget of one command here, %s); seek again to go on",
-						at, n, thousands(replayed), s.limits().wall)}
+					err: say.E("con.seekStopTime", i64(at), i64(n), thousands(replayed), s.limits().wall.String())}
 			}
 			if stopped != nil {
 				break
@@ -258,13 +258,4 @@ func (s *Sim) Step(n int64) int64 {
 	s.apply(op{kind: opSteps, n: n})
 	s.endBudget(nil, nil)
 	return s.rt.Events() - before
-}
-
-// RunQuiet runs until the node is quiet, as after a command.
-func (s *Sim) RunQuiet() []string {
-	s.branch()
-	s.startBudget()
-	s.apply(op{kind: opSettle, t: s.rt.Now()})
-	out, _ := s.endBudget(s.lines(), nil)
-	return out
 }

@@ -22,7 +22,7 @@ func snapJSON(t *testing.T, s *Sim) string {
 func TestSeekReproducesEveryEvent(t *testing.T) {
 	s := New(Options{Record: true})
 	mustExec(t, s, "queue.declare queue=q x-max-priority=3", "basic.qos prefetch=2 on=c2.1", "basic.consume queue=q tag=c on=c2.1")
-	if _, err := s.Submit("basic.publish key=q body=m{i} count=5 priority=2"); err != nil {
+	if err := s.Run("basic.publish key=q body=m{i} count=5 priority=2", RunOptions{Hold: true}).Err; err != nil {
 		t.Fatal(err)
 	}
 	var want []string
@@ -74,7 +74,7 @@ func TestSeekThenBranch(t *testing.T) {
 	if err := s.SeekEvent(mid); err != nil {
 		t.Fatal(err)
 	}
-	out := s.ExecLine("basic.get queue=q no-ack")
+	out := s.runLine("basic.get queue=q no-ack")
 	if len(out) != 1 || out[0] != "c1.1 get-ok tag=1 exchange= key=q messages=0 body=a" {
 		t.Fatalf("after branch: %q", out)
 	}

@@ -61,7 +61,7 @@ func restartTrace(t *testing.T, lines []string) string {
 	from := s.EventCount()
 	for _, l := range lines {
 		b.WriteString("> " + l + "\n")
-		for _, out := range s.ExecLine(l) {
+		for _, out := range s.runLine(l) {
 			b.WriteString(out + "\n")
 		}
 		for n := from + 1; n <= s.EventCount(); n++ {
@@ -81,7 +81,7 @@ func restartTrace(t *testing.T, lines []string) string {
 	for _, l := range s.Transcript() {
 		b.WriteString(l.Text + "\n")
 	}
-	for _, l := range s.ExecLine("show files") {
+	for _, l := range s.runLine("show files") {
 		b.WriteString(l + "\n")
 	}
 	return b.String()

@@ -1,28 +1,25 @@
 package engine
 
-import "warren/engine/say"
+import (
+	"warren/engine/say"
+)
 
-// saidKept is how many of the lines it printed lately the engine keeps
-// the sentences of (Said): a command's output has a few such lines, and
-// the bridge asks right after the command.
-const saidKept = 256
-
-// sayLine is the line that says t, remembered with t so that the bridge
-// can hand the widget the sentence beside the line.
+// sayLine is the line that says t, remembered with t so that Run can give
+// the sentence beside the line (Result.Said).
 func (s *Sim) sayLine(t say.Text) string {
 	line := t.String()
-	if s.said == nil || len(s.said) >= saidKept {
+	if s.said == nil {
 		s.said = map[string]say.Text{}
 	}
 	s.said[line] = t
 	return line
 }
 
-// Said is the sentence of a line the engine printed lately, when it says
-// that line as data (an error, a goal's verdict, a budget's stop); the
-// other lines (RabbitMQ's trace, the command language) are said as they
-// are in every language.
-func (s *Sim) Said(line string) (say.Text, bool) {
-	t, ok := s.said[line]
-	return t, ok
+// sayError is the line that says err: "error: " and why, said as data
+// when err says itself so (say.Sayer); RabbitMQ's own answers stay words.
+func (s *Sim) sayError(err error) string {
+	if e, ok := err.(say.Sayer); ok {
+		return s.sayLine(say.Around("con.error", e.Said()))
+	}
+	return "error: " + err.Error()
 }

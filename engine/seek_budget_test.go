@@ -81,7 +81,7 @@ func TestSeekKeepsTheBudgets(t *testing.T) {
 	if got := seekState(t, s); got != want {
 		t.Fatalf("back at the end after a seek the time budget stopped:\n%s", diffState(want, got))
 	}
-	if out := s.ExecLine("list_queues name messages"); refused(out) {
+	if out := s.runLine("list_queues name messages"); refused(out) {
 		t.Errorf("after the seeks: %q", out)
 	}
 }
@@ -105,7 +105,7 @@ func TestGoalCheckKeepsTheBudgets(t *testing.T) {
 			t.Errorf("%s under a budget of 2,000 events: %v", g, err)
 		}
 	}
-	if out := s.ExecLine(goals[0]); len(out) != 1 || out[0] != "error: expect: stopped looking after 2,000 trace lines (the budget of one command)" {
+	if out := s.runLine(goals[0]); len(out) != 1 || out[0] != "error: expect: stopped looking after 2,000 trace lines (the budget of one command)" {
 		t.Errorf("as a command: %q", out)
 	}
 

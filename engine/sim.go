@@ -6,7 +6,6 @@ import (
 	"warren/engine/beam"
 	"warren/engine/node"
 	"warren/engine/say"
-	"warren/engine/script"
 )
 
 // QuietWindow is how long the node must send the client nothing before a
@@ -81,7 +80,7 @@ type running struct {
 	limiting bool
 	stopAt   int64
 	hitLimit bool
-	printing showing // ExecLineShowing's bound (timeline.go)
+	printing showing // RunOptions.Most's bound (timeline.go)
 	// While a seek replays: the event after which to keep its own copy
 	// (0: none), and the events before the operation it replays began.
 	nearAt, nearBefore int64
@@ -144,37 +143,6 @@ func (s *Sim) Cluster() *node.Cluster { return s.cluster }
 
 // Runtime exposes the process runtime for inspection.
 func (s *Sim) Runtime() *beam.Runtime { return s.rt }
-
-// Exec runs one command until the node is quiet and returns the lines the
-// client observed, in trace order. A refused command returns one
-// `error: ...` line and leaves the simulation unchanged.
-func (s *Sim) Exec(cmd script.Command) []string {
-	out, err := s.exec(cmd, true)
-	if err != nil {
-		return []string{"error: " + err.Error()}
-	}
-	return out
-}
-
-// ExecLine parses and runs one console line.
-func (s *Sim) ExecLine(line string) []string {
-	cmd, err := script.ParseLine(line, 0)
-	if err != nil {
-		return []string{"error: " + err.Error()}
-	}
-	return s.Exec(cmd)
-}
-
-// Submit hands a command to the node without running it: a client
-// command's frames wait in the socket until the node is stepped. Commands
-// that only look (show) answer at once; the others run as in Exec.
-func (s *Sim) Submit(line string) ([]string, error) {
-	cmd, err := script.ParseLine(line, 0)
-	if err != nil {
-		return nil, err
-	}
-	return s.exec(cmd, false)
-}
 
 // baseline is where the last command that runs events started, for the
 // utilisation `show schedulers` reports. (Not a marker: those are the

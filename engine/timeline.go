@@ -253,38 +253,7 @@ func (s *Sim) TraceLines(from, to int) []TraceLine {
 	return out
 }
 
-// ExecLineShowing runs a console line as ExecLine does, but derives the
-// text of only the first max lines of its output (max > 0): it returns
-// those, as ExecLine's would start, and how many lines it left out. A
-// page that shows at most max lines of a command's output need not build
-// the text of a long run's thousands of deliveries.
-func (s *Sim) ExecLineShowing(line string, max int) (shown []string, omitted int) {
-	if max <= 0 {
-		return s.ExecLine(line), 0
-	}
-	s.printing = showing{on: true, left: max}
-	s.budget.said = ""
-	out := s.ExecLine(line)
-	unprinted := s.printing.unprinted
-	s.printing = showing{}
-	// the line that says a budget stopped the command is always shown
-	stop, room := s.budget.said, max
-	if stop != "" && len(out) > 0 && out[len(out)-1] == stop {
-		out, room = out[:len(out)-1], max-1
-	} else {
-		stop = ""
-	}
-	if len(out) > room {
-		unprinted += len(out) - room
-		out = out[:room]
-	}
-	if stop != "" {
-		out = append(out, stop)
-	}
-	return out, unprinted
-}
-
-// showing bounds the lines a command prints (ExecLineShowing).
+// showing bounds the lines a command prints (RunOptions.Most).
 type showing struct {
 	on        bool
 	left      int // lines still to print

@@ -75,11 +75,12 @@ func TestLineLogDerivesTheSameText(t *testing.T) {
 	check()
 }
 
-// ExecLineShowing prints the start of exactly what ExecLine prints, and
+// A bounded Run (RunOptions.Most) prints the start of exactly what an
+// unbounded one prints, and
 // counts the rest: with confirms sorted among deliveries on two
 // connections, and bounds below, at and past the output's length; a
 // budget's stop line is shown, last, whatever the bound.
-func TestExecLineShowingIsTheStartOfTheOutput(t *testing.T) {
+func TestBoundedRunIsTheStartOfTheOutput(t *testing.T) {
 	setup := []string{
 		"queue.declare queue=q",
 		"confirm.select on=c1.1",
@@ -90,19 +91,20 @@ func TestExecLineShowingIsTheStartOfTheOutput(t *testing.T) {
 	for _, most := range []int{1, 7, 40, 79, 80, 81, 500} {
 		full, part := New(Options{Record: true}), New(Options{Record: true})
 		for _, l := range setup {
-			full.ExecLine(l)
-			part.ExecLine(l)
+			full.runLine(l)
+			part.runLine(l)
 		}
-		want := full.ExecLine(run)
-		got, omitted := part.ExecLineShowing(run, most)
+		want := full.runLine(run)
+		r := part.Run(run, RunOptions{Most: most})
+		got, omitted := r.Lines, r.Omitted
 		n := min(most, len(want))
 		if !slices.Equal(got, want[:n]) || omitted != len(want)-n {
 			t.Fatalf("most=%d: %d lines, %d omitted; want the first %d of %d:\n%q\nwant\n%q", most, len(got), omitted, n, len(want), got, want[:n])
 		}
-		if !slices.Equal(full.ExecLine("show queues"), part.ExecLine("show queues")) {
+		if !slices.Equal(full.runLine("show queues"), part.runLine("show queues")) {
 			t.Fatalf("most=%d: the runs differ after", most)
 		}
-		if later := part.ExecLine(run); !slices.Equal(later, full.ExecLine(run)) {
+		if later := part.runLine(run); !slices.Equal(later, full.runLine(run)) {
 			t.Fatalf("most=%d: the next command prints %d lines, not all", most, len(later))
 		}
 	}
@@ -114,11 +116,12 @@ func TestExecLineShowingIsTheStartOfTheOutput(t *testing.T) {
 		lim := defaultLimits
 		lim.events = 200
 		s.budgetLimits = &lim
-		s.ExecLine("queue.declare queue=q")
-		s.ExecLine("basic.consume queue=q tag=a on=c2.1")
+		s.runLine("queue.declare queue=q")
+		s.runLine("basic.consume queue=q tag=a on=c2.1")
 	}
-	want := full.ExecLine(run)
-	got, omitted := part.ExecLineShowing(run, 3)
+	want := full.runLine(run)
+	r := part.Run(run, RunOptions{Most: 3})
+	got, omitted := r.Lines, r.Omitted
 	if stop := want[len(want)-1]; !strings.HasPrefix(stop, "stopped after") || !slices.Equal(got, append(want[:2:2], stop)) || omitted != len(want)-3 {
 		t.Fatalf("cut by the budget: %q, %d omitted; want the first 2 of %q and its last", got, omitted, want)
 	}

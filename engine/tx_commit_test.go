@@ -33,7 +33,7 @@ func TestTxCommitWaitsForConfirms(t *testing.T) {
 	if lastWrite < confirmAt {
 		t.Errorf("commit-ok was written at event %d, before the queue's confirm at event %d", lastWrite, confirmAt)
 	}
-	if got := strings.Join(s.ExecLine("list_queues name messages"), "\n"); got != "queue name=q messages=1" {
+	if got := strings.Join(s.runLine("list_queues name messages"), "\n"); got != "queue name=q messages=1" {
 		t.Errorf("after the commit: %s", got)
 	}
 }

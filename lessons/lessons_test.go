@@ -119,7 +119,7 @@ func runExercise(t *testing.T, l Lesson, b Scenario) {
 		t.Errorf("%s:%d: every goal is met before the reader does anything:\n\t%s", l.File, b.Line, strings.Join(report, "\n\t"))
 	}
 	for _, s := range ex.Solution {
-		for _, line := range scenario.Exec(sim, s) {
+		for _, line := range scenario.Exec(target(sim), s) {
 			if strings.HasPrefix(line, "error:") {
 				t.Errorf("%s:%d: the solution's %s\n\t%s", l.File, s.Line, s.Command, line)
 			}
@@ -144,7 +144,7 @@ func runScenario(t *testing.T, l Lesson, b Scenario) *engine.Sim {
 	sim := lessonSim(t, l)
 	refused := false
 	for _, s := range steps {
-		out := scenario.Exec(sim, s)
+		out := scenario.Exec(target(sim), s)
 		for _, line := range out {
 			if strings.HasPrefix(line, "error:") {
 				refused = true
@@ -171,7 +171,7 @@ func runScenario(t *testing.T, l Lesson, b Scenario) *engine.Sim {
 func lessonSim(t *testing.T, l Lesson) *engine.Sim {
 	t.Helper()
 	sim := engine.New(engine.Options{Record: true})
-	if out := scenario.Exec(sim, Step{Command: "set version=" + l.Version}); len(out) > 0 {
+	if out := scenario.Exec(target(sim), Step{Command: "set version=" + l.Version}); len(out) > 0 {
 		t.Fatalf("%s: set version=%s: %v", l.File, l.Version, out)
 	}
 	return sim

@@ -57,7 +57,7 @@ func checkOpenMoment(t *testing.T, l Lesson, b Scenario, steps []Step) {
 		if len(s.Expect) == 0 || !IsQuery(s.Command) {
 			continue
 		}
-		out := scenario.Exec(sim, s)
+		out := scenario.Exec(target(sim), s)
 		for _, want := range s.Expect {
 			if !slices.Contains(out, want) {
 				t.Errorf("%s:%d: the widget opens at event %d (open=%s), where %s\ndoes not print the quoted line\n\t%s\nit prints:\n\t%s\n(put a %s line where the prose is and open there)",
@@ -148,8 +148,14 @@ func runSteps(t *testing.T, l Lesson, steps []Step) (*engine.Sim, []int64) {
 	sim := lessonSim(t, l)
 	at := []int64{sim.Runtime().Events()}
 	for _, s := range steps {
-		scenario.Exec(sim, s)
+		scenario.Exec(target(sim), s)
 		at = append(at, sim.Runtime().Events())
 	}
 	return sim, at
+}
+
+// target runs a block's lines on sim through its front door, each with its
+// line in the lesson.
+func target(sim *engine.Sim) scenario.Target {
+	return scenario.LineRunner(func(line string, n int) []string { return sim.Run(line, engine.RunOptions{Line: n}).Lines })
 }

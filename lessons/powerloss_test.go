@@ -37,11 +37,11 @@ func TestPowerLossExercisesNeedAPowerLoss(t *testing.T) {
 			}
 			sim := lessonSim(t, l)
 			for _, s := range steps {
-				scenario.Exec(sim, s)
+				scenario.Exec(target(sim), s)
 			}
 			for _, s := range ex.Solution {
 				s.Command = strings.ReplaceAll(s.Command, "kind=power-loss", "kind=crash")
-				scenario.Exec(sim, s)
+				scenario.Exec(target(sim), s)
 			}
 			met := 0
 			for _, g := range ex.Goals {

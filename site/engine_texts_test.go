@@ -26,53 +26,14 @@ import (
 // the engine's source: go test ./site -run TestEngineTextsAreListed -update-engine-texts
 var updateEngineTexts = flag.Bool("update-engine-texts", false, "rewrite widgettest/testdata/engine-texts.json")
 
-// engineTextDirs are the packages whose words reach the console: the
-// engine's commands and budget, the command language (parse errors, usage,
-// hints), the node's refusals, and the wasm bridge's own errors. The
-// store's and the file formats' errors (engine/store/...) are checks of the
-// engine's own consistency that no command a reader types reaches.
-var engineTextDirs = []string{"../engine", "../engine/script", "../engine/node", "../wasm"}
-
-// amqpReply is how a RabbitMQ reply text starts (NOT_FOUND - ...): those
-// stay as RabbitMQ prints them, and amqp.Errorf's texts are not collected.
-var amqpReply = regexp.MustCompile(`^[A-Z_]+ - `)
-
-// engineTexts lists every text of warren's own that the console can show:
-// each file's error formats (fmt.Errorf, errors.New, script's errf, fail
-// and bad, the Msg and Hint of a script.Error), the hints assigned, the
-// texts the parse checks return, the budget's stops and the goal's verdict.
-// A format is the Go format of the message, with %s where a part is
-// computed (a name, a list, a wrapped error).
-func engineTexts(t *testing.T) [][2]string {
+// widgetTexts lists the widget's own errors that reach the console or the
+// problem box (the engine's come as data, engine/say, and are said from
+// the catalogs by key): what it throws (new Error, LinkError, EngineError
+// with a literal) and the fallbacks it says when the worker gives no
+// reason, as formats with %s where a part is computed.
+func widgetTexts(t *testing.T) [][2]string {
 	var out [][2]string
 	seen := map[string]bool{}
-	add := func(file, format string) {
-		if format == "" || format == "%s" || amqpReply.MatchString(format) || seen[format] {
-			return
-		}
-		seen[format] = true
-		out = append(out, [2]string{file, format})
-	}
-	fset := token.NewFileSet()
-	for _, dir := range engineTextDirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, path := range files {
-			if strings.HasSuffix(path, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, path, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel := strings.TrimPrefix(filepath.ToSlash(path), "../")
-			inScript := strings.HasSuffix(filepath.ToSlash(dir), "engine/script")
-			collectTexts(f, inScript, func(format string) { add(rel, format) })
-		}
-	}
-	// the widget's own errors that reach the console or the problem box
 	widget, err := filepath.Glob(filepath.Join("static", "widget", "*.js"))
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +55,11 @@ func engineTexts(t *testing.T) [][2]string {
 			if lit == "" {
 				lit = m[3]
 			}
-			add(rel, jsPart.ReplaceAllString(strings.ReplaceAll(lit, "%", "%%"), "%s"))
+			format := jsPart.ReplaceAllString(strings.ReplaceAll(lit, "%", "%%"), "%s")
+			if format != "" && format != "%s" && !seen[format] {
+				seen[format] = true
+				out = append(out, [2]string{rel, format})
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
@@ -149,62 +114,6 @@ var jsError = regexp.MustCompile("new (?:Link|Engine)?Error\\((?:`([^`]*)`|\"([^
 
 // jsPart is a computed part of a template literal.
 var jsPart = regexp.MustCompile(`\$\{[^}]*\}`)
-
-// checkFuncs are the script package's functions whose string results are
-// messages of a refused argument.
-var checkFuncs = map[string]bool{"checkParam": true, "clientHint": true, "unknownHint": true, "NoQueue": true}
-
-// collectTexts calls add with the format of every message site in f.
-func collectTexts(f *ast.File, inScript bool, add func(string)) {
-	var fn string
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			fn = n.Name.Name
-		case *ast.CallExpr:
-			name := callName(n.Fun)
-			switch {
-			case name == "fmt.Errorf" || name == "errors.New" || name == "errf":
-				add(format(n.Args[0], true))
-			case name == "fmt.Sprintf" && inScript:
-				add(format(n.Args[0], true))
-			case name == "fail" && len(n.Args) >= 3:
-				add(format(n.Args[1], false))
-				add(format(n.Args[2], true))
-			case name == "bad" && len(n.Args) == 2:
-				add(format(n.Args[1], false))
-			}
-		case *ast.CompositeLit:
-			if callName(n.Type) == "Error" || callName(n.Type) == "script.Error" {
-				for _, el := range n.Elts {
-					if kv, ok := el.(*ast.KeyValueExpr); ok {
-						if k := callName(kv.Key); k == "Msg" || k == "Hint" {
-							add(format(kv.Value, false))
-						}
-					}
-				}
-			}
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				if i >= len(n.Rhs) {
-					break
-				}
-				switch l := callName(lhs); {
-				case l == "hint" || strings.HasSuffix(l, ".Hint") || strings.HasSuffix(l, ".stop"):
-					add(format(n.Rhs[i], false))
-				}
-			}
-		case *ast.ReturnStmt:
-			for _, r := range n.Results {
-				s := format(r, false)
-				if (inScript && checkFuncs[fn]) || strings.HasPrefix(s, "stopped after ") || strings.HasPrefix(s, "goal ") {
-					add(s)
-				}
-			}
-		}
-		return true
-	})
-}
 
 // callName is the dotted name of an identifier or selector ("" else).
 func callName(e ast.Expr) string {
@@ -302,7 +211,7 @@ func runMistakes() ([][]any, []string) {
 	s := engine.New(engine.Options{Record: true})
 	var out [][]any
 	for _, line := range widgettest.TypicalMistakes {
-		out = append(out, append([]any{line}, said(s, s.ExecLine(line))...))
+		out = append(out, append([]any{line}, said(s.Run(line, engine.RunOptions{}))...))
 	}
 	var events []string
 	for n := int64(1); n <= s.EventCount(); n++ {
@@ -311,7 +220,7 @@ func runMistakes() ([][]any, []string) {
 	}
 	v := engine.New(engine.Options{Record: true})
 	for _, line := range views {
-		out = append(out, append([]any{line}, said(v, v.ExecLine(line))...))
+		out = append(out, append([]any{line}, said(v.Run(line, engine.RunOptions{}))...))
 	}
 	return out, events
 }
@@ -319,15 +228,15 @@ func runMistakes() ([][]any, []string) {
 // said is a command's output lines as the bridge gives them: each line
 // the engine says as data as its sentence ({"text", "key", "args"}), the
 // others as they are.
-func said(s *engine.Sim, lines []string) []any {
-	out := make([]any, len(lines))
-	for i, l := range lines {
+func said(r engine.Result) []any {
+	out := make([]any, len(r.Lines))
+	for i, l := range r.Lines {
 		out[i] = l
-		if t, ok := s.Said(l); ok {
-			e := &jsonenc.Encoder{}
-			e.Said("", t)
-			out[i] = json.RawMessage(e.String())
-		}
+	}
+	for _, l := range r.Said {
+		e := &jsonenc.Encoder{}
+		e.Said("", l.Text)
+		out[l.At] = json.RawMessage(e.String())
 	}
 	return out
 }
@@ -340,15 +249,15 @@ var eventTimes = regexp.MustCompile(`t=[0-9.]+ms|\([0-9]+µs\)`)
 func timeless(s string) string { return eventTimes.ReplaceAllString(s, "") }
 
 // TestEngineTextsAreListed keeps widgettest/testdata/engine-texts.json the
-// list of warren's own texts the console can show, which the widget's
-// Chinese is tested against (widgettest/console-zh.test.mjs), and the
 // sentences the engine says as data (engine/say: "said", key -> English),
 // each of which the other languages' catalogs must have
-// (widgettest/i18n.test.mjs).
+// (widgettest/i18n.test.mjs), the widget's own errors ("texts"), and what
+// the console shows for typical mistakes and views, which the widget's
+// Chinese is tested against (widgettest/console-zh.test.mjs).
 func TestEngineTextsAreListed(t *testing.T) {
-	texts := engineTexts(t)
-	if len(texts) < 100 {
-		t.Fatalf("found only %d texts in the engine's source", len(texts))
+	texts := widgetTexts(t)
+	if len(texts) < 20 {
+		t.Fatalf("found only %d of the widget's own texts", len(texts))
 	}
 	var usage [][2]string
 	for _, name := range script.Names() {
@@ -378,6 +287,6 @@ func TestEngineTextsAreListed(t *testing.T) {
 	}
 	got, err := os.ReadFile(path)
 	if err != nil || timeless(string(got)) != timeless(string(b)) {
-		t.Fatalf("%s is not the engine's texts of now (%v): rewrite it with go test ./site -run TestEngineTextsAreListed -update-engine-texts, then give every new text its Chinese in widget/i18n.js and the catalogs", path, err)
+		t.Fatalf("%s is not the engine's texts of now (%v): rewrite it with go test ./site -run TestEngineTextsAreListed -update-engine-texts, then give every new key its Chinese in widget/i18n-zh.js", path, err)
 	}
 }

@@ -22,7 +22,7 @@ func TestBuiltInScenariosRun(t *testing.T) {
 			if line == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
-			for _, out := range sim.ExecLine(line) {
+			for _, out := range sim.Run(line, engine.RunOptions{}).Lines {
 				if strings.HasPrefix(out, "error:") {
 					t.Errorf("%s: %s: %s", name, line, out)
 				}

@@ -37,9 +37,9 @@ func TestChineseConsoleOfEveryLesson(t *testing.T) {
 	var lines []any
 	// add keeps one line of each shape: the same line with other numbers
 	// reads the same
-	add := func(sim *engine.Sim, out []string) {
-		for i, s := range said(sim, out) {
-			if k := digits.ReplaceAllString(out[i], "0"); !seen[k] {
+	add := func(r engine.Result) {
+		for i, s := range said(r) {
+			if k := digits.ReplaceAllString(r.Lines[i], "0"); !seen[k] {
 				seen[k] = true
 				lines = append(lines, s)
 			}
@@ -74,9 +74,9 @@ func TestChineseConsoleOfEveryLesson(t *testing.T) {
 				}
 			}
 			sim := engine.New(engine.Options{Record: true})
-			sim.ExecLine("set version=" + l.Version)
+			sim.Run("set version="+l.Version, engine.RunOptions{})
 			for _, c := range cmds {
-				add(sim, sim.ExecLineCut(c, lessonCut))
+				add(sim.Run(c, engine.RunOptions{Cut: lessonCut}))
 			}
 		}
 	}
@@ -87,7 +87,7 @@ func TestChineseConsoleOfEveryLesson(t *testing.T) {
 			if c = strings.TrimSpace(c); c == "" || strings.HasPrefix(c, "#") {
 				continue
 			}
-			add(sim, sim.ExecLineCut(c, lessonCut))
+			add(sim.Run(c, engine.RunOptions{Cut: lessonCut}))
 		}
 	}
 	if len(lines) < 200 {

@@ -4,12 +4,13 @@ package main
 
 import (
 	"fmt"
-	"time"
-
+	"strconv"
 	"strings"
+	"time"
 
 	"warren/engine"
 	"warren/engine/jsonenc"
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -45,18 +46,18 @@ func (b *bridge) create(optsJSON string) (int, error) {
 	if strings.TrimSpace(optsJSON) != "" {
 		o, err := parseFlatObject(optsJSON)
 		if err != nil {
-			return 0, fmt.Errorf("options are not a JSON object: %v", err)
+			return 0, say.Wrap("con.optsNotObject", err)
 		}
 		for k, v := range o {
 			switch k {
 			case "schedulers":
 				n, ok := v.(int64)
 				if !ok || n < 1 || n > maxSchedulers {
-					return 0, fmt.Errorf("options: schedulers must be a whole number from 1 to %d, not %v", maxSchedulers, v)
+					return 0, say.E("con.optsSchedulers", strconv.Itoa(maxSchedulers), fmt.Sprint(v))
 				}
 				opts.Schedulers = int(n)
 			default:
-				return 0, fmt.Errorf("options: unknown option %q (known: schedulers)", k)
+				return 0, say.E("con.optsUnknown", strconv.Quote(k))
 			}
 		}
 	}
@@ -71,10 +72,10 @@ func (b *bridge) create(optsJSON string) (int, error) {
 func (b *bridge) get(id int) (*engine.Sim, error) {
 	h, ok := b.sims[id]
 	if !ok {
-		return nil, fmt.Errorf("no simulation %d (create one first, or it was destroyed)", id)
+		return nil, say.E("con.noSim", strconv.Itoa(id))
 	}
 	if h.broken != "" {
-		return nil, fmt.Errorf("simulation %d stopped after an internal error (%s); reset it", id, h.broken)
+		return nil, say.E("con.simStopped", strconv.Itoa(id), h.broken)
 	}
 	return h.sim, nil
 }
@@ -93,38 +94,20 @@ func (b *bridge) destroy(id int) bool {
 	return ok
 }
 
-// exec runs a line; with most > 0 only the first most lines of its
-// output are printed and sent, and "omitted" counts the others: the page
-// shows no more (engine-worker.js), and the text of a long run's
-// thousands of deliveries costs more to build and carry than the run.
-// With cut > 0 it stops after that many events, where the time budget
-// stopped it when it first ran (engine.Sim.CutNext), or sooner if the time
-// budget stops it; whole runs it without the time budget (a lesson's own
-// line, engine.Sim.WholeNext).
+// exec runs a line (engine.Sim.Run); with most > 0 only the first most
+// lines of its output are printed and sent, and "omitted" counts the
+// others: the page shows no more (engine-worker.js), and the text of a
+// long run's thousands of deliveries costs more to build and carry than
+// the run. With cut > 0 it stops after that many events, where the time
+// budget stopped it when it first ran, or sooner if the time budget stops
+// it; whole runs it without the time budget (a lesson's own line).
 func (b *bridge) exec(id int, line string, most int, cut int64, whole bool) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
-	s.CutNext(cut)
-	s.WholeNext(whole)
 	s.SetOthersHeld(b.othersHeld(id))
-	lines, omitted := s.ExecLineShowing(line, most)
-	s.CutNext(0)
-	s.WholeNext(false)
-	return jsonenc.Answer(s, lines, omitted), nil
-}
-
-func (b *bridge) submit(id int, line string) (string, error) {
-	s, err := b.get(id)
-	if err != nil {
-		return "", err
-	}
-	lines, err := s.Submit(line)
-	if err != nil {
-		return "", err
-	}
-	return jsonenc.Answer(s, lines, 0), nil
+	return jsonenc.Answer(s.Run(line, engine.RunOptions{Most: most, Cut: cut, Whole: whole})), nil
 }
 
 func (b *bridge) step(id int, n int64) (int64, error) {
@@ -133,17 +116,9 @@ func (b *bridge) step(id int, n int64) (int64, error) {
 		return 0, err
 	}
 	if n < 1 {
-		return 0, fmt.Errorf("step: n must be at least 1, not %d", n)
+		return 0, say.E("con.stepN", strconv.FormatInt(n, 10))
 	}
 	return s.Step(n), nil
-}
-
-func (b *bridge) runQuiet(id int) (string, error) {
-	s, err := b.get(id)
-	if err != nil {
-		return "", err
-	}
-	return jsonenc.Answer(s, s.RunQuiet(), 0), nil
 }
 
 func (b *bridge) seek(id int, n int64) (int64, error) {
@@ -305,7 +280,7 @@ var extraNames = map[script.Extra]string{script.XArgs: "x-args", script.AnyArgs:
 func (b *bridge) usage(name string) (string, error) {
 	spec, ok := script.Lookup(name)
 	if !ok {
-		return "", fmt.Errorf("unknown command %q", name)
+		return "", say.E("con.unknownCommand", strconv.Quote(name))
 	}
 	v := usageView{Name: spec.Name, Usage: spec.Usage, Params: []paramView{}, Extra: extraNames[spec.Extra],
 		Words: spec.WordSet, Engine: spec.Engine}

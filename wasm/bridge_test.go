@@ -161,14 +161,14 @@ func TestBridgeSubmitThenStep(t *testing.T) {
 	id := num(t, call(t, "create"))
 	str(t, call(t, "exec", id, "queue.declare queue=q"))
 	before := num(t, call(t, "step", id, 1)) // nothing to run: the node is quiet
-	str(t, call(t, "submit", id, "basic.publish key=q body=x"))
+	str(t, call(t, "exec", id, "submit basic.publish key=q body=x"))
 	if ran := num(t, call(t, "step", id, 1)); ran != 1 {
 		t.Fatalf("step after submit ran %d (before: %d)", ran, before)
 	}
 	var r struct{ Lines []string }
-	json.Unmarshal([]byte(str(t, call(t, "runQuiet", id))), &r)
-	if e := errorOf(call(t, "submit", id, "basic.bogus")); !strings.Contains(e, "unknown command") {
-		t.Fatalf("submit of a bad line: %q", e)
+	json.Unmarshal([]byte(str(t, call(t, "exec", id, "submit basic.bogus"))), &r)
+	if len(r.Lines) != 1 || !strings.HasPrefix(r.Lines[0], "error: ") || !strings.Contains(r.Lines[0], "unknown command") {
+		t.Fatalf("submit of a bad line: %q", r.Lines)
 	}
 }
 
@@ -348,5 +348,45 @@ func TestBridgeHeldElsewhere(t *testing.T) {
 	}
 	if e := errorOf(call(t, "elsewhere", "lots")); !strings.Contains(e, "must be a number") {
 		t.Fatalf("elsewhere of a string: %q", e)
+	}
+}
+
+// TestBridgeErrorsComeAsData: an error the engine says as data reaches
+// JavaScript with its sentence beside its English (said, as jsonenc.Said
+// writes it), the bridge function's name wrapped around it as around the
+// English; a line the engine refuses comes in exec's answer as its
+// sentence.
+func TestBridgeErrorsComeAsData(t *testing.T) {
+	id := num(t, call(t, "create"))
+	said := func(v safejs.Value) (s struct {
+		Text, Key string
+		Args      []json.RawMessage
+	}) {
+		t.Helper()
+		js, err := v.Get("said")
+		if err != nil || js.Type() != safejs.TypeString {
+			t.Fatalf("%q without its sentence", errorOf(v))
+		}
+		text, _ := js.String()
+		if err := json.Unmarshal([]byte(text), &s); err != nil || s.Text != errorOf(v) {
+			t.Fatalf("%q said as %s", errorOf(v), text)
+		}
+		return s
+	}
+	// an error that names the function already
+	if s := said(call(t, "seek", id, 99)); s.Key != "con.seekOutside" {
+		t.Fatalf("seek past the end said as %+v", s)
+	}
+	// the function's name before one that does not
+	if s := said(call(t, "create", `{"colour":1}`)); s.Key != "con.named" || len(s.Args) != 2 || !strings.Contains(string(s.Args[1]), `"key":"con.optsUnknown"`) {
+		t.Fatalf("create with an unknown option said as %+v", s)
+	}
+	var r struct {
+		Lines []string
+		Said  [][]json.RawMessage
+	}
+	json.Unmarshal([]byte(str(t, call(t, "exec", id, "basic.ack tag=x"))), &r)
+	if len(r.Lines) != 1 || len(r.Said) != 1 || !strings.Contains(string(r.Said[0][1]), `"key":"con.error"`) || !strings.Contains(string(r.Said[0][1]), `"key":"con.mustInt"`) {
+		t.Fatalf("a refused line: %q said as %s", r.Lines, r.Said)
 	}
 }

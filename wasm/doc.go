@@ -8,7 +8,9 @@
 //
 // The functions of `warren` (id is a handle from create; JSON means a JSON
 // text the page parses; every function returns {error: "..."} instead
-// when it cannot do what it was asked, and never throws):
+// when it cannot do what it was asked, with said, the error's sentence as
+// JSON (jsonenc.Said), when the engine says it as data, and never
+// throws):
 //
 //	create(optsJSON?)        → id            optsJSON: {"schedulers": N}
 //	exec(id, line, most?, cut?, whole?) → JSON {"lines": [...], "omitted"?: N}   runs
@@ -25,11 +27,13 @@
 //	                                          it; the time budget still
 //	                                          applies), and with whole = 1
 //	                                          without the time budget (a
-//	                                          lesson's own line)
-//	submit(id, line)         → JSON {"lines": [...]}   hands a client command to
-//	                                          the node without running it
+//	                                          lesson's own line); "said" and
+//	                                          "cut" as jsonenc.Answer writes
+//	                                          them. The one way to run a line:
+//	                                          the language's submit holds a
+//	                                          command's frames, run settles
+//	                                          the node
 //	step(id, n?)             → events run (fewer than n: the node went idle)
-//	runQuiet(id)             → JSON {"lines": [...]}
 //	seek(id, n)              → n             the state right after event n; a
 //	                                          seek that replays past the budgets
 //	                                          of one command stops at the event it

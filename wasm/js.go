@@ -5,9 +5,13 @@ package main
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/hack-pad/safejs"
+
+	"warren/engine/jsonenc"
+	"warren/engine/say"
 )
 
 // export is one function of the `warren` object.
@@ -61,18 +65,33 @@ func wrap(b *bridge, e export) func(safejs.Value, []safejs.Value) any {
 		v, err := e.fn(args)
 		if err != nil {
 			// the function's name before the error, once (a seek's
-			// errors start with "seek: " already)
+			// errors start with "seek: " already); an error the engine
+			// says as data goes with its sentence
 			msg := err.Error()
+			said := say.Of(err)
 			if !strings.HasPrefix(msg, e.name+": ") {
 				msg = e.name + ": " + msg
+				said = say.Around("con.named", said, e.name)
 			}
-			return errorValue(msg)
+			if _, ok := err.(say.Sayer); !ok {
+				return errorValue(msg)
+			}
+			return saidErrorValue(msg, said)
 		}
 		return v
 	}
 }
 
+// errorValue is an error as JavaScript receives it: {error: "..."}.
 func errorValue(msg string) map[string]any { return map[string]any{"error": msg} }
+
+// saidErrorValue is an error the engine says as data: {error: "...",
+// said: its sentence as JSON (jsonenc.Said)}.
+func saidErrorValue(msg string, said say.Text) map[string]any {
+	enc := &jsonenc.Encoder{}
+	enc.Said("", said)
+	return map[string]any{"error": msg, "said": enc.String()}
+}
 
 // exports lists the functions of `warren`; doc.go says what each takes and
 // returns.
@@ -113,13 +132,6 @@ func (b *bridge) exports() []export {
 			}
 			return b.exec(id, line, int(min(max(most, 0), math.MaxInt32)), cut, whole != 0)
 		}),
-		withID("submit", func(id int, args []safejs.Value) (any, error) {
-			line, err := stringArg(args, 1, "line")
-			if err != nil {
-				return nil, err
-			}
-			return b.submit(id, line)
-		}),
 		withID("step", func(id int, args []safejs.Value) (any, error) {
 			n := int64(1)
 			if len(args) > 1 && !args[1].IsUndefined() {
@@ -130,7 +142,6 @@ func (b *bridge) exports() []export {
 			}
 			return b.step(id, n)
 		}),
-		withID("runQuiet", func(id int, _ []safejs.Value) (any, error) { return b.runQuiet(id) }),
 		withID("seek", func(id int, args []safejs.Value) (any, error) {
 			n, err := intArg(args, 1, "event")
 			if err != nil {
@@ -227,17 +238,17 @@ func (b *bridge) exports() []export {
 // intArg reads a whole number argument.
 func intArg(args []safejs.Value, i int, name string) (int64, error) {
 	if i >= len(args) {
-		return 0, fmt.Errorf("missing argument %d (%s)", i+1, name)
+		return 0, say.E("con.argMissing", strconv.Itoa(i+1), name)
 	}
 	if t := args[i].Type(); t != safejs.TypeNumber {
-		return 0, fmt.Errorf("argument %d (%s) must be a number, not %s", i+1, name, t)
+		return 0, say.E("con.argNumber", strconv.Itoa(i+1), name, t.String())
 	}
 	f, err := args[i].Float()
 	if err != nil {
 		return 0, err
 	}
 	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, fmt.Errorf("argument %d (%s) must be a whole number, not %v", i+1, name, f)
+		return 0, say.E("con.argWhole", strconv.Itoa(i+1), name, fmt.Sprint(f))
 	}
 	return int64(f), nil
 }
@@ -253,10 +264,10 @@ func optIntArg(args []safejs.Value, i int, name string, def int64) (int64, error
 // stringArg reads a string argument.
 func stringArg(args []safejs.Value, i int, name string) (string, error) {
 	if i >= len(args) {
-		return "", fmt.Errorf("missing argument %d (%s)", i+1, name)
+		return "", say.E("con.argMissing", strconv.Itoa(i+1), name)
 	}
 	if t := args[i].Type(); t != safejs.TypeString {
-		return "", fmt.Errorf("argument %d (%s) must be a string, not %s", i+1, name, t)
+		return "", say.E("con.argString", strconv.Itoa(i+1), name, t.String())
 	}
 	return args[i].String()
 }

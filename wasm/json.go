@@ -8,11 +8,11 @@ package main
 // (create's options).
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"warren/engine/jsonenc"
+	"warren/engine/say"
 )
 
 var (
@@ -100,7 +100,7 @@ type flatParser struct {
 	pos int
 }
 
-func (p *flatParser) fail(msg string) error { return fmt.Errorf("%s at offset %d", msg, p.pos) }
+func (p *flatParser) fail(msg string) error { return say.E("con.atOffset", msg, strconv.Itoa(p.pos)) }
 
 func (p *flatParser) space() {
 	for p.pos < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.pos]) >= 0 {

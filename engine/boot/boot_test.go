@@ -223,16 +223,16 @@ func TestScriptStartsTheNode(t *testing.T) {
 			if strings.HasPrefix(line, "#") {
 				continue
 			}
-			if out := s.ExecLine(line); len(out) != 0 && strings.HasPrefix(out[0], "error") {
+			if out := s.Run(line, engine.RunOptions{}).Lines; len(out) != 0 && strings.HasPrefix(out[0], "error") {
 				t.Fatalf("%s: %q printed %q", snap, line, out)
 			}
 		}
 		q := n.Queues[0]
-		if got, want := s.ExecLine("list_queues name durable messages"), []string{fmt.Sprintf("queue name=%s durable=true messages=%d", q.Name, len(q.Messages))}; !slices.Equal(got, want) {
+		if got, want := s.Run("list_queues name durable messages", engine.RunOptions{}).Lines, []string{fmt.Sprintf("queue name=%s durable=true messages=%d", q.Name, len(q.Messages))}; !slices.Equal(got, want) {
 			t.Fatalf("%s: list_queues %q, want %q", snap, got, want)
 		}
 		for i, m := range q.Messages {
-			out := s.ExecLine("basic.get queue=" + q.Name + " no-ack")
+			out := s.Run("basic.get queue="+q.Name+" no-ack", engine.RunOptions{}).Lines
 			want := " redelivered "
 			if len(out) != 1 || !strings.Contains(out[0], want) || !strings.Contains(out[0], "body="+string(m.Body[:8])) {
 				t.Fatalf("%s: get %d gave %q, want %s and the body %.8s", snap, i, out, want, m.Body)

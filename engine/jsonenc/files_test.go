@@ -14,7 +14,7 @@ func TestFileBytesJSON(t *testing.T) {
 	s := engine.New(engine.Options{})
 	for _, l := range []string{"queue.declare queue=d durable x-queue-version=2", "confirm.select", "basic.publish key=d persistent size=5000 count=2",
 		"basic.get queue=d no-ack", "wait ms=100"} {
-		s.ExecLine(l)
+		s.Run(l, engine.RunOptions{})
 	}
 	fb, err := s.FileBytes("msg_store_persistent/0.rdq")
 	if err != nil {
@@ -46,7 +46,7 @@ func TestSnapshotDuringGC(t *testing.T) {
 		"basic.publish key=big size=5000 count=12 persistent", "basic.consume queue=big tag=w on=c2.1",
 		"basic.ack tag=1 on=c2.1", "basic.ack tag=2 on=c2.1", "basic.ack tag=3 on=c2.1", "basic.ack tag=5 on=c2.1",
 		"basic.ack tag=6 on=c2.1", "basic.ack tag=7 on=c2.1", "basic.ack tag=9 on=c2.1", "run ms=1000"} {
-		s.ExecLine(l)
+		s.Run(l, engine.RunOptions{})
 	}
 	seen := false
 	for n := int64(1); n <= s.Furthest(); n++ {

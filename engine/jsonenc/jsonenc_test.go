@@ -18,20 +18,20 @@ func TestMatchesEncodingJSON(t *testing.T) {
 		"set watermark=1000", "basic.publish key=q size=100 count=3",
 		"queue.declare queue=d durable", "basic.publish key=d persistent size=5000",
 	} {
-		s.ExecLine(l)
+		s.Run(l, engine.RunOptions{})
 	}
-	if _, err := s.Submit("basic.publish key=q body=m count=50"); err != nil {
+	if err := s.Run("basic.publish key=q body=m count=50", engine.RunOptions{Hold: true}).Err; err != nil {
 		t.Fatal(err)
 	}
 	s.Step(30)
 	cl := engine.New(engine.Options{})
 	for _, l := range []string{"cluster nodes=2", "connect on=c2 node=2", "queue.declare queue=far on=c2.1", "basic.publish key=far body=x", "alarm set=memory"} {
-		cl.ExecLine(l)
+		cl.Run(l, engine.RunOptions{})
 	}
 	// a durable queue whose node is stopped: only its record, marked down
 	down := engine.New(engine.Options{})
 	for _, l := range []string{"cluster nodes=2", "connect on=c2 node=2", "queue.declare queue=gone durable on=c2.1", "stop_app node=2"} {
-		down.ExecLine(l)
+		down.Run(l, engine.RunOptions{})
 	}
 	snaps := []engine.Snapshot{s.Snapshot(), engine.New(engine.Options{}).Snapshot(), cl.Snapshot(), down.Snapshot()}
 	if q := snaps[3].Queues; len(q) != 1 || !q[0].Down {
@@ -59,7 +59,7 @@ func TestMatchesEncodingJSON(t *testing.T) {
 	moved := engine.New(engine.Options{Record: true, Schedulers: 2})
 	for _, l := range []string{"set watermark=30000000", "queue.declare queue=q", "basic.qos prefetch=20 on=c2.1",
 		"basic.consume queue=q tag=c on=c2.1 ack-every=1 work-us=150", "basic.publish key=q size=5000 count=3000"} {
-		moved.ExecLine(l)
+		moved.Run(l, engine.RunOptions{})
 	}
 	series := append(moved.Samples(), engine.Sample{Time: 1, Publish: 1e-7, Deliver: 1.0 / 3, Ack: 1e21}, engine.Sample{})
 	if len(series) < 10 {
@@ -76,11 +76,10 @@ func TestMatchesEncodingJSON(t *testing.T) {
 	}
 	lines := []string{"c1.1 deliver body=<&>", ""}
 	want, _ := json.Marshal(map[string][]string{"lines": lines})
-	fresh := engine.New(engine.Options{})
-	if got := Answer(fresh, lines, 0); got != string(want) {
+	if got := Answer(engine.Result{Lines: lines}); got != string(want) {
 		t.Errorf("lines:\n got %s\nwant %s", got, want)
 	}
-	if got := Answer(fresh, nil, 0); got != `{"lines":[]}` {
+	if got := Answer(engine.Result{}); got != `{"lines":[]}` {
 		t.Errorf("no lines: got %s", got)
 	}
 	type numbered struct {

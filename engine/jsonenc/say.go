@@ -38,39 +38,32 @@ func (e *Encoder) saidParts(t say.Text) {
 
 // Answer writes what a command printed: {"lines": [...]}, with
 // "omitted": N when lines holds only the first of them, "said": [[i,
-// sentence], ...] for the lines the engine says as data (Sim.Said; the
-// sentence as Said writes it), and "cut": N when the time budget stopped
-// the command after N events (Sim.TimeCut).
-func Answer(s *engine.Sim, lines []string, omitted int) string {
+// sentence], ...] for the lines the engine says as data (Result.Said;
+// the sentence as Said writes it), and "cut": N when the time budget
+// stopped the command after N events (Result.Cut).
+func Answer(r engine.Result) string {
 	e := &Encoder{}
 	e.Open("", '{')
+	lines := r.Lines
 	if lines == nil {
 		lines = []string{}
 	}
 	e.Strs("lines", lines)
-	if omitted > 0 {
-		e.Int("omitted", int64(omitted))
+	if r.Omitted > 0 {
+		e.Int("omitted", int64(r.Omitted))
 	}
-	opened := false
-	for i, l := range lines {
-		t, ok := s.Said(l)
-		if !ok {
-			continue
+	if len(r.Said) > 0 {
+		e.Open("said", '[')
+		for _, l := range r.Said {
+			e.Open("", '[')
+			e.Int("", int64(l.At))
+			e.saidAs("", lines[l.At], l.Text) // the line is the sentence's English
+			e.Close(']')
 		}
-		if !opened {
-			e.Open("said", '[')
-			opened = true
-		}
-		e.Open("", '[')
-		e.Int("", int64(i))
-		e.saidAs("", l, t) // Sim.Said found t by its English, l
 		e.Close(']')
 	}
-	if opened {
-		e.Close(']')
-	}
-	if cut := s.TimeCut(); cut > 0 {
-		e.Int("cut", cut)
+	if r.Cut > 0 {
+		e.Int("cut", r.Cut)
 	}
 	e.Close('}')
 	return e.String()

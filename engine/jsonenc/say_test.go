@@ -25,18 +25,20 @@ func TestSaid(t *testing.T) {
 // each line the engine says as data, and where the time budget cut it.
 func TestAnswer(t *testing.T) {
 	s := engine.New(engine.Options{})
-	s.ExecLine("queue.declare queue=q")
-	lines := s.ExecLine("expect queue=q messages=1")
-	got := Answer(s, lines, 0)
+	s.Run("queue.declare queue=q", engine.RunOptions{})
+	got := Answer(s.Run("expect queue=q messages=1", engine.RunOptions{}))
 	want := `{"lines":["goal not met: queue q has messages=0 (want 1)"],"said":[[0,{"text":"goal not met: queue q has messages=0 (want 1)","key":"con.goalNotMet","args":[{"key":"engine.g.has","args":["queue q",{"key":"","args":[{"key":"engine.g.want","args":["messages=0","1"]}]}]}]}]]}`
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	var ticks time.Duration
 	s.SetTimeBudget(time.Nanosecond, func() time.Duration { ticks += time.Second; return ticks })
-	s.CutNext(0)
-	lines = s.ExecLine("basic.publish key=q count=" + strconv.Itoa(engine.TimeBudgetFloor))
-	if got := Answer(s, lines, 0); !strings.Contains(got, `"key":"con.stopTime"`) || !strings.HasSuffix(got, `,"cut":`+strconv.FormatInt(s.TimeCut(), 10)+"}") || s.TimeCut() == 0 {
-		t.Errorf("a command the time budget stopped: %s (TimeCut %d)", got, s.TimeCut())
+	r := s.Run("basic.publish key=q count="+strconv.Itoa(engine.TimeBudgetFloor), engine.RunOptions{})
+	if got := Answer(r); !strings.Contains(got, `"key":"con.stopTime"`) || !strings.HasSuffix(got, `,"cut":`+strconv.FormatInt(r.Cut, 10)+"}") || r.Cut == 0 {
+		t.Errorf("a command the time budget stopped: %s (cut %d)", got, r.Cut)
+	}
+	// the next command was not cut
+	if got := Answer(s.Run("show queues", engine.RunOptions{})); strings.Contains(got, `"cut"`) {
+		t.Errorf("a command after a cut one: %s", got)
 	}
 }

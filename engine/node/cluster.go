@@ -19,6 +19,7 @@ import (
 
 	"warren/engine/amqp"
 	"warren/engine/beam"
+	"warren/engine/say"
 )
 
 // DefaultLinkDelay is a message's trip between two nodes on one host's
@@ -70,13 +71,13 @@ func (c *Cluster) AddNodes(more, ram int, linkDelay int64) error {
 // nodes, can be formed from this cluster of one.
 func (c *Cluster) CheckCluster(nodes, ram int) error {
 	if len(c.members) > 1 {
-		return fmt.Errorf("cluster: the cluster is formed already, with %d nodes", len(c.members))
+		return say.E("con.clusterFormed", strconv.Itoa(len(c.members)))
 	}
 	if nodes < 2 {
-		return fmt.Errorf("cluster: nodes must be at least 2")
+		return say.E("con.clusterTwo")
 	}
 	if ram >= nodes {
-		return fmt.Errorf("cluster: ram=%d leaves no disc node among %d nodes; at least one node must keep the metadata on disk", ram, nodes)
+		return say.E("con.clusterRam", strconv.Itoa(ram), strconv.Itoa(nodes))
 	}
 	return nil
 }
@@ -104,16 +105,16 @@ func (c *Cluster) Member(id string) (*Node, error) {
 	for i, m := range c.members {
 		names[i] = strconv.Itoa(i+1) + " (" + m.Name + ")"
 	}
-	return nil, fmt.Errorf("no node %q in the cluster; its nodes are %v", id, names)
+	return nil, say.E("con.noNode", strconv.Quote(id), fmt.Sprint(names))
 }
 
 // CheckConnectTo says whether connection conn can be placed on node m.
 func (c *Cluster) CheckConnectTo(conn int, m *Node) error {
 	if cur := c.homeOf(conn); cur.Open(conn) && cur != m {
-		return fmt.Errorf("connect: c%d is open on %s already; close it first", conn, cur.Name)
+		return say.E("con.connectOpen", strconv.Itoa(conn), cur.Name)
 	}
 	if m.stopped {
-		return fmt.Errorf("connect: %s is stopped", m.Name)
+		return say.E("con.connectStopped", m.Name)
 	}
 	return nil
 }
@@ -131,7 +132,7 @@ func (c *Cluster) ConnectTo(conn int, m *Node) error {
 // the node it is placed on is stopped (the client's connect is refused).
 func (c *Cluster) CheckConnOpen(conn int) error {
 	if m := c.homeOf(conn); m.stopped {
-		return fmt.Errorf("c%d is on %s, which is stopped: start it (start_app node=%s) or place the connection on a running node (connect on=c%d node=N)", conn, m.Name, m.Name, conn)
+		return say.E("con.connOnStopped", strconv.Itoa(conn), m.Name, m.Name, strconv.Itoa(conn))
 	}
 	return nil
 }
@@ -293,7 +294,7 @@ func (c *Cluster) ClusterLines() []string {
 // CheckApp refuses stop_app and start_app on a single node.
 func (c *Cluster) CheckApp(cmd string) error {
 	if len(c.members) == 1 {
-		return fmt.Errorf("%s: a single node cannot be stopped and started this way (form a cluster with cluster nodes=N; restart kind=clean restarts one node)", cmd)
+		return say.E("con.singleNode", cmd)
 	}
 	return nil
 }

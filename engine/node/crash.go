@@ -25,14 +25,12 @@ package node
 //     tries 30 ms apart) until the queue is deleted or the minute is up.
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
 	"warren/engine/amqp"
 	"warren/engine/beam"
 	"warren/engine/internal/order"
-	"warren/engine/script"
+	"warren/engine/say"
 )
 
 const (
@@ -61,10 +59,10 @@ type callFailed struct{}
 func (c *Cluster) CheckCrash(name string) error {
 	rec, ok := c.queues[name]
 	if !ok {
-		return errors.New(script.NoQueue("crash", name))
+		return say.E("con.crashNoQueue", "crash", name)
 	}
 	if rec.Type == "quorum" {
-		return fmt.Errorf("crash: %s is a quorum queue; crash kills classic queue processes", rs(name))
+		return say.E("con.crashQuorum", rs(name))
 	}
 	return nil
 }

@@ -17,10 +17,11 @@ package node
 
 import (
 	"errors"
-	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
+	"warren/engine/say"
 	"warren/engine/script"
 	"warren/engine/vfs"
 )
@@ -46,17 +47,17 @@ func (n *Node) CheckFault(kind, pattern string) error {
 		return nil
 	}
 	if !injectable(kind) {
-		return fmt.Errorf("fault: unknown fault %q; the faults are %s", kind, strings.Join(script.FaultWords, ", "))
+		return say.E("con.faultUnknown", strconv.Quote(kind), strings.Join(script.FaultWords, ", "))
 	}
 	if pattern == "" {
-		return fmt.Errorf("fault %s: missing path=GLOB, the files it hits (path=*.qi hits every queue index segment)", kind)
+		return say.E("con.faultNoPath", kind)
 	}
 	if _, err := path.Match(pattern, ""); err != nil {
-		return fmt.Errorf("fault %s: bad path pattern %q: %v", kind, pattern, err)
+		return say.Wrap("con.faultBadPath", err, kind, strconv.Quote(pattern))
 	}
 	for _, f := range storeFiles {
 		if ok, _ := path.Match(pattern, f); ok {
-			return fmt.Errorf("fault %s: path=%s hits the message store's %s: a message store that meets a failed write or fsync crashes and takes its whole vhost down (rabbit_vhost_sup), which is not modelled; fault the queues' files instead (path=*.qi, *.qs, *.idx or journal.jif)", kind, pattern, f)
+			return say.E("con.faultMsgStore", kind, pattern, f)
 		}
 	}
 	return nil

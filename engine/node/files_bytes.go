@@ -1,10 +1,11 @@
 package node
 
 import (
-	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
+	"warren/engine/say"
 	"warren/engine/store/format"
 )
 
@@ -54,12 +55,12 @@ func (n *Node) FileBytes(p string) (FileBytes, error) {
 		}
 		fh, err := m.Disk.Open(f.Path)
 		if err != nil {
-			return FileBytes{}, fmt.Errorf("%s: %w", p, err)
+			return FileBytes{}, say.Wrap("con.named", err, p)
 		}
 		defer fh.Close()
 		fb.Data = make([]byte, min(f.Size, MaxFileBytes))
 		if k, _ := fh.ReadAt(fb.Data, 0); k < len(fb.Data) {
-			return FileBytes{}, fmt.Errorf("%s: %d of %d bytes read", p, k, len(fb.Data))
+			return FileBytes{}, say.E("con.bytesRead", p, strconv.Itoa(k), strconv.Itoa(len(fb.Data)))
 		}
 		switch fb.Kind {
 		case "rdq":
@@ -83,7 +84,7 @@ func (n *Node) FileBytes(p string) (FileBytes, error) {
 		}
 		return fb, nil
 	}
-	return FileBytes{}, fmt.Errorf("no file %s on the node's disk", p)
+	return FileBytes{}, say.E("con.noFile", p)
 }
 
 // relPath is a file's path relative to its vhost directory, as FileView

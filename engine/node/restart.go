@@ -11,10 +11,11 @@ package node
 
 import (
 	"encoding/binary"
-	"fmt"
+	"strconv"
 
 	"warren/engine/amqp"
 	"warren/engine/beam"
+	"warren/engine/say"
 	"warren/engine/store"
 	"warren/engine/store/format"
 )
@@ -34,10 +35,10 @@ type durableQueue struct {
 // CheckRestart says whether the node can be restarted, without touching it.
 func (n *Node) CheckRestart() error {
 	if n.vhost == nil {
-		return fmt.Errorf("restart: the node has no disk")
+		return say.E("con.restartNoDisk")
 	}
 	if len(n.members) > 1 {
-		return fmt.Errorf("restart: restarting one node of a cluster is not modelled; use a single node")
+		return say.E("con.restartCluster")
 	}
 	return nil
 }
@@ -78,14 +79,14 @@ func (n *Node) Restart(kind string) error {
 	case "clean":
 		var err error
 		if terms, err = n.shutdownFiles(); err != nil {
-			return fmt.Errorf("restart: %w", err)
+			return say.Wrap("con.named", err, "restart")
 		}
 	case "crash":
 		n.Disk.CrashProcess()
 	case "power-loss":
 		n.Disk.PowerLoss()
 	default:
-		return fmt.Errorf("restart: kind must be one of clean, crash, power-loss, got %q", kind)
+		return say.E("con.restartKind", strconv.Quote(kind))
 	}
 	n.Restarts = append(n.Restarts, Restart{Kind: kind, Event: n.RT.Events()})
 	n.RT.KillAll()
@@ -126,7 +127,7 @@ func (n *Node) Restart(kind string) error {
 	}
 	v, _, err := store.OpenVHost(n.Disk, DataDir, storeProfile(n.Config.Version, n.Config.FileSizeLimit), refs)
 	if err != nil {
-		return fmt.Errorf("restart: %w", err)
+		return say.Wrap("con.named", err, "restart")
 	}
 	n.vhost = v
 	n.storeClients = map[store.ClientRef]beam.PID{}
@@ -214,7 +215,7 @@ func (c *Cluster) StopApp(m *Node) error {
 	}
 	terms, err := m.shutdownFiles()
 	if err != nil {
-		return fmt.Errorf("stop_app: %w", err)
+		return say.Wrap("con.named", err, "stop_app")
 	}
 	m.terms = terms
 	// what its channels held on other nodes' queues goes back (the queues
@@ -279,7 +280,7 @@ func (c *Cluster) StartApp(m *Node) error {
 	}
 	v, _, err := store.OpenVHost(m.Disk, DataDir, storeProfile(m.Config.Version, m.Config.FileSizeLimit), refs)
 	if err != nil {
-		return fmt.Errorf("start_app: %w", err)
+		return say.Wrap("con.named", err, "start_app")
 	}
 	m.vhost = v
 	m.stopped = false

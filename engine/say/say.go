@@ -5,6 +5,10 @@
 // key and the arguments beside it, and the widget says them in the
 // reader's language from its own catalog, reading none of the English.
 //
+// An error the engine says to a reader is an Error: its sentence, with
+// Error() its English; an error inside it (a wrapped refusal) is said as
+// its own sentence, and one that is RabbitMQ's words stays words (Of).
+//
 // An argument is a word the engine does not translate (a process's or a
 // queue's name, a number, a job as the node names it), kept as the
 // string the English line shows, or a sentence of its own, a Text, said
@@ -103,9 +107,10 @@ func arg(args []any, n int) any {
 
 // Keys lists the catalog's keys, sorted.
 func Keys() []string {
-	keys := make([]string, 0, len(english))
-	for _, e := range english {
-		keys = append(keys, e.key)
+	var keys []string
+	for _, line := range strings.Split(strings.Trim(english, "\n"), "\n") {
+		key, _, _ := strings.Cut(line, "\t")
+		keys = append(keys, key)
 	}
 	slices.Sort(keys)
 	return keys
@@ -114,12 +119,12 @@ func Keys() []string {
 // English is the catalog's text for key, with its places, and whether
 // there is one.
 func English(key string) (string, bool) {
-	for _, e := range english {
-		if e.key == key {
-			return e.text, true
-		}
+	i := strings.Index(english, "\n"+key+"\t")
+	if i < 0 || key == "" {
+		return "", false
 	}
-	return "", false
+	text := english[i+len(key)+2:]
+	return text[:strings.IndexByte(text, '\n')], true
 }
 
 // List is its items said one after another, ", " between them, in every
@@ -139,3 +144,65 @@ func List(items ...Text) Text {
 //
 //go:noinline
 func Words(w string) Text { return Text{Args: []any{w}} }
+
+// Error is an error the engine says to a reader as data: a refusal, a
+// mistake in a line, a bound it met. Error() is its English, byte for
+// byte the line a test or a script compares; Said gives the sentence,
+// which the bridge hands the widget beside it.
+type Error struct {
+	Text Text
+	err  error // the error it wraps, if any (Unwrap)
+}
+
+func (e *Error) Error() string { return e.Text.String() }
+
+// Said is the sentence the error says.
+func (e *Error) Said() Text { return e.Text }
+
+// Unwrap is the error it wraps.
+func (e *Error) Unwrap() error { return e.err }
+
+// A Sayer is an error that says itself as data (an Error, a mistake in a
+// line of the command language).
+type Sayer interface {
+	error
+	Said() Text
+}
+
+// E makes an Error of the sentence key with words as its arguments.
+//
+//go:noinline
+func E(key string, words ...string) error { return &Error{Text: S(key, words...)} }
+
+// Wrap makes an Error of the sentence key whose arguments are words and,
+// last, err, said as Of says it; the Error wraps err.
+//
+//go:noinline
+func Wrap(key string, err error, words ...string) error {
+	return &Error{Text: Around(key, Of(err), words...), err: err}
+}
+
+// Around is the sentence key whose arguments are words and, last, t: t
+// said inside another (where it is, the command it names).
+//
+//go:noinline
+func Around(key string, t Text, words ...string) Text {
+	s := S(key, words...)
+	s.Args = append(s.Args, t)
+	return s
+}
+
+// Both is the sentence key whose arguments are the sentences a and b.
+//
+//go:noinline
+func Both(key string, a, b Text) Text { return Text{Key: key, Args: List(a, b).Args} }
+
+// Of is the sentence err says: its own, when it says itself as data, or
+// its words as they are (RabbitMQ's replies and rabbitmqctl's answers,
+// said as RabbitMQ says them in every language).
+func Of(err error) Text {
+	if s, ok := err.(Sayer); ok {
+		return s.Said()
+	}
+	return Words(err.Error())
+}

@@ -1,6 +1,7 @@
 package say
 
 import (
+	"errors"
 	"regexp"
 	"testing"
 )
@@ -60,5 +61,27 @@ func TestListsAndWords(t *testing.T) {
 	}
 	if got := Words("queue q messages=1").String(); got != "queue q messages=1" {
 		t.Errorf("words said as %q", got)
+	}
+}
+
+// TestErrorsWrap: an Error's English is its sentence's, an error inside
+// it is said as its own sentence and stays the one it wraps, and an error
+// that is words (RabbitMQ's) is said as its words.
+func TestErrorsWrap(t *testing.T) {
+	inner := E("con.clusterTwo")
+	outer := Wrap("con.named", inner, "connect")
+	if got, want := outer.Error(), "connect: cluster: nodes must be at least 2"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if !errors.Is(outer, inner) {
+		t.Error("the wrapped error is lost")
+	}
+	said := Of(outer)
+	if said.Key != "con.named" || said.Args[1].(Text).Key != "con.clusterTwo" {
+		t.Errorf("said as %#v", said)
+	}
+	words := Wrap("con.named", errors.New("Validation failed: x"), "set_policy")
+	if got := Of(words).Args[1].(Text); got.Key != "" || got.String() != "Validation failed: x" {
+		t.Errorf("RabbitMQ's words said as %#v", got)
 	}
 }

@@ -17,6 +17,14 @@ type Target interface {
 	Exec(cmd script.Command) []string
 }
 
+// LineRunner is a Target that runs each command's line as written, with
+// its line number: a simulation's front door, engine.Sim.Run, wrapped as
+// func(line string, n int) []string { return s.Run(line, engine.RunOptions{Line: n}).Lines }.
+type LineRunner func(line string, lineNo int) []string
+
+// Exec runs cmd's line.
+func (f LineRunner) Exec(cmd script.Command) []string { return f(cmd.Text, cmd.Line) }
+
 // Opener makes the target for one file. cmds are every command the file
 // holds that parses, in file order, so that a target can prepare for them
 // (a real broker deletes the queues and exchanges they name).

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"warren/engine/amqp"
+	"warren/engine/say"
 )
 
 // Arg is one argument of a command: `key=value`, or a bare flag.
@@ -147,18 +148,18 @@ func (c *Command) On() Target {
 func ParseTarget(s string) (Target, error) {
 	rest, ok := strings.CutPrefix(s, "c")
 	if !ok {
-		return Target{}, errf("expected a connection like c1 or a channel like c1.2, got %q", s)
+		return Target{}, say.E("con.expectedTarget", strconv.Quote(s))
 	}
 	connS, chanS, hasChan := strings.Cut(rest, ".")
 	conn, err := strconv.Atoi(connS)
 	if err != nil || conn < 1 || conn > 9999 || !looksNumber(connS) {
-		return Target{}, errf("expected a connection like c1 or a channel like c1.2, got %q", s)
+		return Target{}, say.E("con.expectedTarget", strconv.Quote(s))
 	}
 	t := Target{Conn: conn}
 	if hasChan {
 		ch, err := strconv.Atoi(chanS)
 		if err != nil || ch < 1 || ch > 65535 || !looksNumber(chanS) {
-			return Target{}, errf("channel number must be 1 to 65535, got %q", s)
+			return Target{}, say.E("con.channelNumber", strconv.Quote(s))
 		}
 		t.Chan = ch
 	}

@@ -1,9 +1,10 @@
 package script
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"warren/engine/say"
 )
 
 // MaxShortString is the longest AMQP 0-9-1 short string: its length is
@@ -43,8 +44,7 @@ func checkShortStrings(c *Command) *Error {
 			what, n = "the header name "+clipName(strings.TrimPrefix(a.Key, "header.")), len(a.Key)-len("header.")
 		}
 		if n > MaxShortString {
-			return &Error{Col: a.Col, Cmd: c.Name, Msg: fmt.Sprintf("%s is %d bytes long; AMQP carries it as a short string of at most %d bytes",
-				what, n, MaxShortString), Hint: "usage: " + c.Spec.Usage}
+			return &Error{Col: a.Col, Cmd: c.Name, Msg: say.S("con.shortString", what, strconv.Itoa(n), strconv.Itoa(MaxShortString)), Hint: usage(c.Spec.Usage)}
 		}
 	}
 	return nil
@@ -76,8 +76,7 @@ func checkLineLength(text string) *Error {
 	if len(text) <= MaxLineBytes {
 		return nil
 	}
-	e := &Error{Col: MaxLineBytes + 1, Msg: fmt.Sprintf("the line is %s bytes long; a line holds at most %s",
-		thousands(len(text)), thousands(MaxLineBytes)), Hint: "write a long body as size=N"}
+	e := &Error{Col: MaxLineBytes + 1, Msg: say.S("con.lineTooLong", thousands(len(text)), thousands(MaxLineBytes)), Hint: say.T("con.longBody")}
 	if f := firstWord(text); f != "" && !strings.Contains(f, `"`) {
 		e.Cmd = clipName(f)
 	}

@@ -1,10 +1,11 @@
 package script
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"warren/engine/say"
 )
 
 // Error is a mistake in a command line, with where it is and a hint.
@@ -12,35 +13,34 @@ type Error struct {
 	Line int // 1-based; 0 when the command has no line (a console entry)
 	Col  int // 1-based
 	Cmd  string
-	Msg  string
-	Hint string
+	Msg  say.Text
+	Hint say.Text // no key and no words: none
 }
 
 // Error prints `line 3, column 11: basic.ack: tag must be ... (usage: ...)`.
-func (e *Error) Error() string {
-	var b strings.Builder
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "line %d, ", e.Line)
+func (e *Error) Error() string { return e.Said().String() }
+
+// Said is the mistake as a sentence: where, the command, the message and
+// its hint.
+func (e *Error) Said() say.Text {
+	t := e.Msg
+	if e.Hint.Key != "" || len(e.Hint.Args) > 0 {
+		t = say.Both("con.hinted", t, e.Hint)
 	}
-	fmt.Fprintf(&b, "column %d: ", e.Col)
 	if e.Cmd != "" {
-		b.WriteString(e.Cmd)
-		b.WriteString(": ")
+		t = say.Around("con.named", t, e.Cmd)
 	}
-	b.WriteString(e.Msg)
-	if e.Hint != "" {
-		b.WriteString(" (")
-		b.WriteString(e.Hint)
-		b.WriteString(")")
+	if e.Line > 0 {
+		return say.Around("con.lineColumn", t, strconv.Itoa(e.Line), strconv.Itoa(e.Col))
 	}
-	return b.String()
+	return say.Around("con.column", t, strconv.Itoa(e.Col))
 }
 
-type plainError string
+// usage is the hint that gives a command's usage.
+func usage(u string) say.Text { return say.S("con.usage", u) }
 
-func (e plainError) Error() string { return string(e) }
-
-func errf(format string, args ...any) error { return plainError(fmt.Sprintf(format, args...)) }
+// meant is the hint that names the word meant.
+func meant(w string) say.Text { return say.S("con.didYouMean", w) }
 
 // Parse reads a script: one command a line; blank lines and lines starting
 // with # are skipped. It stops at the first error.
@@ -79,7 +79,7 @@ func ParseLine(text string, line int) (Command, error) {
 		return Command{}, terr
 	}
 	if len(toks) == 0 {
-		return Command{}, &Error{Line: line, Col: 1, Msg: "empty command", Hint: "try one of: " + strings.Join(Names(), ", ")}
+		return Command{}, &Error{Line: line, Col: 1, Msg: say.T("con.empty"), Hint: say.S("con.tryOneOf", strings.Join(Names(), ", "))}
 	}
 	name := toks[0]
 	if name.s == "submit" {
@@ -87,54 +87,54 @@ func ParseLine(text string, line int) (Command, error) {
 	}
 	spec, ok := Lookup(name.s)
 	if !ok {
-		e := &Error{Line: line, Col: name.col, Msg: fmt.Sprintf("unknown command %q", clipName(name.s))}
+		e := &Error{Line: line, Col: name.col, Msg: say.S("con.unknownCommand", strconv.Quote(clipName(name.s)))}
 		if c := closest(name.s, Names()); c != "" {
-			e.Hint = "did you mean " + c + "?"
+			e.Hint = meant(c)
 		} else {
-			e.Hint = "commands: " + strings.Join(Names(), ", ")
+			e.Hint = say.S("con.commands", strings.Join(Names(), ", "))
 		}
 		return Command{}, e
 	}
 	cmd := Command{Name: spec.Name, Line: line, Text: strings.TrimSpace(text), Spec: spec}
-	fail := func(col int, hint string, format string, args ...any) (Command, error) {
-		if hint == "" {
-			hint = "usage: " + spec.Usage
+	fail := func(col int, hint say.Text, msg say.Text) (Command, error) {
+		if hint.Key == "" {
+			hint = usage(spec.Usage)
 		}
-		return Command{}, &Error{Line: line, Col: col, Cmd: spec.Name, Msg: fmt.Sprintf(format, args...), Hint: hint}
+		return Command{}, &Error{Line: line, Col: col, Cmd: spec.Name, Msg: msg, Hint: hint}
 	}
 	if len(toks)-1 > MaxArgs {
-		return fail(toks[MaxArgs+1].col, "", "a command takes at most %s arguments; this one has %s", thousands(MaxArgs), thousands(len(toks)-1))
+		return fail(toks[MaxArgs+1].col, say.Text{}, say.S("con.tooManyArgs", thousands(MaxArgs), thousands(len(toks)-1)))
 	}
 	given := make(map[string]bool, len(toks)-1)
 	for _, t := range toks[1:] {
 		key, val, hasVal := strings.Cut(t.s, "=")
 		a := Arg{Key: key, Val: val, HasVal: hasVal, Col: t.col, Quoted: t.quoted}
 		if key == "" {
-			return fail(t.col, "", "argument %q has no name", clipName(t.s))
+			return fail(t.col, say.Text{}, say.S("con.noName", strconv.Quote(clipName(t.s))))
 		}
 		if given[key] {
-			return fail(t.col, "", "%s is given twice", clipName(key))
+			return fail(t.col, say.Text{}, say.S("con.givenTwice", clipName(key)))
 		}
 		given[key] = true
 		if hasVal && !t.quoted && strings.HasPrefix(val, "(") {
-			return fail(t.col+len(key)+1, "write the value without a leading parenthesis", "%s: a value starting with ( is read as a list", key)
+			return fail(t.col+len(key)+1, say.T("con.noParen"), say.S("con.parenList", key))
 		}
 		if p, named := spec.param(key); named {
-			if err := checkParam(p, a); err != "" {
-				return fail(t.col, clientHint(spec, t.s), "%s", err)
+			if err := checkParam(p, a); err.Key != "" {
+				return fail(t.col, clientHint(spec, t.s), err)
 			}
 		} else if !extraAllowed(spec, a) {
 			hint := clientHint(spec, t.s)
-			if hint == "" {
+			if hint.Key == "" {
 				hint = unknownHint(spec, key)
 			}
-			return fail(t.col, hint, "unknown argument %q", clipName(t.s))
+			return fail(t.col, hint, say.S("con.unknownArg", strconv.Quote(clipName(t.s))))
 		}
 		cmd.Args = append(cmd.Args, a)
 	}
 	for _, p := range spec.Params {
 		if p.Required && !cmd.Has(p.Key) {
-			return fail(len(strings.TrimRight(text, " \t"))+1, "", "missing %s=", p.Key)
+			return fail(len(strings.TrimRight(text, " \t"))+1, say.Text{}, say.S("con.missing", p.Key))
 		}
 	}
 	if err := checkCombination(&cmd); err != nil {
@@ -166,7 +166,7 @@ var clientWords = map[string]string{
 
 // clientHint suggests the language's word for what a client library
 // calls it: `auto_ack` is no-ack, `delivery_mode=2` is persistent.
-func clientHint(spec *Spec, arg string) string {
+func clientHint(spec *Spec, arg string) say.Text {
 	w, ok := clientWords[arg]
 	if !ok {
 		key, val, _ := strings.Cut(arg, "=")
@@ -175,16 +175,16 @@ func clientHint(spec *Spec, arg string) string {
 		}
 	}
 	if !ok {
-		return ""
+		return say.Text{}
 	}
 	name, _, _ := strings.Cut(w, "=")
 	if _, named := spec.param(name); !named {
-		return ""
+		return say.Text{}
 	}
-	return "did you mean " + w + "?"
+	return meant(w)
 }
 
-func unknownHint(spec *Spec, key string) string {
+func unknownHint(spec *Spec, key string) say.Text {
 	var keys []string
 	for _, p := range spec.Params {
 		keys = append(keys, p.Key)
@@ -193,9 +193,9 @@ func unknownHint(spec *Spec, key string) string {
 		keys = append(keys, spec.WordSet...)
 	}
 	if c := closest(key, keys); c != "" {
-		return "did you mean " + c + "?"
+		return meant(c)
 	}
-	return "usage: " + spec.Usage
+	return usage(spec.Usage)
 }
 
 func extraAllowed(spec *Spec, a Arg) bool {
@@ -219,7 +219,7 @@ func extraAllowed(spec *Spec, a Arg) bool {
 	return false
 }
 
-func checkParam(p *Param, a Arg) string {
+func checkParam(p *Param, a Arg) say.Text {
 	// NB: an error quotes at most 40 bytes of the value; no value a
 	// check accepts (a number, a word of an enum, true or false, a target
 	// like c1.2) is longer than clipName leaves whole
@@ -227,59 +227,59 @@ func checkParam(p *Param, a Arg) string {
 	switch p.Kind {
 	case Flag:
 		if a.HasVal {
-			return fmt.Sprintf("%s is a flag and takes no value (write %s, not %s=%s)", p.Key, p.Key, p.Key, a.Val)
+			return say.S("con.flagNoValue", p.Key, p.Key, p.Key, a.Val)
 		}
 	case BoolOr:
 		if a.HasVal && a.Val != "true" && a.Val != "false" {
-			return fmt.Sprintf("%s must be true or false, got %q", p.Key, a.Val)
+			return say.S("con.mustBool", p.Key, strconv.Quote(a.Val))
 		}
 	case Str, Name:
 		if !a.HasVal {
-			return fmt.Sprintf("%s needs a value (%s=...)", p.Key, p.Key)
+			return say.S("con.needsValue", p.Key, p.Key)
 		}
 	case Int:
 		if !a.HasVal {
-			return fmt.Sprintf("%s needs a value (%s=N)", p.Key, p.Key)
+			return say.S("con.needsNumber", p.Key, p.Key)
 		}
 		n, err := strconv.ParseInt(a.Val, 10, 64)
 		if err != nil || !looksNumber(strings.TrimPrefix(a.Val, "-")) {
-			return fmt.Sprintf("%s must be an integer, got %q", p.Key, a.Val)
+			return say.S("con.mustInt", p.Key, strconv.Quote(a.Val))
 		}
 		if n < p.Min || n > p.Max {
-			return fmt.Sprintf("%s must be between %d and %d, got %d", p.Key, p.Min, p.Max, n)
+			return say.S("con.mustBetween", p.Key, strconv.FormatInt(p.Min, 10), strconv.FormatInt(p.Max, 10), strconv.FormatInt(n, 10))
 		}
 	case Enum:
 		if !a.HasVal {
-			return fmt.Sprintf("%s needs a value, one of %s", p.Key, strings.Join(p.Values, ", "))
+			return say.S("con.needsOneOf", p.Key, strings.Join(p.Values, ", "))
 		}
 		for _, v := range p.Values {
 			if v == a.Val {
-				return ""
+				return say.Text{}
 			}
 		}
-		return fmt.Sprintf("%s must be one of %s, got %q", p.Key, strings.Join(p.Values, ", "), a.Val)
+		return say.S("con.mustOneOf", p.Key, strings.Join(p.Values, ", "), strconv.Quote(a.Val))
 	case On:
 		if !a.HasVal {
-			return "on needs a value like c1.1"
+			return say.T("con.onNeedsValue")
 		}
 		if _, err := ParseTarget(a.Val); err != nil {
-			return "on: " + err.Error()
+			return say.Around("con.onWrap", say.Of(err))
 		}
 	}
-	return ""
+	return say.Text{}
 }
 
 // checkCombination checks rules that span several arguments.
 // checkExpect checks the two forms of a goal: a queue's list_queues
 // columns, or a line a channel or connection saw.
 func checkExpect(c *Command) *Error {
-	bad := func(key, msg string) *Error {
+	bad := func(key, msg string, words ...string) *Error {
 		a, ok := c.Arg(key)
 		col := a.Col
 		if !ok {
 			col = len(c.Text) + 1
 		}
-		return &Error{Col: col, Cmd: c.Name, Msg: msg, Hint: "usage: " + c.Spec.Usage}
+		return &Error{Col: col, Cmd: c.Name, Msg: say.S(msg, words...), Hint: usage(c.Spec.Usage)}
 	}
 	forms, newer := 0, false
 	for i, k := range []string{"queue", "saw", "process", "credit", "file", "alarm", "never"} {
@@ -289,13 +289,13 @@ func checkExpect(c *Command) *Error {
 		}
 	}
 	if forms > 1 && newer {
-		return bad("", "a goal checks one thing: give one of queue=, saw=, process=, credit=, file=, alarm= or never=")
+		return bad("", "con.oneGoal")
 	}
 	if c.Has("gone") && !c.Has("file") {
-		return bad("gone", "gone goes with file=: expect file=NAME gone")
+		return bad("gone", "con.goneWithFile")
 	}
 	if c.Has("after") && !c.Has("saw") {
-		return bad("after", "after= goes with saw=: expect on=CONN.CH saw=KIND ... after=power-loss")
+		return bad("after", "con.afterWithSaw")
 	}
 	for form, cols := range ExpectColumns {
 		if !c.Has(form) {
@@ -303,16 +303,16 @@ func checkExpect(c *Command) *Error {
 		}
 		if form == "file" && c.Has("gone") {
 			if t := c.Table(); len(t) > 0 {
-				return bad(t[0].Key, "a file that is gone has no "+t[0].Key+": give file=NAME gone alone")
+				return bad(t[0].Key, "con.goneNoField", t[0].Key)
 			}
 			return nil
 		}
 		if len(c.Table()) == 0 {
-			return bad(form, fmt.Sprintf("say what %s= should show: %s", form, strings.Join(cols, "=..., ")+"=..."))
+			return bad(form, "con.sayWhat", form, strings.Join(cols, "=..., ")+"=...")
 		}
 		for _, f := range c.Table() {
 			if !slices.Contains(cols, f.Key) {
-				return bad(f.Key, fmt.Sprintf("%s is not something %s= compares (want one of %s)", f.Key, form, strings.Join(cols, ", ")))
+				return bad(f.Key, "con.notCompared", f.Key, form, strings.Join(cols, ", "))
 			}
 		}
 		return nil
@@ -320,43 +320,43 @@ func checkExpect(c *Command) *Error {
 	switch {
 	case c.Has("alarm"):
 		if len(c.Table()) > 0 {
-			return bad(c.Table()[0].Key, "alarm= takes nothing more")
+			return bad(c.Table()[0].Key, "con.alarmAlone")
 		}
 		return nil
 	case c.Has("never"):
 		if !c.Has("on") {
-			return bad("never", "never= needs on=: the connection (blocked) or the channel (dropped) it is about")
+			return bad("never", "con.neverNeedsOn")
 		}
 		if c.Str("never", "") == "dropped" && c.On().Chan == 0 {
-			return bad("on", "never=dropped is about a channel: on=cN.M")
+			return bad("on", "con.neverDropped")
 		}
 		return nil
 	}
 	switch {
 	case c.Has("queue") && c.Has("saw"):
-		return bad("saw", "give queue= or saw=, not both")
+		return bad("saw", "con.queueOrSaw")
 	case c.Has("queue"):
 		for _, k := range []string{"on", "redelivered", "persistent"} {
 			if c.Has(k) {
-				return bad(k, k+" goes with saw=, not with queue=")
+				return bad(k, "con.withSaw", k)
 			}
 		}
 		cols := c.Table()
 		if len(cols) == 0 {
-			return bad("", "say what the queue should show, as list_queues columns: messages=0 consumers=1 ...")
+			return bad("", "con.sayQueue")
 		}
 		for _, f := range cols {
 			if f.Key == "name" || !slices.Contains(QueueColumns, f.Key) {
-				e := bad(f.Key, fmt.Sprintf("%s is not a list_queues column (want one of %s)", f.Key, strings.Join(QueueColumns[1:], ", ")))
+				e := bad(f.Key, "con.notColumn", f.Key, strings.Join(QueueColumns[1:], ", "))
 				if c := closest(f.Key, QueueColumns[1:]); c != "" {
-					e.Hint = "did you mean " + c + "?"
+					e.Hint = meant(c)
 				}
 				return e
 			}
 		}
 	case c.Has("saw"):
 	default:
-		return bad("", "give queue=Q with the columns it should show, saw=KIND with what a channel should have seen, or process=, credit=, file=, alarm= or never=")
+		return bad("", "con.goalForms")
 	}
 	return nil
 }
@@ -365,37 +365,37 @@ func checkCombination(c *Command) *Error {
 	if err := checkShortStrings(c); err != nil {
 		return err
 	}
-	bad := func(key, msg string) *Error {
+	bad := func(key, msg string, words ...string) *Error {
 		a, _ := c.Arg(key)
-		return &Error{Col: a.Col, Cmd: c.Name, Msg: msg, Hint: "usage: " + c.Spec.Usage}
+		return &Error{Col: a.Col, Cmd: c.Name, Msg: say.S(msg, words...), Hint: usage(c.Spec.Usage)}
 	}
 	switch c.Name {
 	case "basic.publish":
 		if c.Has("body") && c.Has("size") {
-			return bad("size", "give body= or size=, not both")
+			return bad("size", "con.bodyOrSize")
 		}
 	case "exchange.declare":
 		if !c.Has("type") && !c.Has("passive") {
-			return &Error{Col: len(strings.TrimRight(c.Text, " \t")) + 1, Cmd: c.Name, Msg: "missing type=", Hint: "usage: " + c.Spec.Usage}
+			return &Error{Col: len(strings.TrimRight(c.Text, " \t")) + 1, Cmd: c.Name, Msg: say.T("con.missingType"), Hint: usage(c.Spec.Usage)}
 		}
 	case "channel.close":
 		if c.Has("on") && c.On().Chan == 0 {
-			return bad("on", "channel.close needs a channel like c1.2")
+			return bad("on", "con.closeNeedsChannel")
 		}
 	case "set_policy":
 		if len(c.Table()) == 0 {
-			return &Error{Col: len(c.Text) + 1, Cmd: c.Name, Msg: "a policy needs at least one KEY=V definition", Hint: "usage: " + c.Spec.Usage}
+			return &Error{Col: len(c.Text) + 1, Cmd: c.Name, Msg: say.T("con.policyNeedsDef"), Hint: usage(c.Spec.Usage)}
 		}
 	case "alarm":
 		if c.Has("set") == c.Has("clear") {
-			return &Error{Col: len(c.Text) + 1, Cmd: c.Name, Msg: "give exactly one of set= or clear=", Hint: "usage: " + c.Spec.Usage}
+			return &Error{Col: len(c.Text) + 1, Cmd: c.Name, Msg: say.T("con.setOrClear"), Hint: usage(c.Spec.Usage)}
 		}
 	case "basic.consume":
 		if c.Has("work-us") && !c.Has("ack-every") {
-			return bad("work-us", "work-us is the time the client spends on each message before it acks: give ack-every=N too")
+			return bad("work-us", "con.workUs")
 		}
 		if c.Has("ack-every") && c.Has("no-ack") {
-			return bad("ack-every", "a no-ack consumer sends no acks: drop ack-every or no-ack")
+			return bad("ack-every", "con.noAckAckEvery")
 		}
 	case "expect":
 		if err := checkExpect(c); err != nil {
@@ -403,19 +403,19 @@ func checkCombination(c *Command) *Error {
 		}
 	case "run":
 		if c.Has("ms") && c.Has("events") {
-			return bad("events", "give ms= or events=, not both")
+			return bad("events", "con.msOrEvents")
 		}
 	}
 	if c.Name == "connect" {
 		if !c.Has("on") || c.On().Chan != 0 {
-			return bad("on", "on= must name a connection like c2 here")
+			return bad("on", "con.onConnection")
 		}
 		return nil
 	}
 	// expect's on= takes a connection too: blocked, unblocked and
 	// connection-lost are a connection's lines.
 	if c.Name != "connection.close" && c.Name != "channel.close" && c.Name != "expect" && c.Has("on") && c.On().Chan == 0 {
-		return bad("on", "on= must name a channel like c1.2 here")
+		return bad("on", "con.onChannel")
 	}
 	return nil
 }
@@ -425,7 +425,7 @@ func checkCombination(c *Command) *Error {
 func parseSubmit(text string, line int, toks []token) (Command, error) {
 	if len(toks) < 2 {
 		return Command{}, &Error{Line: line, Col: len(strings.TrimRight(text, " \t")) + 1, Cmd: "submit",
-			Msg: "missing the command to submit", Hint: "usage: submit basic.publish key=q count=100"}
+			Msg: say.T("con.missingSubmit"), Hint: usage("submit basic.publish key=q count=100")}
 	}
 	if toks[1].s == "submit" {
 		// NB: refused before the inner command is parsed, so that a line
@@ -458,7 +458,7 @@ func parseRaw(text string, line int) (Command, error) {
 	rest = strings.TrimRight(rest, " \t")
 	if rest == "" {
 		return Command{}, &Error{Line: line, Col: len(strings.TrimRight(text, " \t")) + 1, Cmd: spec.Name,
-			Msg: "missing the definitions, a JSON object on the same line", Hint: "usage: " + spec.Usage}
+			Msg: say.T("con.missingDefs"), Hint: usage(spec.Usage)}
 	}
 	col := len(strings.TrimRight(text, " \t")) - len(rest) + 1
 	args = append(args, Arg{Key: "json", Val: rest, HasVal: true, Col: col, Quoted: true})
@@ -467,8 +467,8 @@ func parseRaw(text string, line int) (Command, error) {
 
 // notClient refuses to submit a command that is not an AMQP method.
 func notClient(line, col int, name string) *Error {
-	return &Error{Line: line, Col: col, Cmd: "submit", Msg: name + " is not a client command",
-		Hint: "submit takes an AMQP method such as basic.publish"}
+	return &Error{Line: line, Col: col, Cmd: "submit", Msg: say.S("con.notClient", name),
+		Hint: say.T("con.submitTakes")}
 }
 
 var submitSpec = &Spec{Name: "submit", Engine: true, Usage: "submit CMD [ARG ...]"}
@@ -530,12 +530,10 @@ func tokenize(text string) ([]token, *Error) {
 				b.WriteByte(c)
 			}
 			if !closed {
-				return nil, &Error{Col: open + 1, Msg: "the quote opened here is never closed",
-					Hint: `write key="a value"; inside quotes \" is a quote and \\ a backslash`}
+				return nil, &Error{Col: open + 1, Msg: say.T("con.quoteOpen"), Hint: say.T("con.quoteHow")}
 			}
 			if i < len(text) && text[i] != ' ' && text[i] != '\t' {
-				return nil, &Error{Col: i + 1, Msg: "text right after a closing quote",
-					Hint: "put a space between arguments, or the text inside the quotes"}
+				return nil, &Error{Col: i + 1, Msg: say.T("con.afterQuote"), Hint: say.T("con.spaceBetween")}
 			}
 		}
 		if i > start {

@@ -2,7 +2,11 @@
 
 package script
 
-import "strings"
+import (
+	"strings"
+
+	"warren/engine/say"
+)
 
 // rawNode reads the node=N|NAME that may start an import_definitions
 // line's rest, and returns it as an argument with what follows it.
@@ -20,7 +24,7 @@ func rawNode(text, rest string, line int, spec *Spec) ([]Arg, string, error) {
 	}
 	if word == "node=" {
 		return nil, "", &Error{Line: line, Col: at + 1, Cmd: spec.Name,
-			Msg: "node= needs a node's number or name", Hint: "usage: " + spec.Usage}
+			Msg: say.T("con.importNode"), Hint: usage(spec.Usage)}
 	}
 	return []Arg{{Key: "node", Val: word[len("node="):], HasVal: true, Col: at + 1}}, strings.TrimLeft(rest[len(word):], " \t"), nil
 }

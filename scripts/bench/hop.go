@@ -144,7 +144,7 @@ func engineHop(n, size int) (local, remote float64, err error) {
 		lines := []string{"cluster nodes=2", "connect on=c1 node=1", fmt.Sprintf("connect on=c2 node=%d", at+1),
 			"queue.declare queue=hop on=c2.1", "basic.consume queue=hop tag=hop no-ack on=c2.1"}
 		for _, l := range lines {
-			if out := s.ExecLine(l); len(out) > 0 && strings.HasPrefix(out[0], "error:") {
+			if out := s.Run(l, engine.RunOptions{}).Lines; len(out) > 0 && strings.HasPrefix(out[0], "error:") {
 				return 0, 0, fmt.Errorf("%s: %s", l, out[0])
 			}
 		}
@@ -155,7 +155,7 @@ func engineHop(n, size int) (local, remote float64, err error) {
 			return b
 		}
 		b0 := busy()
-		s.ExecLine(fmt.Sprintf("basic.publish key=hop size=%d count=%d", size, n))
+		s.Run(fmt.Sprintf("basic.publish key=hop size=%d count=%d", size, n), engine.RunOptions{})
 		per := float64(busy()-b0) / float64(n)
 		if at == 0 {
 			local = per

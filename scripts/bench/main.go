@@ -134,7 +134,7 @@ func benchEngine(n int) (wall, virtual float64, err error) {
 		"basic.qos prefetch=200 on=c2.1",
 		"basic.consume queue=bench tag=c on=c2.1 ack-every=1",
 	} {
-		if out := s.ExecLine(l); len(out) > 0 && len(out[0]) > 5 && out[0][:6] == "error:" {
+		if out := s.Run(l, engine.RunOptions{}).Lines; len(out) > 0 && len(out[0]) > 5 && out[0][:6] == "error:" {
 			return 0, 0, fmt.Errorf("%s: %s", l, out[0])
 		}
 	}
@@ -143,7 +143,7 @@ func benchEngine(n int) (wall, virtual float64, err error) {
 	busy0 := s.Runtime().Schedulers()[0].Busy
 	for done := 0; done < n; done += batch {
 		k := min(batch, n-done)
-		s.ExecLine("basic.publish key=bench size=16 count=" + strconv.Itoa(k))
+		s.Run("basic.publish key=bench size=16 count="+strconv.Itoa(k), engine.RunOptions{})
 	}
 	elapsed := time.Since(start)
 	if q := s.Cluster().ListQueues()[0]; q.Messages != 0 {

@@ -56,11 +56,11 @@ func enginePersistence(n int) (transient, persistent float64, err error) {
 			if strings.Contains(l, "%d") {
 				l = fmt.Sprintf(l, n)
 			}
-			if out := s.ExecLine(l); len(out) > 0 && strings.HasPrefix(out[0], "error:") {
+			if out := s.Run(l, engine.RunOptions{}).Lines; len(out) > 0 && strings.HasPrefix(out[0], "error:") {
 				return 0, 0, fmt.Errorf("%s: %s", l, out[0])
 			}
 		}
-		out := s.ExecLine("show throughput")
+		out := s.Run("show throughput", engine.RunOptions{}).Lines
 		if len(out) != 1 {
 			return 0, 0, fmt.Errorf("show throughput: %q", out)
 		}

@@ -20,7 +20,7 @@ func benchRecorded(n int) (float64, error) {
 	}
 	start := time.Now()
 	for done := 0; done < n; done += 10_000 {
-		s.ExecLine("basic.publish key=bench size=16 count=" + strconv.Itoa(min(10_000, n-done)))
+		s.Run("basic.publish key=bench size=16 count="+strconv.Itoa(min(10_000, n-done)), engine.RunOptions{})
 	}
 	elapsed := time.Since(start)
 	if q := s.Cluster().ListQueues()[0]; q.Messages != 0 {
@@ -36,7 +36,7 @@ func cycleSim(opts engine.Options) (*engine.Sim, error) {
 		"basic.qos prefetch=200 on=c2.1",
 		"basic.consume queue=bench tag=c on=c2.1 ack-every=1",
 	} {
-		if out := s.ExecLine(l); len(out) > 0 && len(out[0]) > 5 && out[0][:6] == "error:" {
+		if out := s.Run(l, engine.RunOptions{}).Lines; len(out) > 0 && len(out[0]) > 5 && out[0][:6] == "error:" {
 			return nil, fmt.Errorf("%s: %s", l, out[0])
 		}
 	}
@@ -53,7 +53,7 @@ func seekFigures(msgs int) (seeks, backs []float64, points []int64, end int64, c
 		return
 	}
 	for i := 0; i < msgs; i += 2000 {
-		s.ExecLine("basic.publish key=bench size=16 count=" + strconv.Itoa(min(2000, msgs-i)))
+		s.Run("basic.publish key=bench size=16 count="+strconv.Itoa(min(2000, msgs-i)), engine.RunOptions{})
 	}
 	end = s.Furthest()
 	for k := int64(0); k < 10; k++ {

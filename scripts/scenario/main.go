@@ -91,7 +91,8 @@ func expand(args []string) ([]string, error) {
 // openEngine is the engine's Opener: a fresh simulation for each file,
 // with default options.
 func openEngine(string, []script.Command) (scenario.Target, error) {
-	return engine.New(engine.Options{}), nil
+	s := engine.New(engine.Options{})
+	return scenario.LineRunner(func(line string, n int) []string { return s.Run(line, engine.RunOptions{Line: n}).Lines }), nil
 }
 
 // run runs every file and prints each mismatching case with a diff, then

@@ -218,7 +218,7 @@ const benchWarmUps, benchRuns = 2, 5
 // does (engine-worker.js passes maxLinesSent to the bridge). In Chromium
 // the time is the call as the worker measured it (r.ms: the bridge's
 // exec, the JSON text of its answer and the parse of that text);
-// natively it is ExecLineShowing and the same JSON text, in this
+// natively it is Sim.Run and the same JSON text, in this
 // process. Between runs each side collects its garbage outside the time
 // measured: the worker's idle call does in Chromium, runtime.GC natively.
 //
@@ -260,16 +260,12 @@ func benchRecordedRatio(t testing.TB, b *browser, say func(string, ...any)) {
 		began := time.Now()
 		s.SetTimeBudget(engine.BrowserCommandTime, func() time.Duration { return time.Since(began) })
 		for _, l := range benchWorkload {
-			s.ExecLine(l)
+			s.Run(l, engine.RunOptions{})
 		}
 		t0 := time.Now()
-		shown, omitted := s.ExecLineShowing(line, benchShown)
-		e := &jsonenc.Encoder{} // the answer's text, as the bridge's exec makes it
-		e.Open("", '{')
-		e.Strs("lines", shown)
-		e.Int("omitted", int64(omitted))
-		e.Close('}')
-		answer := e.String()
+		r := s.Run(line, engine.RunOptions{Most: benchShown})
+		shown, omitted := r.Lines, r.Omitted
+		answer := jsonenc.Answer(r) // the answer's text, as the bridge's exec makes it
 		ms := time.Since(t0).Seconds() * 1000
 		if !strings.HasPrefix(answer, `{"lines":[`) {
 			t.Errorf("the command's answer natively: %.100s", answer)

@@ -486,7 +486,7 @@ func TestFilesMarkAckedNotYetWritten(t *testing.T) {
 	if err := chromedp.Do(b.ctx, chromedp.KeyEvent("run ms=10000\r")); err != nil {
 		t.Fatal(err)
 	}
-	s.ExecLine("run ms=10000")
+	s.Run("run ms=10000", engine.RunOptions{})
 	checkFiles(t, b.filesShown(w), wantFiles(s), "once the queue is idle")
 	b.noErrors()
 }

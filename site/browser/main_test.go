@@ -495,7 +495,7 @@ func native(t *testing.T, script string) *engine.Sim {
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		s.ExecLine(l)
+		s.Run(l, engine.RunOptions{})
 	}
 	return s
 }

@@ -32,10 +32,10 @@ func blockMoments(t *testing.T, l lessons.Lesson, b lessons.Scenario) moments {
 		t.Fatal(err)
 	}
 	s := engine.New(engine.Options{Record: true})
-	s.ExecLine("set version=" + l.Version)
+	s.Run("set version="+l.Version, engine.RunOptions{})
 	at := []int64{s.Runtime().Events()}
 	for _, st := range steps {
-		s.ExecLine(st.Command)
+		s.Run(st.Command, engine.RunOptions{})
 		at = append(at, s.Runtime().Events())
 	}
 	k, err := b.OpenAfter()

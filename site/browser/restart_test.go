@@ -3,6 +3,8 @@ package browser_test
 import (
 	"strings"
 	"testing"
+
+	"warren/engine"
 )
 
 // TestRestartInThePlayground restarts the node in the playground after a
@@ -30,7 +32,7 @@ confirm.select
 basic.publish key=kept body=confirmed persistent
 basic.publish key=kept body=unconfirmed persistent on=c1.2
 restart kind=power-loss`)
-	want := native.ExecLine("list_queues name messages")
+	want := native.Run("list_queues name messages", engine.RunOptions{}).Lines
 	kept := func(lines []string) string {
 		for _, l := range lines {
 			if strings.Contains(l, "name=kept ") {

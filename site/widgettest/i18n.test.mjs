@@ -155,7 +155,10 @@ test("every sentence the engine says as data is said in every language", () => {
       const sample = {};
       params(SAID[key]).forEach((p) => (sample[p] = p === "a" ? "queue q1" : "3"));
       const text = t(key, sample, lang);
-      if (lang === "zh") {
+      // a sentence that only joins others ("{a}: {b}", "on: {a}") has no
+      // words of its own
+      const own = (SAID[key].replace(/\{\w\}/g, "").match(/[a-z]{2,}/gi) || []).some((w) => !CODE.has(w));
+      if (lang === "zh" && own) {
         assert.match(text, /[\u3400-\u9fff]/, `${key} became "${text}"`);
         assert.equal(englishRun(text, CODE), null, `${key} became "${text}", English left`);
       }

@@ -27,14 +27,17 @@
 
 import { TRUSTED_TYPES } from "./policy.js";
 
-/** EngineError is a refusal from the bridge ({error: "..."}), or a call
- * the engine could not answer: lost when the worker died under it,
- * culprit when it was the call running as the worker died. */
+/** EngineError is a refusal from the bridge ({error: "...", said?}), or
+ * a call the engine could not answer: lost when the worker died under it,
+ * culprit when it was the call running as the worker died. said is the
+ * refusal as the engine says it as data (engine/say; i18n.js errorText
+ * says it in the reader's language). */
 export class EngineError extends Error {
-  constructor(message, { lost = false, culprit = false } = {}) {
+  constructor(message, { lost = false, culprit = false, said = null } = {}) {
     super(message);
     this.lost = lost;
     this.culprit = culprit;
+    this.said = said;
   }
 }
 
@@ -59,7 +62,7 @@ const spreadLanes = Math.max(2, Math.min(maxLanes, (globalThis.navigator && navi
 
 /** HISTORY lists the bridge functions whose time counts as a
  * simulation's cost: what a rebuild replays. */
-const HISTORY = new Set(["exec", "submit", "step", "runQuiet", "seek"]);
+const HISTORY = new Set(["exec", "step", "seek"]);
 
 /** Lane is one engine worker and the calls sent to it, answered in order:
  * the first pending is the one running. */
@@ -459,7 +462,7 @@ export class Engine {
     }
     const [r] = await this.batch([[fn, ...args]]);
     if ("error" in r) {
-      throw new EngineError(`${r.error}`, { lost: !!r.lost });
+      throw new EngineError(`${r.error}`, { lost: !!r.lost, said: r.said || null });
     }
     return r.value;
   }
@@ -470,7 +473,7 @@ export class Engine {
     const rs = await this.batch(calls);
     return rs.map((r) => {
       if ("error" in r) {
-        throw new EngineError(r.error, { lost: !!r.lost });
+        throw new EngineError(r.error, { lost: !!r.lost, said: r.said || null });
       }
       return r.value;
     });
@@ -529,14 +532,8 @@ export class Engine {
     }
     return withOmitted(await (cut ? this.call("exec", id, line, null, cut) : this.call("exec", id, line)));
   }
-  async submit(id, line) {
-    return withOmitted(await this.call("submit", id, line));
-  }
   step(id, n) {
     return this.call("step", id, n);
-  }
-  async runQuiet(id) {
-    return withOmitted(await this.call("runQuiet", id));
   }
   seek(id, n) {
     return this.call("seek", id, n);

@@ -26,7 +26,7 @@
 // when it first ran (how far a tab gets in that time depends on the
 // computer; the cut does not). To the engine they are comments.
 
-import { loadEngine } from "./bridge-loader.js";
+import { loadEngine, withOmitted } from "./bridge-loader.js";
 import { Captions } from "./captions.js";
 import { changes, mark, NONE } from "./changes.js";
 import { clip, Console } from "./console.js";
@@ -164,7 +164,7 @@ class WarrenScenario extends HTMLElement {
       this.lostCommand = e.message;
       return; // the rebuild says what was lost
     }
-    this.showProblem(this.tx("problem.stopped"), e && e.message ? e.message : String(e));
+    this.showProblem(this.tx("problem.stopped"), e && e.message ? e : String(e));
   }
 
   /** turn waits for a task of the widget's own in which to build its
@@ -537,7 +537,7 @@ class WarrenScenario extends HTMLElement {
         if (e.lost) {
           throw e;
         }
-        this.showProblem(this.tx("problem.mistake"), this.tx("problem.mistakeDetail", { error: errorText(e.message.replace(/^parse: /, ""), this.lang) }));
+        this.showProblem(this.tx("problem.mistake"), this.tx("problem.mistakeDetail", { error: errorText(e, this.lang, "parse") }));
       }
       await this.runLines(text);
       if (this.id_) {
@@ -547,7 +547,7 @@ class WarrenScenario extends HTMLElement {
           if (e.lost) {
             throw e;
           }
-          this.showProblem(this.tx("problem.whenStopped"), this.tx("problem.whenStoppedDetail", { error: errorText(e.message, this.lang) }));
+          this.showProblem(this.tx("problem.whenStopped"), this.tx("problem.whenStoppedDetail", { error: errorText(e, this.lang) }));
         }
       }
     } finally {
@@ -662,7 +662,7 @@ class WarrenScenario extends HTMLElement {
         this.console.add({ cmd: line, lines: ["error: " + e.message], at: from, typed });
         throw e;
       }
-      lines = ["error: " + e.message];
+      lines = withOmitted({ lines: ["error: " + e.message], said: e.said ? [[0, { text: "error: " + e.message, key: "con.error", args: [e.said] }]] : [] });
     }
     const refused = lines.length > 0 && lines[0].startsWith("error: ");
     if (lines.cut && (!cut || lines.cut < cut)) {
@@ -671,6 +671,10 @@ class WarrenScenario extends HTMLElement {
     }
     if (refused && lineNo && !/^error: line \d+/.test(lines[0])) {
       lines[0] = lines[0].replace(/^error: /, `error: line ${lineNo}, `);
+      const s = lines.said && lines.said.get(0);
+      if (s && s.key === "con.error") {
+        lines.said.set(0, { text: lines[0], key: "con.error", args: [{ key: "con.line", args: [String(lineNo), s.args[0]] }] });
+      }
     }
     await this.position();
     const held = !refused && !lines.length && /^submit\s/.test(line);
@@ -738,7 +742,7 @@ class WarrenScenario extends HTMLElement {
       if (e.lost) {
         throw e;
       }
-      this.showProblem(this.tx("problem.stepFailed"), e.message);
+      this.showProblem(this.tx("problem.stepFailed"), e);
       return;
     }
     if (ran === 0) {
@@ -784,7 +788,7 @@ class WarrenScenario extends HTMLElement {
       if (e.lost) {
         throw e;
       }
-      this.showProblem(this.tx("problem.cannotGo"), e.message);
+      this.showProblem(this.tx("problem.cannotGo"), e);
       // a seek its budget stopped is at the event it reached
       await this.refresh();
       this.updateURL();
@@ -1016,6 +1020,8 @@ class WarrenScenario extends HTMLElement {
     this.el.status.hidden = !text;
   }
 
+  /** showProblem shows title and detail, a text or an error (said in the
+   * reader's language when the engine gave it as data). */
   showProblem(title, detail) {
     this.el.problem.hidden = false;
     // cut as console lines are: a refused line quoted whole may be a
@@ -1064,7 +1070,7 @@ class WarrenScenario extends HTMLElement {
       if (e.lost) {
         throw e;
       }
-      this.showProblem(this.tx("problem.stopped"), e.message);
+      this.showProblem(this.tx("problem.stopped"), e);
       return;
     }
     await this.render();

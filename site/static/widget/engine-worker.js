@@ -34,7 +34,7 @@
 
 
 /** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
-export const JSON_ANSWERS = new Set(["exec", "submit", "runQuiet", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "narrate", "fileBytes", "openFolder", "folderBytes", "recoverFolder"]);
+export const JSON_ANSWERS = new Set(["exec", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "narrate", "fileBytes", "openFolder", "folderBytes", "recoverFolder"]);
 
 /** FOLDER_CALLS are the functions of inspect.wasm, not warren.wasm. */
 export const FOLDER_CALLS = new Set(["openFolder", "folderBytes", "recoverFolder", "closeFolder"]);
@@ -118,7 +118,8 @@ export function runCalls(w, calls, isDead, clock = () => performance.now()) {
     try {
       const v = w[fn](...args);
       if (v && typeof v === "object" && typeof v.error === "string") {
-        r = { error: v.error };
+        // an error the engine says as data comes with its sentence
+        r = typeof v.said === "string" ? { error: v.error, said: JSON.parse(v.said) } : { error: v.error };
       } else if (isDead()) {
         r = { error: "the engine has stopped" };
       } else {

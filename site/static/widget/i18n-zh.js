@@ -883,10 +883,9 @@ export default {
   "con.argMissing": "缺少第 {a} 个参数（{b}）",
   "con.atOffset": "{a}（位于偏移 {b}）",
   "con.cutNumber": "#@cut 需要一个事件数，而不是 {a}",
-  "con.error": "错误：{text}",
-  "con.lineColumn": "第 {line} 行第 {col} 列：{text}",
-  "con.column": "第 {col} 列：{text}",
-  "con.line": "第 {line} 行，{text}",
+  "con.error": "错误：{a}",
+  "con.lineColumn": "第 {a} 行第 {b} 列：{c}",
+  "con.column": "第 {a} 列：{b}",
   "con.amqp.channel": "通道 {name}",
   "con.amqp.connection": "连接 {name}",
   "con.amqp.explain": "↳ RabbitMQ 以 {code} {name} 关闭了{what}：{why}",
@@ -1044,7 +1043,8 @@ export default {
   "con.show.unit.perSecond": "/秒",
   "con.show.unit.msgs": " 条",
   "con.show.unit.bytes": " 字节",
-  "con.named": "{name}：{text}",
-  "con.hinted": "{text}（{hint}）",
-  "engine.m.creditOutHolds": "{a} 用完了对 {b} 的信用（{c}/{d}）：它仍在发送，但在 {e} 补发信用之前，扣住它的发送方在等的信用"
+  "con.named": "{a}：{b}",
+  "con.hinted": "{a}（{b}）",
+  "engine.m.creditOutHolds": "{a} 用完了对 {b} 的信用（{c}/{d}）：它仍在发送，但在 {e} 补发信用之前，扣住它的发送方在等的信用",
+  "con.line": "第 {a} 行，{b}"
 };

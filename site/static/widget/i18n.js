@@ -110,146 +110,20 @@ function saidIn(s, l) {
 
 
 // -------------------------------------------------------------------
-// The console's words: warren's own errors, hints and usage (from
-// engine/script, the commands, the node's refusals, the budget and the
-// bridge), said in the reader's language. RabbitMQ's texts (a reply such
-// as NOT_FOUND - no queue 'q' in vhost '/', rabbitmqctl's answers, AMQP
-// names, the command syntax) stay as they are; a channel or connection
-// that RabbitMQ closes gets a line that explains its reply code.
+// The console's words. The engine's own errors, hints and usages come as
+// data beside their English (engine/say: an answer's "said", an error's
+// said), and are said from the catalogs by engineSays; RabbitMQ's texts
+// (a reply such as NOT_FOUND - no queue 'q' in vhost '/', rabbitmqctl's
+// answers, AMQP names, the command syntax) stay as they are, and a channel
+// or connection that RabbitMQ closes gets a line that explains its reply
+// code.
 
-// CONSOLE_TEXTS are the engine's message formats, as Go writes them
-// (widgettest/testdata/engine-texts.json lists them from the source), each
-// with the catalog key that says it with the format's verbs as {a}, {b},
-// ... A %s, %v or %w part is itself said again when it is one of these.
-const CONSOLE_TEXTS = [
-  ["basic.publish: count=%d would make the simulation hold %s messages, more than its memory budget of %s; publish fewer in one command", "con.budgetPublish"],
-  ["basic.publish: count=%d messages of %s bytes would make the simulation hold %s MB of messages and files, more than its memory budget of %s MB; publish fewer or smaller messages", "con.budgetBytes"],
-  ["basic.publish: count=%d messages of %s bytes would make the simulations of this page hold %s MB of messages and files, more than their memory budget of %s MB; publish fewer or smaller messages, or reset another widget", "con.budgetPage"],
-  ["on: %s", "con.onWrap"],
-  ["cluster: the cluster is formed before anything happens: start a new simulation with cluster nodes=%d first", "con.clusterFirst"],
-  ["fault clear: takes no path; it clears every fault of the node", "con.faultClearPath"],
-  ["fault: name one fault: %s", "con.faultName"],
-  ["set: schedulers can only change while no process is running; run until quiet first", "con.setSchedRunning"],
-  ["set: schedulers, the version profile and the file size are chosen before the cluster is formed (every node gets the same)", "con.setBeforeCluster"],
-  ["set: the message store's file size and the version profile are chosen before any durable queue writes files: set them first", "con.setBeforeFiles"],
-  ["set: the version profile is chosen before anything happens: start a new simulation with set version=%s first", "con.setVersionFirst"],
-  ["a goal is an expect command", "con.goalIsExpect"],
-  ["usage: %s", "con.usage"],
-  ["%s: the engine has no handler for this command", "con.noHandler"],
-  ["when: event %d is outside the timeline (0 to %d)", "con.whenOutside"],
-  ["when: stopped looking after %s events, at event %d (the budget of one command)", "con.whenStopEvents"],
-  ["when: stopped looking after %s events, at event %d (the time budget of one command here, %s)", "con.whenStopTime"],
-  ["when: at event %d, %w", "con.whenAt"],
-  ["expect: stopped looking after %s trace lines (the budget of one command)", "con.expectStopLines"],
-  ["expect: stopped looking after %s trace lines (the time budget of one command here, %s)", "con.expectStopTime"],
-  ["expect: not checked: the goals before it took the time budget of one command here, %s", "con.expectNotChecked"],
-  ["%s: a single node cannot be stopped and started this way (form a cluster with cluster nodes=N; restart kind=clean restarts one node)", "con.singleNode"],
-  ["c%d is on %s, which is stopped: start it (start_app node=%s) or place the connection on a running node (connect on=c%d node=N)", "con.connOnStopped"],
-  ["cluster: nodes must be at least 2", "con.clusterTwo"],
-  ["cluster: ram=%d leaves no disc node among %d nodes; at least one node must keep the metadata on disk", "con.clusterRam"],
-  ["cluster: the cluster is formed already, with %d nodes", "con.clusterFormed"],
-  ["connect: %s is stopped", "con.connectStopped"],
-  ["%s is stopped; import on a running node", "con.importStopped"],
-  ["node= needs a node's number or name", "con.importNode"],
-  ["connect: c%d is open on %s already; close it first", "con.connectOpen"],
-  ["no node %q in the cluster; its nodes are %v", "con.noNode"],
-  ["crash: %s is a quorum queue; crash kills classic queue processes", "con.crashQuorum"],
-  ["fault %s: bad path pattern %q: %v", "con.faultBadPath"],
-  ["fault %s: missing path=GLOB, the files it hits (path=*.qi hits every queue index segment)", "con.faultNoPath"],
-  ["fault %s: path=%s hits the message store's %s: a message store that meets a failed write or fsync crashes and takes its whole vhost down (rabbit_vhost_sup), which is not modelled; fault the queues' files instead (path=*.qi, *.qs, *.idx or journal.jif)", "con.faultMsgStore"],
-  ["fault: unknown fault %q; the faults are %s", "con.faultUnknown"],
-  ["%s: %d of %d bytes read", "con.bytesRead"],
-  ["no file %s on the node's disk", "con.noFile"],
-  ["%w: \\%c is not supported", "con.reNotSupported"],
-  ["%w: missing )", "con.reMissingParen"],
-  ["%w: missing ]", "con.reMissingBracket"],
-  ["%w: nothing to repeat at %d", "con.reNothingToRepeat"],
-  ["%w: range out of order", "con.reRange"],
-  ["%w: trailing backslash", "con.reBackslash"],
-  ["%w: unexpected %q at %d", "con.reUnexpected"],
-  ["not a valid regular expression", "con.reInvalid"],
-  ["restart: kind must be one of clean, crash, power-loss, got %q", "con.restartKind"],
-  ["restart: restarting one node of a cluster is not modelled; use a single node", "con.restartCluster"],
-  ["restart: the node has no disk", "con.restartNoDisk"],
-  ["%s: no queue '%s' in vhost '/'", "con.crashNoQueue"],
-  ["seek: event %d is outside the timeline (0 to %d)", "con.seekOutside"],
-  ["seek: stopped at event %d of %d after replaying %s events (the budget of one command); seek again to go on", "con.seekStopEvents"],
-  ["seek: stopped at event %d of %d after replaying %s events (the time budget of one command here, %s); seek again to go on", "con.seekStopTime"],
-  ["step back: already at the start", "con.stepBackStart"],
-  ["channel number must be 1 to 65535, got %q", "con.channelNumber"],
-  ["expected a connection like c1 or a channel like c1.2, got %q", "con.expectedTarget"],
-  ["%s is %d bytes long; AMQP carries it as a short string of at most %d bytes", "con.shortString"],
-  ["the line is %s bytes long; a line holds at most %s", "con.lineTooLong"],
-  ["write a long body as size=N", "con.longBody"],
-  ["a command takes at most %s arguments; this one has %s", "con.tooManyArgs"],
-  ["%s goes with saw=, not with queue=", "con.withSaw"],
-  ["%s is a flag and takes no value (write %s, not %s=%s)", "con.flagNoValue"],
-  ["%s is given twice", "con.givenTwice"],
-  ["%s is not a client command", "con.notClient"],
-  ["%s is not a list_queues column (want one of %s)", "con.notColumn"],
-  ["%s is not something %s= compares (want one of %s)", "con.notCompared"],
-  ["%s must be an integer, got %q", "con.mustInt"],
-  ["%s must be between %d and %d, got %d", "con.mustBetween"],
-  ["%s must be one of %s, got %q", "con.mustOneOf"],
-  ["%s must be true or false, got %q", "con.mustBool"],
-  ["%s needs a value (%s=...)", "con.needsValue"],
-  ["%s needs a value (%s=N)", "con.needsNumber"],
-  ["%s needs a value, one of %s", "con.needsOneOf"],
-  ["%s: a value starting with ( is read as a list", "con.parenList"],
-  ["a file that is gone has no %s: give file=NAME gone alone", "con.goneNoField"],
-  ["a goal checks one thing: give one of queue=, saw=, process=, credit=, file=, alarm= or never=", "con.oneGoal"],
-  ["a no-ack consumer sends no acks: drop ack-every or no-ack", "con.noAckAckEvery"],
-  ["a policy needs at least one KEY=V definition", "con.policyNeedsDef"],
-  ["after= goes with saw=: expect on=CONN.CH saw=KIND ... after=power-loss", "con.afterWithSaw"],
-  ["alarm= takes nothing more", "con.alarmAlone"],
-  ["argument %q has no name", "con.noName"],
-  ["channel.close needs a channel like c1.2", "con.closeNeedsChannel"],
-  ["commands: %s", "con.commands"],
-  ["did you mean %s?", "con.didYouMean"],
-  ["empty command", "con.empty"],
-  ["give body= or size=, not both", "con.bodyOrSize"],
-  ["give exactly one of set= or clear=", "con.setOrClear"],
-  ["give ms= or events=, not both", "con.msOrEvents"],
-  ["give queue= or saw=, not both", "con.queueOrSaw"],
-  ["give queue=Q with the columns it should show, saw=KIND with what a channel should have seen, or process=, credit=, file=, alarm= or never=", "con.goalForms"],
-  ["gone goes with file=: expect file=NAME gone", "con.goneWithFile"],
-  ["missing %s=", "con.missing"],
-  ["missing the command to submit", "con.missingSubmit"],
-  ["not in the browser build of warren: drop or paste the definitions file on the scenario editor, which writes it as lines of the language, or run it with go run ./scripts/scenario", "con.defsNative"],
-  ["missing the definitions, a JSON object on the same line", "con.missingDefs"],
-  ["missing type=", "con.missingType"],
-  ["never= needs on=: the connection (blocked) or the channel (dropped) it is about", "con.neverNeedsOn"],
-  ["never=dropped is about a channel: on=cN.M", "con.neverDropped"],
-  ["on needs a value like c1.1", "con.onNeedsValue"],
-  ["on= must name a channel like c1.2 here", "con.onChannel"],
-  ["on= must name a connection like c2 here", "con.onConnection"],
-  ["put a space between arguments, or the text inside the quotes", "con.spaceBetween"],
-  ["say what %s= should show: %s", "con.sayWhat"],
-  ["say what the queue should show, as list_queues columns: messages=0 consumers=1 ...", "con.sayQueue"],
-  ["submit takes an AMQP method such as basic.publish", "con.submitTakes"],
-  ["text right after a closing quote", "con.afterQuote"],
-  ["the quote opened here is never closed", "con.quoteOpen"],
-  ["try one of: %s", "con.tryOneOf"],
-  ["unknown argument %q", "con.unknownArg"],
-  ["unknown command %q", "con.unknownCommand"],
-  ["usage: submit basic.publish key=q count=100", "con.usageSubmit"],
-  ["work-us is the time the client spends on each message before it acks: give ack-every=N too", "con.workUs"],
-  ["write key=\"a value\"; inside quotes \\\" is a quote and \\\\ a backslash", "con.quoteHow"],
-  ["write the value without a leading parenthesis", "con.noParen"],
-  ["no simulation %d (create one first, or it was destroyed)", "con.noSim"],
-  ["options are not a JSON object: %v", "con.optsNotObject"],
-  ["options: schedulers must be a whole number from 1 to %d, not %v", "con.optsSchedulers"],
-  ["options: unknown option %q (known: schedulers)", "con.optsUnknown"],
-  ["simulation %d stopped after an internal error (%s); reset it", "con.simStopped"],
-  ["step: n must be at least 1, not %d", "con.stepN"],
-  ["argument %d (%s) must be a number, not %s", "con.argNumber"],
-  ["argument %d (%s) must be a string, not %s", "con.argString"],
-  ["argument %d (%s) must be a whole number, not %v", "con.argWhole"],
-  ["missing argument %d (%s)", "con.argMissing"],
-  ["%s at offset %d", "con.atOffset"],
+// WIDGET_TEXTS are the widget's own errors (widget/*.js, not the
+// engine's), shown in the console or the problem box, as the widget
+// writes them, each with the catalog key that says it with the parts
+// (%s) as {a}, {b}, ...
+const WIDGET_TEXTS = [
   ["#@cut takes a number of events, not %s", "con.cutNumber"],
-  // the widget's own errors (widget/*.js), shown in the console or the
-  // problem box
   ["the engine is not running (%s); reload the page", "con.engineStopped"],
   ["cannot start the engine's worker: %s", "con.w.workerStart"],
   ["the engine moved this simulation to another worker", "con.w.moved"],
@@ -285,97 +159,64 @@ const CONSOLE_TEXTS = [
   ["cannot fetch %s: %s", "con.w.cannotFetch"],
 ];
 
-/** formatRegExp matches what a Go format prints: %q a quoted string, %d
- * an integer (with thousands separators), any other verb some text. */
+/** formatRegExp matches what a format prints: %d an integer (with
+ * thousands separators), %s some text. */
 function formatRegExp(format) {
   let src = "";
   const verbs = [];
   let last = 0;
-  for (const m of format.matchAll(/%(?:%|[-+# 0]*\d*[sqdvwcTx])/g)) {
+  for (const m of format.matchAll(/%[sd]/g)) {
     src += format.slice(last, m.index).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     last = m.index + m[0].length;
-    if (m[0] === "%%") {
-      src += "%";
-      continue;
-    }
-    const v = m[0].slice(-1);
-    verbs.push(v);
-    src += v === "q" ? '("(?:[^"\\\\]|\\\\.)*")' : v === "d" ? "(-?[\\d,]+)" : "(.*?)";
+    verbs.push(m[0][1]);
+    src += m[0] === "%d" ? "(-?[\\d,]+)" : "(.*?)";
   }
   src += format.slice(last).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return { re: new RegExp(`^${src}$`, "s"), verbs, literal: format.replace(/%./g, "").length };
+  return { re: new RegExp(`^${src}$`, "s"), verbs };
 }
 
-// The formats with the most literal text are tried first, so that a
-// format's own words win over the wrappers ("%s: %w").
-// A format whose literal text has no word ("%s: %w") only joins a name
-// to a message: messageText takes the name off instead.
-const CONSOLE_PATTERNS = CONSOLE_TEXTS.map(([format, key]) => ({ ...formatRegExp(format), key, format }))
-  .filter((p) => /[a-z]/i.test(p.format.replace(/%./g, "")))
-  .sort((a, b) => b.literal - a.literal);
+const WIDGET_PATTERNS = WIDGET_TEXTS.map(([format, key]) => ({ ...formatRegExp(format), key }));
 
-/** messageText says one of the engine's messages in lang (l is not "en"),
- * or returns null when it is none the catalogs know. lenient says a known
- * hint after an unknown message. */
-function messageText(s, l, lenient = false) {
-  // a name before the message: "basic.ack: ...", "fault clear: ..."
-  const named = /^([a-z][\w.-]*(?: [a-z][\w-]*)?): (.*)$/s.exec(s);
-  if (named) {
-    const msg = messageText(named[2], l);
-    if (msg !== null) {
-      return t("con.named", { name: named[1], text: msg }, l);
-    }
+// LONG_LINE is the longest text of the widget's own said again: a longer
+// one keeps its words, lest the patterns take long over it.
+const LONG_LINE = 4000;
+
+/** widgetText says one of the widget's own errors in lang, or returns
+ * null when it is none of them. */
+function widgetText(s, l) {
+  if (s.length > LONG_LINE) {
+    return null;
   }
-  for (const p of CONSOLE_PATTERNS) {
+  for (const p of WIDGET_PATTERNS) {
     const m = p.re.exec(s);
     if (m) {
       const params = {};
-      m.slice(1).forEach((g, i) => {
-        const said = p.verbs[i] === "q" || p.verbs[i] === "d" ? null : messageText(g, l);
-        params[String.fromCharCode(97 + i)] = said === null ? g : said;
-      });
+      m.slice(1).forEach((g, i) => (params[String.fromCharCode(97 + i)] = g));
       return t(p.key, params, l);
-    }
-  }
-  // a hint after the message: "... (usage: ...)", "(did you mean x?)"
-  if (s.endsWith(")")) {
-    for (let i = s.lastIndexOf(" ("); i > 0; i = s.lastIndexOf(" (", i - 1)) {
-      const hint = messageText(s.slice(i + 2, -1), l);
-      if (hint !== null) {
-        const msg = messageText(s.slice(0, i), l);
-        if (msg !== null || lenient) {
-          return t("con.hinted", { text: msg === null ? s.slice(0, i) : msg, hint }, l);
-        }
-      }
     }
   }
   return null;
 }
 
-// LONG_LINE is the longest text said again: a longer one (a script may
-// name a queue with a megabyte) keeps its words, lest the patterns take
-// long over it.
-const LONG_LINE = 4000;
-
-/** errorText says the text after "error: " in lang: where (line, column),
- * the command, the message and its hint. */
-export function errorText(s, lang) {
+/** errorText says an error in lang: e is an error the engine gave as data
+ * (an EngineError with its sentence, said), or the text of one, which is
+ * the widget's own or RabbitMQ's. With name, the bridge function's name
+ * the engine put before it ("parse: ...") is left out. */
+export function errorText(e, lang, name) {
   const l = normLang(lang);
-  if (l === "en" || typeof s !== "string" || s.length > LONG_LINE) {
+  let s = typeof e === "string" ? e : e && typeof e === "object" && "message" in e ? String(e.message) : String(e);
+  let said = e && typeof e === "object" && e.said && typeof e.said === "object" ? e.said : null;
+  if (name && s.startsWith(`${name}: `)) {
+    s = s.slice(name.length + 2);
+    said = said && said.key === "con.named" && said.args && said.args[0] === name ? said.args[1] : null;
+  }
+  if (l === "en") {
     return s;
   }
-  let m = /^line (\d+), column (\d+): (.*)$/s.exec(s);
-  if (m) {
-    return t("con.lineColumn", { line: m[1], col: m[2], text: errorText(m[3], l) }, l);
+  if (said) {
+    return saidIn(said, l);
   }
-  if ((m = /^column (\d+): (.*)$/s.exec(s))) {
-    return t("con.column", { col: m[1], text: errorText(m[2], l) }, l);
-  }
-  if ((m = /^line (\d+), (.*)$/s.exec(s))) {
-    return t("con.line", { line: m[1], text: errorText(m[2], l) }, l);
-  }
-  const said = messageText(s, l) ?? messageText(s, l, true);
-  return said === null ? s : said;
+  return widgetText(s, l) ?? s;
 }
 
 // AMQP_CODES are the reply codes the widget explains, by number.
@@ -386,7 +227,7 @@ const AMQP_CODES = { 320: "connectionForced", 403: "accessRefused", 404: "notFou
 export function consoleSaid(s, lang) {
   const l = normLang(lang);
   const text = engineSays(s, l);
-  return { text, en: text === s.text ? null : s.text, explain: null };
+  return { text, en: text === s.text ? null : s.text, explain: l === "en" ? null : explanation(s.text, l) };
 }
 
 /** consoleLine says one output line of the console in lang: {text, en,
@@ -402,13 +243,13 @@ export function consoleLine(line, lang) {
   let m;
   if (line.length > LONG_LINE) {
     if (line.startsWith("error: ")) {
-      out.text = t("con.error", { text: line.slice(7) }, l);
+      out.text = t("con.error", { a: line.slice(7) }, l);
       out.en = line;
     }
     return out;
   }
   if (line.startsWith("error: ")) {
-    out.text = t("con.error", { text: errorText(line.slice(7), l) }, l);
+    out.text = t("con.error", { a: errorText(line.slice(7), l) }, l); // RabbitMQ's words, or the widget's
   } else if (EVENT_LINE.test(line)) {
     out.text = eventLine(line, l).text; // step prints the events it ran
   } else if (line.startsWith("gc ") && (m = gcStepText(line.slice(3), l)) !== null) {
@@ -426,25 +267,33 @@ export function consoleLine(line, lang) {
       }
     }
   }
-  if ((m = /^(c\d+(?:\.\d+)?) closed code=(\d+) text="(.*)"$/s.exec(line)) || (m = /\b()code=(\d+) text="([A-Z_]+ - .*)"/s.exec(line))) {
-    const code = AMQP_CODES[m[2]];
-    if (code) {
-      const what = m[1] === "" ? "" : m[1].includes(".") ? t("con.amqp.channel", { name: m[1] }, l) : t("con.amqp.connection", { name: m[1] }, l);
-      out.explain = t("con.amqp.explain", { code: m[2], name: /^([A-Z_]+)/.exec(m[3]) ? /^([A-Z_]+)/.exec(m[3])[1] : "", what, why: t(`con.amqp.${code}`, null, l) }, l);
-    }
-  }
-  // a message RabbitMQ returned to its publisher (basic.return)
-  if ((m = /^(c\d+\.\d+) return code=(312|313) text=([A-Z_]+) /.exec(line))) {
-    out.explain = t("con.amqp.returned", { code: m[2], name: m[3], why: t(m[2] === "312" ? "con.amqp.noRoute" : "con.amqp.noConsumers", null, l) }, l);
-  }
-  // rabbitmqctl's refusals of a policy, which stay as rabbitmqctl says them
-  if ((m = /^error: (?:(?:set|clear)_policy: )?(Validation failed|Parameter does not exist)\b/.exec(line))) {
-    out.explain = t(m[1] === "Validation failed" ? "con.ctl.validation" : "con.ctl.noParameter", null, l);
-  }
+  out.explain = explanation(line, l);
   if (out.text !== line) {
     out.en = line;
   }
   return out;
+}
+
+/** explanation is a line that explains RabbitMQ's reply or rabbitmqctl's
+ * refusal that line shows, in l, or null. */
+function explanation(line, l) {
+  let m;
+  if ((m = /^(c\d+(?:\.\d+)?) closed code=(\d+) text="(.*)"$/s.exec(line)) || (m = /\b()code=(\d+) text="([A-Z_]+ - .*)"/s.exec(line))) {
+    const code = AMQP_CODES[m[2]];
+    if (code) {
+      const what = m[1] === "" ? "" : m[1].includes(".") ? t("con.amqp.channel", { name: m[1] }, l) : t("con.amqp.connection", { name: m[1] }, l);
+      return t("con.amqp.explain", { code: m[2], name: /^([A-Z_]+)/.exec(m[3]) ? /^([A-Z_]+)/.exec(m[3])[1] : "", what, why: t(`con.amqp.${code}`, null, l) }, l);
+    }
+  }
+  // a message RabbitMQ returned to its publisher (basic.return)
+  if ((m = /^(c\d+\.\d+) return code=(312|313) text=([A-Z_]+) /.exec(line))) {
+    return t("con.amqp.returned", { code: m[2], name: m[3], why: t(m[2] === "312" ? "con.amqp.noRoute" : "con.amqp.noConsumers", null, l) }, l);
+  }
+  // rabbitmqctl's refusals of a policy, which stay as rabbitmqctl says them
+  if ((m = /^error: (?:(?:set|clear)_policy: )?(Validation failed|Parameter does not exist)\b/.exec(line))) {
+    return t(m[1] === "Validation failed" ? "con.ctl.validation" : "con.ctl.noParameter", null, l);
+  }
+  return null;
 }
 
 // SHOW_LINES are the lines of show's views that hold words of warren's
