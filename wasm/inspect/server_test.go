@@ -77,7 +77,7 @@ func TestAnnotateSimFile(t *testing.T) {
 	s := engine.New(engine.Options{})
 	for _, l := range []string{"queue.declare queue=d durable x-queue-version=2", "confirm.select", "basic.publish key=d persistent size=5000 count=2",
 		"basic.publish key=d persistent size=10 count=2", "basic.get queue=d no-ack", "wait ms=100"} {
-		s.ExecLine(l)
+		s.Run(l, engine.RunOptions{})
 	}
 	for _, p := range []string{"msg_store_persistent/0.rdq"} {
 		fb, err := s.FileBytes(p)
