@@ -25,7 +25,11 @@
 //     Cluster of Nodes, each with readers (rabbit_reader), channels
 //     (rabbit_channel, in channel*.go), writers, queues
 //     (rabbit_amqqueue_process, in queue*.go), message stores and the
-//     memory monitor. Each file cites the module it models.
+//     memory monitor. Each file cites the module it models. The node
+//     tells the moments the markers show (credit out and back, a reader
+//     blocked, an alarm, a file roll, a GC job, a queue's crash, restart
+//     or give-up, a confirm) as typed notices in an outbox (notice.go),
+//     which the engine empties after each event (markers.go).
 //   - engine/store: the files RabbitMQ writes (message store, queue
 //     indexes v1 and v2, recovery), byte for byte; engine/store/format
 //     their encodings; engine/vfs the in-memory disk they go to, with its

@@ -26,11 +26,13 @@ func (c *Cluster) SetAlarm(resource string, on bool) {
 			return
 		}
 		c.memAlarm = on
+		c.alarmTold(resource, on)
 	case "disk":
 		if c.diskAlarm == on {
 			return
 		}
 		c.diskAlarm = on
+		c.alarmTold(resource, on)
 	}
 	v := int64(0)
 	if on {

@@ -84,6 +84,9 @@ func channelPriority(kind uint16, _ any) int {
 }
 
 func (ch *channel) Handle(ctx *beam.Ctx, m beam.Msg) {
+	if m.Kind == kConfirm {
+		ch.n.tell(Notice{Kind: Confirmed, PID: ch.pid})
+	}
 	if ch.closed || (ch.dying && m.Kind != kShutdown) {
 		return
 	}
@@ -120,7 +123,10 @@ func (ch *channel) Handle(ctx *beam.Ctx, m beam.Msg) {
 		}
 	case kBump:
 		ctx.Charge(1)
-		released, _ := ch.credit.bump(m.From, int(m.N))
+		released, back := ch.credit.bump(m.From, int(m.N))
+		if back {
+			ch.n.creditTold(ch.pid, m.From, false)
+		}
 		ch.grant(ctx, released)
 	case kToConsumer:
 		ch.toConsumer(ctx, m.P.(*consumerDelivery))

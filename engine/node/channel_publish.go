@@ -131,7 +131,9 @@ func (ch *channel) deliverPublish(ctx *beam.Ctx, m *BasicPublish, dests []*Queue
 		}
 		ch.touch(q.PID)
 		ctx.Send(q.PID, deliverMsg(msg, seq, true))
-		ch.credit.send(q.PID, ctx.Now)
+		if ch.credit.send(q.PID, ctx.Now) {
+			ch.n.creditTold(ch.pid, q.PID, true)
+		}
 	}
 	if lost && rec != nil {
 		ch.unconfirmed = ch.unconfirmed[:len(ch.unconfirmed)-1]

@@ -108,7 +108,7 @@ func (c *Cluster) CrashQueue(name string) error {
 		}
 	}
 	q.detach()
-	c.noteLife(rec.Name)
+	was := c.lifeOf(rec.Name)
 	rec.proc = nil
 	recent := rec.restarts[:0]
 	for _, t := range rec.restarts {
@@ -120,9 +120,11 @@ func (c *Cluster) CrashQueue(name string) error {
 	cur := beam.None
 	if len(rec.restarts) >= restartIntensity {
 		rec.dead = true
+		c.lifeTold(rec.Name, was)
 	} else {
 		rec.restarts = append(rec.restarts, now)
 		rec.PID = 0
+		c.lifeTold(rec.Name, was)
 		if hadFiles {
 			home.recoverQueue(rec, nil, false, known, q.nextSeq)
 		} else {
@@ -173,8 +175,9 @@ func (c *Cluster) eachChannel(f func(ch *channel)) {
 // channels waiting for it stop waiting.
 func (c *Cluster) deleteCrashed(rec *QueueRecord) {
 	c.unbindQueue(rec.Name)
+	was := c.lifeOf(rec.Name)
 	delete(c.queues, rec.Name)
-	c.noteLife(rec.Name)
+	c.lifeTold(rec.Name, was)
 	c.changed()
 	if home := rec.home; home != nil && home.vhost != nil {
 		for _, name := range levelNames(rec) {

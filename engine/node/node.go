@@ -198,9 +198,9 @@ type Cluster struct {
 	// locator is the queue_master_locator setting.
 	locator string
 	rand    uint64 // the random locator's generator state
-	// lives logs the queues whose life changed, for the markers
-	// (lives.go).
-	lives []string
+	// notices are the moments told since the engine last took them
+	// (notice.go).
+	notices outbox
 }
 
 // New builds a cluster of one node, with the default exchanges.

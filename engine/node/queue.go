@@ -81,6 +81,7 @@ type queue struct {
 
 // startQueue spawns a queue process for a new queue record.
 func (n *Node) startQueue(ctx *beam.Ctx, rec *QueueRecord) {
+	was := n.lifeOf(rec.Name)
 	maxPrio := 0
 	if v, ok := rec.Args.Get("x-max-priority"); ok {
 		maxPrio = int(v.Int)
@@ -104,7 +105,7 @@ func (n *Node) startQueue(ctx *beam.Ctx, rec *QueueRecord) {
 	rec.proc = q
 	rec.Policy = n.policyFor(rec.Name)
 	n.queues[rec.Name] = rec
-	n.noteLife(rec.Name)
+	n.lifeTold(rec.Name, was)
 	q.configure()
 	if !n.recovering {
 		q.openFiles()
@@ -281,8 +282,9 @@ func (q *queue) delete(ctx *beam.Ctx) {
 	q.deleted = true
 	q.n.unbindQueue(q.rec.Name)
 	if cur, ok := q.n.queues[q.rec.Name]; ok && cur == q.rec {
+		was := q.n.lifeOf(q.rec.Name)
 		delete(q.n.queues, q.rec.Name)
-		q.n.noteLife(q.rec.Name)
+		q.n.lifeTold(q.rec.Name, was)
 		q.detach()
 	}
 	q.n.changed()

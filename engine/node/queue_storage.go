@@ -181,7 +181,9 @@ func (q *queue) storeResult(ctx *beam.Ctx, res store.Result) {
 		n := int64(0)
 		if flow {
 			n = 1
-			q.credit.sendSpec(to, MsgStoreCredit, ctx.Now)
+			if q.credit.sendSpec(to, MsgStoreCredit, ctx.Now) {
+				q.n.creditTold(q.pid, to, true)
+			}
 		}
 		ctx.Send(to, beam.Msg{Kind: kStoreCall, N: n, P: &c})
 	}

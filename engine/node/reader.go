@@ -96,7 +96,9 @@ func (r *reader) Handle(ctx *beam.Ctx, m beam.Msg) {
 		r.frame(ctx, int(m.N), m.P)
 	case kBump:
 		ctx.Charge(1)
-		r.credit.bump(m.From, int(m.N))
+		if _, back := r.credit.bump(m.From, int(m.N)); back {
+			r.n.creditTold(r.proc.PID, m.From, false)
+		}
 		r.maybeUnblock(ctx)
 	case kAlarm:
 		ctx.Charge(c.ReaderFrame)
@@ -151,7 +153,7 @@ func (r *reader) frame(ctx *beam.Ctx, ch int, method any) {
 			ctx.Charge(c.ReaderFrame)
 			r.held = &heldFrame{ch, method}
 			r.blocked = true
-			r.proc.InputOpen = false
+			r.reading(false)
 			if !r.blockedSent {
 				r.blockedSent = true
 				r.n.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
@@ -173,7 +175,8 @@ func (r *reader) publish(ctx *beam.Ctx, ref *chanRef, pub *BasicPublish) {
 	ctx.Charge(c.ReaderPublish + int64(len(pub.Body)>>10)*c.PerKB)
 	ctx.Send(ref.pid, beam.Msg{Kind: kMethod, N: 1, P: pub})
 	if r.credit.send(ref.pid, ctx.Now) {
-		r.proc.InputOpen = false
+		r.n.creditTold(r.proc.PID, ref.pid, true)
+		r.reading(false)
 	}
 }
 
@@ -212,7 +215,21 @@ func (r *reader) maybeUnblock(ctx *beam.Ctx) {
 			return
 		}
 	}
-	r.proc.InputOpen = true
+	r.reading(true)
+}
+
+// reading opens or closes the reader's socket (rabbit_reader's
+// running and blocked states), telling the change.
+func (r *reader) reading(open bool) {
+	if r.proc.InputOpen == open {
+		return
+	}
+	r.proc.InputOpen = open
+	k := ReaderBlocked
+	if open {
+		k = ReaderUnblocked
+	}
+	r.n.tell(Notice{Kind: k, PID: r.proc.PID})
 }
 
 func (r *reader) openChannel(ctx *beam.Ctx, num int) *chanRef {

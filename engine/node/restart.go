@@ -92,6 +92,12 @@ func (n *Node) Restart(kind string) error {
 	n.clientWaits = 0
 	n.conns = map[int]*reader{}
 	n.stores = [2]beam.PID{}
+	if n.memAlarm {
+		n.alarmTold("memory", false)
+	}
+	if n.diskAlarm {
+		n.alarmTold("disk", false)
+	}
 	n.memAlarm, n.diskAlarm, n.paging = false, false, false
 	n.deliveryPool, n.ackPool = nil, nil
 	// durable exchanges and the bindings between durable things stay
@@ -113,10 +119,15 @@ func (n *Node) Restart(kind string) error {
 		}
 		x.Bindings = kept
 	}
-	for name := range n.queues {
-		n.noteLife(name)
+	names := n.QueueNames()
+	was := make([]QueueLife, len(names))
+	for i, name := range names {
+		was[i] = n.lifeOf(name)
 	}
 	n.queues = map[string]*QueueRecord{}
+	for i, name := range names {
+		n.lifeTold(name, was[i])
+	}
 	n.held = nil // the queues are gone with their processes
 	n.changed()
 	// the vhost recovers, then each durable queue
@@ -236,7 +247,7 @@ func (c *Cluster) StopApp(m *Node) error {
 	m.paging, m.overWatermark = false, false
 	m.stopped = true
 	for _, rec := range gone {
-		old := rec.PID
+		old, was := rec.PID, c.lifeOf(rec.Name)
 		if q := rec.proc; q != nil {
 			q.deleted = true
 			q.detach()
@@ -248,7 +259,7 @@ func (c *Cluster) StopApp(m *Node) error {
 			c.unbindQueue(rec.Name)
 			delete(c.queues, rec.Name)
 		}
-		c.noteLife(rec.Name)
+		c.lifeTold(rec.Name, was)
 		c.queueWentDown(&queueDown{name: rec.Name, old: old, cur: beam.None, stopped: true})
 	}
 	for _, name := range c.QueueNames() {
@@ -284,10 +295,11 @@ func (c *Cluster) StartApp(m *Node) error {
 	m.vhost = v
 	m.stopped = false
 	for _, rec := range down {
+		was := c.lifeOf(rec.Name)
 		rec.down = false
 		rec.proc, rec.PID = nil, 0
 		rec.restarts = nil
-		c.noteLife(rec.Name)
+		c.lifeTold(rec.Name, was)
 		m.recoverQueue(rec, m.delivered[rec.Name], true, nil, 0)
 	}
 	m.terms, m.delivered = nil, nil

@@ -225,6 +225,10 @@ type msgStoreProc struct {
 	timer   bool
 	gc      beam.PID
 	compact bool // the 3.13 compaction timer is armed
+	// file is the file it last told it writes to (fileKnown: after its
+	// first event)
+	file      uint64
+	fileKnown bool
 }
 
 // compactionDelay is how long 3.13 waits before it compacts the files that
@@ -238,9 +242,36 @@ type msgStoreGC struct {
 	st      *store.MsgStore
 	running bool
 	jobs    map[string]gcJobLog // the jobs under way, by name (gc_log.go)
+	// told is the job it last told started (telling: until it tells it
+	// ended)
+	told    string
+	telling bool
 }
 
 func (g *msgStoreGC) Handle(ctx *beam.Ctx, m beam.Msg) {
+	g.step(ctx)
+	g.tellJob(ctx.Self)
+}
+
+// tellJob tells a job starting or ending after a step: the job is the
+// one of the GC log's latest line.
+func (g *msgStoreGC) tellJob(self beam.PID) {
+	job := g.n.lastGCJob()
+	switch {
+	case g.running && (!g.telling || g.told != job):
+		if g.telling {
+			g.n.tell(Notice{Kind: GCEnded, PID: self, Word: g.told})
+		}
+		g.told, g.telling = job, true
+		g.n.tell(Notice{Kind: GCStarted, PID: self, Word: job})
+	case !g.running && g.telling:
+		g.n.tell(Notice{Kind: GCEnded, PID: self, Word: g.told})
+		g.told, g.telling = "", false
+	}
+}
+
+// step runs one file operation of the GC job under way.
+func (g *msgStoreGC) step(ctx *beam.Ctx) {
 	before := g.st.Files()
 	rep, err := g.st.GCStep()
 	g.n.storageFault(err)
@@ -272,6 +303,16 @@ func (n *Node) logGC(r store.GCReport) string {
 const syncInterval = 25_000
 
 func (h *msgStoreProc) Handle(ctx *beam.Ctx, m beam.Msg) {
+	h.handle(ctx, m)
+	if f := h.st.CurrentFile(); !h.fileKnown {
+		h.file, h.fileKnown = f, true
+	} else if f != h.file {
+		h.n.tell(Notice{Kind: FileRolled, PID: ctx.Self, From: h.file, To: f})
+		h.file = f
+	}
+}
+
+func (h *msgStoreProc) handle(ctx *beam.Ctx, m beam.Msg) {
 	n := h.n
 	switch m.Kind {
 	case kStoreCall:
