@@ -222,7 +222,7 @@ func (ch *channel) sleep(ctx *beam.Ctx, queue string, d int64, client bool, then
 	ref, id := ctx.Sleep(d, beam.Msg{Kind: kWaitDone})
 	ch.waiting = &deadWait{queue: queue, ref: ref, timer: id, until: ctx.End() + d, client: client, then: then}
 	if client {
-		ch.n.clientWaits++
+		ch.n.cluster.clientWaits++
 	}
 }
 
@@ -245,7 +245,7 @@ func (ch *channel) endWait(ctx *beam.Ctx, ref uint32) {
 	}
 	ch.waiting = nil
 	if w.client {
-		ch.n.clientWaits--
+		ch.n.cluster.clientWaits--
 	}
 	w.then(ctx)
 }
@@ -316,7 +316,7 @@ func (ch *channel) queueCrashed(ctx *beam.Ctx, d *queueDown) {
 	if d.cur == beam.None {
 		// basic_consume waits in with/4; when it fails the consumer goes
 		ch.waitForQueue(ctx, d.name, false, func(ctx *beam.Ctx) {
-			if rec, ok := ch.n.queues[d.name]; ok && !rec.dead {
+			if rec, ok := ch.n.cluster.queues[d.name]; ok && !rec.dead {
 				ch.reconsume(ctx, rec.PID, tags)
 				return
 			}

@@ -132,7 +132,7 @@ func (q *queue) crashOnFault() {
 		return
 	}
 	q.failed = nil
-	if err := q.n.CrashQueue(q.rec.Name); err != nil {
+	if err := q.n.cluster.CrashQueue(q.rec.Name); err != nil {
 		q.n.storageFault(err)
 	}
 }

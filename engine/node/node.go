@@ -110,9 +110,11 @@ type Stats struct {
 
 // Node is one member of a Cluster: a RabbitMQ node with its own
 // schedulers, connections, memory, disk and message stores. What every
-// node shares (the metadata, the runtime) it reaches through its Cluster.
+// node shares (the metadata, the runtime, the alarms) it reaches through
+// its cluster, by name: n.cluster.queues are the cluster's queues, not
+// the node's.
 type Node struct {
-	*Cluster
+	cluster *Cluster
 
 	Config Config
 
@@ -215,7 +217,7 @@ func New(cfg Config, client Client) *Cluster {
 		connNode: map[int]*Node{}, rand: 0x9E3779B97F4A7C15}
 	c.RT.SetWeigher(weighMailbox)
 	n := &Node{
-		Cluster: c,
+		cluster: c,
 		Config:  cfg,
 		conns:   map[int]*reader{},
 		Name:    NodeName(0),

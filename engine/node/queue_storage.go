@@ -182,7 +182,7 @@ func (q *queue) storeResult(ctx *beam.Ctx, res store.Result) {
 		if flow {
 			n = 1
 			if q.credit.sendSpec(to, MsgStoreCredit, ctx.Now) {
-				q.n.creditTold(q.pid, to, true)
+				q.n.cluster.creditTold(q.pid, to, true)
 			}
 		}
 		ctx.Send(to, beam.Msg{Kind: kStoreCall, N: n, P: &c})

@@ -40,7 +40,7 @@ type heldFrame struct {
 
 // Connect opens connection conn (a reader process) if it is not open.
 func (n *Node) Connect(conn int) beam.PID {
-	if m := n.homeOf(conn); m != n {
+	if m := n.cluster.homeOf(conn); m != n {
 		return m.Connect(conn)
 	}
 	return n.connectHere(conn)
@@ -57,7 +57,7 @@ func (n *Node) connectHere(conn int) beam.PID {
 	for _, res := range []struct {
 		on   bool
 		name string
-	}{{n.memAlarm, "memory"}, {n.diskAlarm, "disk"}} {
+	}{{n.cluster.memAlarm, "memory"}, {n.cluster.diskAlarm, "disk"}} {
 		if res.on {
 			r.alarms = append(r.alarms, res.name)
 		}
@@ -97,7 +97,7 @@ func (r *reader) Handle(ctx *beam.Ctx, m beam.Msg) {
 	case kBump:
 		ctx.Charge(1)
 		if _, back := r.credit.bump(m.From, int(m.N)); back {
-			r.n.creditTold(r.proc.PID, m.From, false)
+			r.n.cluster.creditTold(r.proc.PID, m.From, false)
 		}
 		r.maybeUnblock(ctx)
 	case kAlarm:
@@ -112,7 +112,7 @@ func (r *reader) Handle(ctx *beam.Ctx, m beam.Msg) {
 				r.blocked = true
 				if !r.blockedSent {
 					r.blockedSent = true
-					r.n.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
+					r.n.cluster.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
 				}
 			}
 		} else {
@@ -131,7 +131,7 @@ func (r *reader) Handle(ctx *beam.Ctx, m beam.Msg) {
 	case kConnError:
 		ctx.Charge(c.ReaderFrame)
 		e := m.P.(*amqp.Error)
-		r.n.client.Frame(r.conn, 0, Closed{Code: e.Code, Text: e.Error()}, ctx.End())
+		r.n.cluster.client.Frame(r.conn, 0, Closed{Code: e.Code, Text: e.Error()}, ctx.End())
 		r.shutdown(ctx)
 	}
 }
@@ -156,7 +156,7 @@ func (r *reader) frame(ctx *beam.Ctx, ch int, method any) {
 			r.reading(false)
 			if !r.blockedSent {
 				r.blockedSent = true
-				r.n.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
+				r.n.cluster.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
 			}
 			return
 		}
@@ -175,7 +175,7 @@ func (r *reader) publish(ctx *beam.Ctx, ref *chanRef, pub *BasicPublish) {
 	ctx.Charge(c.ReaderPublish + int64(len(pub.Body)>>10)*c.PerKB)
 	ctx.Send(ref.pid, beam.Msg{Kind: kMethod, N: 1, P: pub})
 	if r.credit.send(ref.pid, ctx.Now) {
-		r.n.creditTold(r.proc.PID, ref.pid, true)
+		r.n.cluster.creditTold(r.proc.PID, ref.pid, true)
 		r.reading(false)
 	}
 }
@@ -201,7 +201,7 @@ func (r *reader) maybeUnblock(ctx *beam.Ctx) {
 	}
 	if r.blockedSent {
 		r.blockedSent = false
-		r.n.client.Frame(r.conn, 0, Unblocked{}, ctx.End())
+		r.n.cluster.client.Frame(r.conn, 0, Unblocked{}, ctx.End())
 	}
 	r.blocked = false
 	if h := r.held; h != nil {
@@ -229,7 +229,7 @@ func (r *reader) reading(open bool) {
 	if open {
 		k = ReaderUnblocked
 	}
-	r.n.tell(Notice{Kind: k, PID: r.proc.PID})
+	r.n.cluster.tell(Notice{Kind: k, PID: r.proc.PID})
 }
 
 func (r *reader) openChannel(ctx *beam.Ctx, num int) *chanRef {
@@ -252,8 +252,8 @@ func (r *reader) shutdown(ctx *beam.Ctx) {
 	for _, num := range nums {
 		ctx.Send(r.chans[num].pid, beam.Msg{Kind: kShutdown})
 	}
-	for _, name := range r.n.QueueNames() {
-		q := r.n.queues[name]
+	for _, name := range r.n.cluster.QueueNames() {
+		q := r.n.cluster.queues[name]
 		if q.Exclusive && q.Owner == r.conn {
 			ctx.Send(q.PID, beam.Msg{Kind: kExclusiveDown})
 		}

@@ -36,7 +36,7 @@ func (n *Node) CheckRestart() error {
 	if n.vhost == nil {
 		return fmt.Errorf("restart: the node has no disk")
 	}
-	if len(n.members) > 1 {
+	if len(n.cluster.members) > 1 {
 		return fmt.Errorf("restart: restarting one node of a cluster is not modelled; use a single node")
 	}
 	return nil
@@ -56,8 +56,8 @@ func (n *Node) Restart(kind string) error {
 	}
 	// what mnesia keeps: durable queues (and their exchanges and bindings)
 	var keep []durableQueue
-	for _, name := range n.QueueNames() {
-		rec := n.queues[name]
+	for _, name := range n.cluster.QueueNames() {
+		rec := n.cluster.queues[name]
 		if !rec.Durable || rec.Exclusive {
 			continue
 		}
@@ -67,9 +67,9 @@ func (n *Node) Restart(kind string) error {
 	for _, c := range n.connNumbers() {
 		if r := n.conns[c]; !r.closed {
 			if kind == "clean" {
-				n.client.Frame(c, 0, Closed{Code: 320, Text: forcedClose}, n.RT.Now())
+				n.cluster.client.Frame(c, 0, Closed{Code: 320, Text: forcedClose}, n.cluster.RT.Now())
 			} else {
-				n.client.Frame(c, 0, Lost{}, n.RT.Now())
+				n.cluster.client.Frame(c, 0, Lost{}, n.cluster.RT.Now())
 			}
 		}
 	}
@@ -87,49 +87,49 @@ func (n *Node) Restart(kind string) error {
 	default:
 		return fmt.Errorf("restart: kind must be one of clean, crash, power-loss, got %q", kind)
 	}
-	n.Restarts = append(n.Restarts, Restart{Kind: kind, Event: n.RT.Events()})
-	n.RT.KillAll()
-	n.clientWaits = 0
+	n.Restarts = append(n.Restarts, Restart{Kind: kind, Event: n.cluster.RT.Events()})
+	n.cluster.RT.KillAll()
+	n.cluster.clientWaits = 0
 	n.conns = map[int]*reader{}
 	n.stores = [2]beam.PID{}
-	if n.memAlarm {
-		n.alarmTold("memory", false)
+	if n.cluster.memAlarm {
+		n.cluster.alarmTold("memory", false)
 	}
-	if n.diskAlarm {
-		n.alarmTold("disk", false)
+	if n.cluster.diskAlarm {
+		n.cluster.alarmTold("disk", false)
 	}
-	n.memAlarm, n.diskAlarm, n.paging = false, false, false
-	n.deliveryPool, n.ackPool = nil, nil
+	n.cluster.memAlarm, n.cluster.diskAlarm, n.paging = false, false, false
+	n.cluster.deliveryPool, n.cluster.ackPool = nil, nil
 	// durable exchanges and the bindings between durable things stay
-	for name, x := range n.exchanges {
+	for name, x := range n.cluster.exchanges {
 		if !x.Durable {
-			delete(n.exchanges, name)
+			delete(n.cluster.exchanges, name)
 		}
 	}
 	durable := map[string]bool{}
 	for _, dq := range keep {
 		durable[dq.rec.Name] = true
 	}
-	for _, x := range n.exchanges {
+	for _, x := range n.cluster.exchanges {
 		kept := x.Bindings[:0]
 		for _, b := range x.Bindings {
-			if d, ok := n.exchanges[b.Exchange]; durable[b.Queue] || (b.Exchange != "" && ok && d.Durable && x.Durable) {
+			if d, ok := n.cluster.exchanges[b.Exchange]; durable[b.Queue] || (b.Exchange != "" && ok && d.Durable && x.Durable) {
 				kept = append(kept, b)
 			}
 		}
 		x.Bindings = kept
 	}
-	names := n.QueueNames()
+	names := n.cluster.QueueNames()
 	was := make([]QueueLife, len(names))
 	for i, name := range names {
-		was[i] = n.lifeOf(name)
+		was[i] = n.cluster.lifeOf(name)
 	}
-	n.queues = map[string]*QueueRecord{}
+	n.cluster.queues = map[string]*QueueRecord{}
 	for i, name := range names {
-		n.lifeTold(name, was[i])
+		n.cluster.lifeTold(name, was[i])
 	}
 	n.held = nil // the queues are gone with their processes
-	n.changed()
+	n.cluster.changed()
 	// the vhost recovers, then each durable queue
 	var refs []store.QueueRef
 	for _, dq := range keep {
@@ -334,8 +334,8 @@ func (n *Node) decodeStored(file string, term []byte) (*Message, error) {
 		m.Key = fm.RoutingKeys[0]
 	}
 	m.ID = binary.BigEndian.Uint64(fm.ID[8:])
-	if m.ID > n.nextMsgID {
-		n.nextMsgID = m.ID
+	if m.ID > n.cluster.nextMsgID {
+		n.cluster.nextMsgID = m.ID
 	}
 	p := fm.Properties
 	if p.Has(format.FlagDeliveryMode) {

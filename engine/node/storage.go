@@ -260,12 +260,12 @@ func (g *msgStoreGC) tellJob(self beam.PID) {
 	switch {
 	case g.running && (!g.telling || g.told != job):
 		if g.telling {
-			g.n.tell(Notice{Kind: GCEnded, PID: self, Word: g.told})
+			g.n.cluster.tell(Notice{Kind: GCEnded, PID: self, Word: g.told})
 		}
 		g.told, g.telling = job, true
-		g.n.tell(Notice{Kind: GCStarted, PID: self, Word: job})
+		g.n.cluster.tell(Notice{Kind: GCStarted, PID: self, Word: job})
 	case !g.running && g.telling:
-		g.n.tell(Notice{Kind: GCEnded, PID: self, Word: g.told})
+		g.n.cluster.tell(Notice{Kind: GCEnded, PID: self, Word: g.told})
 		g.told, g.telling = "", false
 	}
 }
@@ -307,7 +307,7 @@ func (h *msgStoreProc) Handle(ctx *beam.Ctx, m beam.Msg) {
 	if f := h.st.CurrentFile(); !h.fileKnown {
 		h.file, h.fileKnown = f, true
 	} else if f != h.file {
-		h.n.tell(Notice{Kind: FileRolled, PID: ctx.Self, From: h.file, To: f})
+		h.n.cluster.tell(Notice{Kind: FileRolled, PID: ctx.Self, From: h.file, To: f})
 		h.file = f
 	}
 }
@@ -334,7 +334,7 @@ func (h *msgStoreProc) handle(ctx *beam.Ctx, m beam.Msg) {
 		h.st.ScheduleCompaction()
 	}
 	if h.st.GCPending() {
-		if g := h.n.RT.Process(h.gc).Handler.(*msgStoreGC); !g.running {
+		if g := h.n.cluster.RT.Process(h.gc).Handler.(*msgStoreGC); !g.running {
 			g.running = true
 			ctx.Send(h.gc, beam.Msg{Kind: kGCStep})
 		}
@@ -380,8 +380,8 @@ func (n *Node) storageFault(err error) {
 // node's, the other nodes' under their names.
 func (n *Node) ShowFiles() []string {
 	var out []string
-	for _, m := range n.members {
-		out = append(out, m.showFiles(m != n.members[0])...)
+	for _, m := range n.cluster.members {
+		out = append(out, m.showFiles(m != n.cluster.members[0])...)
 	}
 	return out
 }
