@@ -88,8 +88,8 @@ func (c *Cluster) DiskLines() []string {
 		for _, f := range m.Disk.Faults() {
 			out = append(out, "fault "+prefix+f.Kind+" path="+f.Pattern)
 		}
-		for _, op := range m.Disk.Recent() {
-			out = append(out, prefix+op.Format(relPath(op.Path), relPath(op.To)))
+		for _, change := range m.Disk.Recent() {
+			out = append(out, prefix+change.Format(relPath(change.Path), relPath(change.To)))
 		}
 	}
 	return out

@@ -31,7 +31,7 @@ type StorageCosts struct {
 // DefaultStorageCosts are the 3.10 profile's storage costs.
 var DefaultStorageCosts = StorageCosts{Call: 3, PerKB: 1, Fsync: 250, Metadata: 20}
 
-func (n *Node) opsCost(o store.Ops) int64 {
+func (n *Node) ioCost(o store.IO) int64 {
 	c := &n.Config.Storage
 	return int64(o.Writes+o.Reads+o.Truncates)*c.Call +
 		(o.BytesWritten+o.BytesRead)/1024*c.PerKB +
@@ -275,8 +275,8 @@ func (g *msgStoreGC) step(ctx *beam.Ctx) {
 	before := g.st.Files()
 	rep, err := g.st.GCStep()
 	g.n.storageFault(err)
-	ctx.Charge(g.n.Config.Costs.Timer + g.n.opsCost(rep.Ops))
-	if rep.Op == "idle" {
+	ctx.Charge(g.n.Config.Costs.Timer + g.n.ioCost(rep.IO))
+	if rep.Step == "idle" {
 		g.running = false
 		return
 	}
@@ -291,7 +291,7 @@ func (n *Node) logGC(r store.GCReport) string {
 	if i := strings.Index(file, "/msg_store_"); i >= 0 {
 		file = file[i+1:]
 	}
-	line := r.Job + ": " + r.Op + " " + file
+	line := r.Job + ": " + r.Step + " " + file
 	if r.Detail != "" {
 		line += " (" + r.Detail + ")"
 	}
@@ -324,7 +324,7 @@ func (h *msgStoreProc) handle(ctx *beam.Ctx, m beam.Msg) {
 		call := m.P.(*store.StoreCall)
 		ctx.Charge(n.Config.Costs.QueueAck)
 		res, err := h.st.Handle(*call)
-		ctx.Charge(n.opsCost(res.Ops))
+		ctx.Charge(n.ioCost(res.IO))
 		n.storageFault(err)
 		h.route(ctx, res.Confirms)
 	case kStoreSync:
@@ -348,7 +348,7 @@ func (h *msgStoreProc) handle(ctx *beam.Ctx, m beam.Msg) {
 	if h.st.NeedsSync() {
 		if ctx.MailboxEmpty() || m.Kind == kStoreSync {
 			res, err := h.st.Sync()
-			ctx.Charge(n.opsCost(res.Ops))
+			ctx.Charge(n.ioCost(res.IO))
 			n.storageFault(err)
 			h.route(ctx, res.Confirms)
 		} else if !h.timer {
