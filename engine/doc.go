@@ -22,10 +22,11 @@
 //   - engine/beam: the runtime, Erlang's in miniature: processes with
 //     mailboxes, schedulers, virtual time, timers.
 //   - engine/node: RabbitMQ itself, one beam process per Erlang process: a
-//     Cluster of Nodes, each with readers (rabbit_reader), channels
-//     (rabbit_channel, in channel*.go), writers, queues
-//     (rabbit_amqqueue_process, in queue*.go), message stores and the
-//     memory monitor. Each file cites the module it models. The node
+//     Cluster of Nodes (a Node reaches what they share, the metadata and
+//     the runtime, through its cluster field), each with readers
+//     (rabbit_reader), channels (rabbit_channel, in channel*.go), writers,
+//     queues (rabbit_amqqueue_process, in queue*.go), message stores and
+//     the memory monitor. Each file cites the module it models. The node
 //     tells the moments the markers show (credit out and back, a reader
 //     blocked, an alarm, a file roll, a GC job, a queue's crash, restart
 //     or give-up, a confirm) as typed notices in an outbox (notice.go),
@@ -33,7 +34,10 @@
 //   - engine/store: the files RabbitMQ writes (message store, queue
 //     indexes v1 and v2, recovery), byte for byte; engine/store/format
 //     their encodings; engine/vfs the in-memory disk they go to, with its
-//     faults and the ring of recent operations that show disk prints.
+//     faults and the ring of recent changes that show disk prints
+//     (vfs.Change); what a store call did on disk is its store.IO, which
+//     the node charges in virtual time. An op is only ever a recorded
+//     operation of the simulation (replay.go).
 //   - engine/say: what the engine says to a reader in words (narration,
 //     markers, goals, the budget's stops) as data, a catalog key and its
 //     arguments, with the one English catalog; the widget says the same
