@@ -241,12 +241,6 @@ func New(cfg Config, client Client) *Cluster {
 // the one a connection lives on unless connect places it elsewhere.
 func (c *Cluster) First() *Node { return c.members[0] }
 
-// Queue returns a queue's record.
-func (c *Cluster) Queue(name string) (*QueueRecord, bool) {
-	q, ok := c.queues[name]
-	return q, ok
-}
-
 // QueueNames lists the queues, sorted by name.
 func (c *Cluster) QueueNames() []string {
 	names := make([]string, 0, len(c.queues))
