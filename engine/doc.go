@@ -42,9 +42,11 @@
 //     markers, goals, the budget's stops) as data, a catalog key and its
 //     arguments, with the one English catalog; the widget says the same
 //     keys in other languages from its own.
-//   - engine/amqp (values and errors), engine/trace (the lines a client
-//     sees), engine/jsonenc (the browser's JSON), engine/clone (deep copies
-//     for checkpoints).
+//   - engine/amqp (values and errors: its Table is the one model of a
+//     field table, from a client's frame to a message's file, which
+//     engine/store/format encodes and decodes), engine/trace (the lines a
+//     client sees), engine/jsonenc (the browser's JSON), engine/clone (deep
+//     copies for checkpoints).
 //
 // # The path of one publish
 //

@@ -348,7 +348,7 @@ func (n *Node) decodeStored(file string, term []byte) (*Message, error) {
 		m.Props.Expiration, m.Props.HasExpiration = p.Expiration, true
 	}
 	if p.Has(format.FlagHeaders) {
-		m.Props.Headers = amqpTable(p.Headers)
+		m.Props.Headers = p.Headers
 	}
 	m.Props.ContentType, m.Props.ContentEncoding, m.Props.CorrelationID = p.ContentType, p.ContentEncoding, p.CorrelationID
 	m.Props.ReplyTo, m.Props.MessageID, m.Props.Type = p.ReplyTo, p.MessageID, p.Type
@@ -357,36 +357,6 @@ func (n *Node) decodeStored(file string, term []byte) (*Message, error) {
 		m.Props.Timestamp, m.Props.HasTimestamp = p.Timestamp, true
 	}
 	return m, nil
-}
-
-func amqpTable(t format.Table) amqp.Table {
-	out := make(amqp.Table, 0, len(t))
-	for _, f := range t {
-		out = append(out, amqp.Field{Key: f.Name, Val: amqpValue(f.Value)})
-	}
-	return out
-}
-
-func amqpValue(v format.FieldValue) amqp.Value {
-	switch v.Type {
-	case format.TypeLongString:
-		return amqp.StrValue(string(v.Bytes))
-	case format.TypeBool:
-		return amqp.BoolValue(v.Bool)
-	case format.TypeLong, format.TypeLongL:
-		return amqp.LongValue(v.Int)
-	case format.TypeTimestamp:
-		return amqp.Value{Kind: amqp.Timestamp, Int: v.Int}
-	case format.TypeArray:
-		vs := make([]amqp.Value, len(v.Array))
-		for i, e := range v.Array {
-			vs[i] = amqpValue(e)
-		}
-		return amqp.ArrayValue(vs...)
-	case format.TypeTable:
-		return amqp.TableValue(amqpTable(v.Table))
-	}
-	return amqp.IntValue(v.Int)
 }
 
 // Lost is what a client sees when the broker dies under it: the socket

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"strings"
 
-	"warren/engine/amqp"
 	"warren/engine/beam"
 	"warren/engine/store"
 	"warren/engine/store/format"
@@ -152,7 +151,7 @@ func storedMessage(m *Message, expiry int64, confirm bool) (store.PublishedMsg, 
 		props.Expiration, props.Present = m.Props.Expiration, props.Present|format.FlagExpiration
 	}
 	if len(m.Props.Headers) > 0 {
-		props.Headers, props.Present = formatTable(m.Props.Headers), props.Present|format.FlagHeaders
+		props.Headers, props.Present = m.Props.Headers, props.Present|format.FlagHeaders
 	}
 	for _, s := range [...]struct {
 		flag uint16
@@ -181,39 +180,6 @@ func storedMessage(m *Message, expiry int64, confirm bool) (store.PublishedMsg, 
 		exp = uint64(expiry)
 	}
 	return store.NewPublishedMsg(fm, exp, confirm)
-}
-
-func formatTable(t amqp.Table) format.Table {
-	out := make(format.Table, 0, len(t))
-	for _, f := range t {
-		out = append(out, format.Field{Name: f.Key, Value: formatValue(f.Val)})
-	}
-	return out
-}
-
-func formatValue(v amqp.Value) format.FieldValue {
-	switch v.Kind {
-	case amqp.LongStr:
-		return format.LongString(v.Str)
-	case amqp.Bool:
-		return format.Bool(v.Int != 0)
-	case amqp.Long:
-		return format.Long(v.Int)
-	case amqp.Timestamp:
-		return format.Timestamp(uint64(v.Int))
-	case amqp.Array:
-		vs := make([]format.FieldValue, len(v.Arr))
-		for i, e := range v.Arr {
-			vs[i] = formatValue(e)
-		}
-		return format.ArrayOf(vs...)
-	case amqp.Table_:
-		return format.TableOf(formatTable(v.Tab))
-	}
-	if v.Kind.IsInt() {
-		return format.SignedInt(int32(v.Int))
-	}
-	return format.LongString(v.String())
 }
 
 // msgStoreProc is one shared store (msg_store_persistent or
