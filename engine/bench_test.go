@@ -69,7 +69,7 @@ func BenchmarkRecordedCycle(b *testing.B) {
 	b.ResetTimer()
 	cycle(b, s, b.N)
 	b.StopTimer()
-	if got := s.node.ListQueues()[0]; got.Messages != 0 {
+	if got := s.cluster.ListQueues()[0]; got.Messages != 0 {
 		b.Fatalf("queue not drained: %+v", got)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")

@@ -25,14 +25,22 @@
 //   - engine/beam: the runtime, Erlang's in miniature: processes with
 //     mailboxes, schedulers, virtual time, timers.
 //   - engine/node: RabbitMQ itself, one beam process per Erlang process: a
-//     Cluster of Nodes, each with readers (rabbit_reader), channels
-//     (rabbit_channel, in channel*.go), writers, queues
-//     (rabbit_amqqueue_process, in queue*.go), message stores and the
-//     memory monitor. Each file cites the module it models.
+//     Cluster of Nodes (a Node reaches what they share, the metadata and
+//     the runtime, through its cluster field), each with readers
+//     (rabbit_reader), channels (rabbit_channel, in channel*.go), writers,
+//     queues (rabbit_amqqueue_process, in queue*.go), message stores and
+//     the memory monitor. Each file cites the module it models. The node
+//     tells the moments the markers show (credit out and back, a reader
+//     blocked, an alarm, a file roll, a GC job, a queue's crash, restart
+//     or give-up, a confirm) as typed notices in an outbox (notice.go),
+//     which the engine empties after each event (markers.go).
 //   - engine/store: the files RabbitMQ writes (message store, queue
 //     indexes v1 and v2, recovery), byte for byte; engine/store/format
 //     their encodings; engine/vfs the in-memory disk they go to, with its
-//     faults and the ring of recent operations that show disk prints.
+//     faults and the ring of recent changes that show disk prints
+//     (vfs.Change); what a store call did on disk is its store.IO, which
+//     the node charges in virtual time. An op is only ever a recorded
+//     operation of the simulation (replay.go).
 //   - engine/say: what the engine says to a reader in words (narration,
 //     markers, goals, the budget's stops, errors, hints and usages: a
 //     say.Error) as data, a catalog key and its arguments, with the one
@@ -42,9 +50,11 @@
 //     output) and the lessons' blocks, read by one parser, run on a
 //     target (a Sim, or a real broker in scripts/scenario) and rewritten;
 //     the tests' and scripts/scenario's, never the browser's.
-//   - engine/amqp (values and errors), engine/trace (the lines a client
-//     sees), engine/jsonenc (the browser's JSON), engine/clone (deep copies
-//     for checkpoints).
+//   - engine/amqp (values and errors: its Table is the one model of a
+//     field table, from a client's frame to a message's file, which
+//     engine/store/format encodes and decodes), engine/trace (the lines a
+//     client sees), engine/jsonenc (the browser's JSON), engine/clone (deep
+//     copies for checkpoints).
 //
 // # The path of one publish
 //

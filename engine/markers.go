@@ -1,7 +1,8 @@
 package engine
 
-// Markers: the moments of a recorded run a learner should notice, found
-// while the run is recorded by watching the state each event leaves:
+// Markers: the moments of a recorded run a learner should notice, read
+// while the run is recorded from the notices the node tells as they
+// happen (node.Notice), taken after each event and each command:
 // credit running out and granted back (credit_flow), a reader that stops
 // and starts reading its socket, an alarm raised or cleared
 // (rabbit_alarm), the message store moving to a new file and its GC jobs
@@ -18,7 +19,6 @@ import (
 	"strconv"
 
 	"warren/engine/beam"
-	"warren/engine/internal/order"
 	"warren/engine/node"
 	"warren/engine/say"
 )
@@ -81,82 +81,25 @@ func (ep *episode) back(now int64) bool {
 // confirm is a marker again: one marker for a burst of confirms.
 const confirmQuiet = 1000 // µs
 
-// markerLog is what the recording found, and the state it compares the
-// next event with.
+// markerLog is what the recording found, and what it keeps between two
+// events to find more: the spells, the channels' last confirms and the
+// queue notices of the command running now.
 type markerLog struct {
 	list   []Marker
-	out    map[[2]beam.PID]bool     // credit links at or below zero
 	spells map[[2]beam.PID]*episode // credit links' and readers' (to 0) spells
-	// procs is what markEvent keeps of each process, by PID: the same as
-	// the maps hold, where every event would look it up
-	procs  []procMarks
-	alarms int
-	gc     map[beam.PID]string // GC processes with a job running: the job
-	files  map[beam.PID]uint64 // message stores: the current file
-	lives  map[string]node.QueueLife
-	seen   map[string]node.QueueLife // scratch for QueueLives
-	// livesOf is the cluster lives was read from, livesAt its place in
-	// the cluster's log of changed lives; while it is the same cluster,
-	// only the queues the log names are read again
-	livesOf *node.Cluster
-	livesAt int
-	links   []node.CreditLink // scratch for CreditOf
 	// the last confirm of each channel, µs
 	confirmed map[beam.PID]int64
-	ready     bool
-}
-
-// procMarks is what the markers keep of one process.
-type procMarks struct {
-	what markWhat // what markEvent looks at after its events (0: not known yet)
-	shut bool     // a reader not reading its socket
-	out  int32    // its credit links in out (at or below zero)
-}
-
-// markWhat is the part of markEvent a process's events need, from its
-// kind.
-type markWhat uint8
-
-const (
-	markUnknown markWhat = iota
-	markNothing
-	markReader
-	markChannel
-	markQueue
-	markStore
-	markStoreGC
-)
-
-func markWhatOf(kind string) markWhat {
-	switch kind {
-	case "reader":
-		return markReader
-	case "channel":
-		return markChannel
-	case "queue":
-		return markQueue
-	case "msg_store":
-		return markStore
-	case "msg_store_gc":
-		return markStoreGC
-	}
-	return markNothing
-}
-
-// proc is the marks of process pid (grown as processes are spawned).
-func (m *markerLog) proc(pid beam.PID) *procMarks {
-	if int(pid) >= len(m.procs) {
-		m.procs = append(m.procs, make([]procMarks, int(pid)+1-len(m.procs))...)
-	}
-	return &m.procs[pid]
+	// lives are the queue notices of the command running now: a queue's
+	// markers say what its life became by the command's end
+	lives []node.Notice
+	taken []node.Notice // scratch: the notices of one event
+	ready bool
 }
 
 func (m *markerLog) init() {
 	if m.ready {
 		return
 	}
-	m.out, m.gc = map[[2]beam.PID]bool{}, map[beam.PID]string{}
-	m.files, m.lives, m.seen = map[beam.PID]uint64{}, map[string]node.QueueLife{}, map[string]node.QueueLife{}
 	m.confirmed = map[beam.PID]int64{}
 	m.spells = map[[2]beam.PID]*episode{}
 	m.ready = true
@@ -181,106 +124,180 @@ func (s *Sim) procName(pid beam.PID) string {
 	return fmt.Sprintf("process %d", pid)
 }
 
-// markEvent looks at what event e (just recorded) changed: only the
-// process that ran it can have changed what it holds.
-func (s *Sim) markEvent(e *beam.Event) {
+// markLast marks what the node told during the event just recorded.
+// Most events tell nothing: then it reads no event back.
+func (s *Sim) markLast() {
 	m := &s.marks
-	m.init()
-	c := s.cluster
-	pid := e.PID
-	p := s.rt.Process(pid)
-	if p == nil {
-		s.markAlarms()
+	if m.taken = s.cluster.TakeNotices(m.taken[:0]); len(m.taken) == 0 {
 		return
 	}
-	pm := m.proc(pid)
-	if pm.what == markUnknown {
-		pm.what = markWhatOf(p.Kind)
+	e := s.log.Last() // not decoded again from the log
+	if e.N != s.rt.Events() {
+		at := s.log.At(s.rt.Events())
+		e = &at
 	}
-	switch pm.what {
-	case markReader, markChannel, markQueue, markStore:
-		s.markCredit(p, pm)
-	}
-	switch pm.what {
-	case markReader:
-		if shut := !p.InputOpen; shut != pm.shut {
-			pm.shut = shut
-			ep := m.spell([2]beam.PID{pid, 0})
-			if shut && ep.start(e.End) {
-				s.addMarker("blocked", say.S("engine.m.blocked", p.Name))
-			} else if !shut && ep.back(e.End) {
-				s.addMarker("unblocked", say.S("engine.m.unblocked", p.Name))
-			}
-		}
-	case markChannel:
-		if e.Kind == kindConfirm {
-			if last, ok := m.confirmed[pid]; !ok || e.Start-last > confirmQuiet {
-				s.addMarker("confirm", say.S("engine.m.confirm", p.Name))
-			}
-			m.confirmed[pid] = e.End
-		}
-	case markStore:
-		if file, _, ok := c.StoreFile(pid); ok {
-			if was, had := m.files[pid]; !had {
-				m.files[pid] = file
-			} else if file != was {
-				m.files[pid] = file
-				s.addMarker("file-rolled", say.S("engine.m.fileRolled", p.Name, strconv.FormatUint(was, 10), strconv.FormatUint(file, 10)))
-			}
-		}
-	case markStoreGC:
-		if running, job, ok := c.GCState(pid); ok {
-			was, had := m.gc[pid]
-			switch {
-			case running && (!had || was != job):
-				if had {
-					s.addMarker("gc-end", say.S("engine.m.gcEnd", p.Name, was))
-				}
-				m.gc[pid] = job
-				s.addMarker("gc-start", say.S("engine.m.gcStart", p.Name, job))
-			case !running && had:
-				delete(m.gc, pid)
-				s.addMarker("gc-end", say.S("engine.m.gcEnd", p.Name, was))
-			}
-		}
-	}
-	s.markAlarms()
+	s.markTaken(e.Start, e.End)
 }
 
-// markCredit looks for credit of process p running out or granted back.
-func (s *Sim) markCredit(p *beam.Process, pm *procMarks) {
-	if pm.out == 0 && !s.cluster.CreditShort(p.PID) {
-		return // none was out and none is: nothing is news
-	}
+// dropNotices empties the node's outbox unread: what a replay tells, the
+// markers already hold.
+func (s *Sim) dropNotices() { s.marks.taken = s.cluster.TakeNotices(s.marks.taken[:0]) }
+
+// markTaken marks what the node told during one event (which ran from
+// start to end, µs) or one command: credit first, in the order of the
+// sender's links, then readers, confirms, files, GC jobs and alarms, as a
+// look at the state after the event would have found them. A thing told
+// twice within the event counts as the change from before the first to
+// after the last (a credit that ran out and came back is no news); the
+// queues wait for the command's end (markNode).
+func (s *Sim) markTaken(start, end int64) {
 	m := &s.marks
-	m.links = s.cluster.CreditOf(p.PID, m.links)
-	for _, l := range m.links {
-		key := [2]beam.PID{p.PID, l.To}
-		switch was := m.out[key]; {
-		case l.Credit <= 0 && !was:
-			m.out[key] = true
-			pm.out++
-			if !m.spell(key).start(s.rt.Now()) {
-				continue
+	m.init()
+	ns := m.taken
+	sortNotices(ns, func(a, b *node.Notice) bool { return noticeOrder(a) < noticeOrder(b) })
+	for i := range ns {
+		n := ns[i]
+		switch n.Kind {
+		case 0: // taken with an earlier one
+		case node.CreditOut, node.CreditBack, node.ReaderBlocked, node.ReaderUnblocked, node.AlarmSet, node.AlarmCleared:
+			// the last of the same link, reader or resource says where
+			// it ended: the same change as the first, or back where it
+			// started
+			last := n
+			for k := i + 1; k < len(ns); k++ {
+				if pairOf(ns[k].Kind) == pairOf(n.Kind) && ns[k].PID == n.PID && ns[k].Peer == n.Peer && ns[k].Word == n.Word {
+					last, ns[k].Kind = ns[k], 0
+				}
 			}
-			to := s.procName(l.To)
-			if p.Kind == "reader" {
-				s.addMarker("credit-out", say.S("engine.m.creditOut", p.Name, to, strconv.Itoa(l.Credit), strconv.Itoa(l.Initial), to))
-				continue
+			if last.Kind == n.Kind {
+				s.markNotice(last, start, end)
 			}
-			// credit_flow: a sender out of credit is blocked, yet
-			// nothing stops it sending; it holds back the credit it
-			// owes its own senders, so the reader is what stops.
-			s.addMarker("credit-out", say.S("engine.m.creditOutHolds", p.Name, to, strconv.Itoa(l.Credit), strconv.Itoa(l.Initial), to))
-		case l.Credit > 0 && was:
-			delete(m.out, key)
-			pm.out--
-			if !m.spell(key).back(s.rt.Now()) {
-				continue
+		case node.Confirmed:
+			for k := i + 1; k < len(ns); k++ {
+				if ns[k].Kind == node.Confirmed && ns[k].PID == n.PID {
+					ns[k].Kind = 0
+				}
 			}
-			s.addMarker("credit-back", say.S("engine.m.creditBack", s.procName(l.To), p.Name, strconv.Itoa(l.Credit), strconv.Itoa(l.Initial)))
+			s.markNotice(n, start, end)
+		case node.FileRolled:
+			for k := i + 1; k < len(ns); k++ {
+				if ns[k].Kind == node.FileRolled && ns[k].PID == n.PID {
+					n.To, ns[k].Kind = ns[k].To, 0
+				}
+			}
+			if n.To != n.From {
+				s.markNotice(n, start, end)
+			}
+		case node.QueueStarted, node.QueueCrashed, node.QueueGaveUp, node.QueueGone:
+			m.lives = append(m.lives, n)
+		default:
+			s.markNotice(n, start, end)
 		}
 	}
+}
+
+// sortNotices sorts a few notices, keeping the order of equal ones
+// (insertion: there are few, and sort's generic code would weigh on the
+// browser's build).
+func sortNotices(ns []node.Notice, less func(a, b *node.Notice) bool) {
+	for i := 1; i < len(ns); i++ {
+		for j := i; j > 0 && less(&ns[j], &ns[j-1]); j-- {
+			ns[j], ns[j-1] = ns[j-1], ns[j]
+		}
+	}
+}
+
+// noticeOrder is the place of a notice among an event's markers.
+func noticeOrder(n *node.Notice) int {
+	switch n.Kind {
+	case node.CreditOut, node.CreditBack:
+		return n.Place
+	case node.ReaderBlocked, node.ReaderUnblocked:
+		return 1 << 20
+	case node.Confirmed:
+		return 2 << 20
+	case node.FileRolled:
+		return 3 << 20
+	case node.GCStarted, node.GCEnded:
+		return 4 << 20
+	case node.AlarmSet, node.AlarmCleared:
+		if n.Word == "memory" {
+			return 5 << 20
+		}
+		return 6 << 20
+	}
+	return 7 << 20
+}
+
+// pairOf is the first kind of a pair of kinds that undo each other (a
+// credit link's, a reader's, an alarm's).
+func pairOf(k node.NoticeKind) node.NoticeKind {
+	switch k {
+	case node.CreditBack:
+		return node.CreditOut
+	case node.ReaderUnblocked:
+		return node.ReaderBlocked
+	case node.AlarmCleared:
+		return node.AlarmSet
+	}
+	return k
+}
+
+// markNotice marks one thing the node told, in the event that ran from
+// start to end.
+func (s *Sim) markNotice(n node.Notice, start, end int64) {
+	m := &s.marks
+	switch n.Kind {
+	case node.CreditOut:
+		if !m.spell([2]beam.PID{n.PID, n.Peer}).start(s.rt.Now()) {
+			return
+		}
+		from, to := s.procName(n.PID), s.procName(n.Peer)
+		credit, initial := strconv.Itoa(n.Credit), strconv.Itoa(n.Initial)
+		if p := s.rt.Process(n.PID); p != nil && p.Kind == "reader" {
+			s.addMarker("credit-out", say.S("engine.m.creditOut", from, to, credit, initial, to))
+			return
+		}
+		// credit_flow: a sender out of credit is blocked, yet nothing
+		// stops it sending; it holds back the credit it owes its own
+		// senders, so the reader is what stops.
+		s.addMarker("credit-out", say.S("engine.m.creditOutHolds", from, to, credit, initial, to))
+	case node.CreditBack:
+		if m.spell([2]beam.PID{n.PID, n.Peer}).back(s.rt.Now()) {
+			s.addMarker("credit-back", say.S("engine.m.creditBack", s.procName(n.Peer), s.procName(n.PID), strconv.Itoa(n.Credit), strconv.Itoa(n.Initial)))
+		}
+	case node.ReaderBlocked:
+		if m.spell([2]beam.PID{n.PID, 0}).start(end) {
+			s.addMarker("blocked", say.S("engine.m.blocked", s.procName(n.PID)))
+		}
+	case node.ReaderUnblocked:
+		if m.spell([2]beam.PID{n.PID, 0}).back(end) {
+			s.addMarker("unblocked", say.S("engine.m.unblocked", s.procName(n.PID)))
+		}
+	case node.Confirmed:
+		if last, ok := m.confirmed[n.PID]; !ok || start-last > confirmQuiet {
+			s.addMarker("confirm", say.S("engine.m.confirm", s.procName(n.PID)))
+		}
+		m.confirmed[n.PID] = end
+	case node.FileRolled:
+		s.addMarker("file-rolled", say.S("engine.m.fileRolled", s.procName(n.PID), strconv.FormatUint(n.From, 10), strconv.FormatUint(n.To, 10)))
+	case node.GCStarted:
+		s.addMarker("gc-start", say.S("engine.m.gcStart", s.procName(n.PID), n.Word))
+	case node.GCEnded:
+		s.addMarker("gc-end", say.S("engine.m.gcEnd", s.procName(n.PID), n.Word))
+	case node.AlarmSet:
+		s.addMarker("alarm-raised", say.T("engine.m.alarmRaised", say.T(resourceKey(n.Word))))
+	case node.AlarmCleared:
+		s.addMarker("alarm-cleared", say.T("engine.m.alarmCleared", say.T(resourceKey(n.Word))))
+	}
+}
+
+// resourceKey is the catalog key of an alarm's resource.
+func resourceKey(resource string) string {
+	if resource == "disk" {
+		return "engine.res.disk"
+	}
+	return "engine.res.memory"
 }
 
 // spell is the episode of a credit link, or of a reader (key {pid, 0}).
@@ -293,70 +310,32 @@ func (m *markerLog) spell(key [2]beam.PID) *episode {
 	return ep
 }
 
-// markAlarms looks for an alarm raised or cleared.
-func (s *Sim) markAlarms() {
-	m, c := &s.marks, s.cluster
-	if a := c.AlarmBits(); a != m.alarms {
-		for bit, res := range []string{"engine.res.memory", "engine.res.disk"} {
-			on, was := a&(1<<bit) != 0, m.alarms&(1<<bit) != 0
-			switch {
-			case on && !was:
-				s.addMarker("alarm-raised", say.T("engine.m.alarmRaised", say.T(res)))
-			case !on && was:
-				s.addMarker("alarm-cleared", say.T("engine.m.alarmCleared", say.T(res)))
-			}
-		}
-		m.alarms = a
-	}
-}
-
-// markNode looks at what a command changed on the whole node: the alarms
-// and the queues' lives (a queue crashes by command only).
+// markNode marks, when a command ends, what the node told since its last
+// event (alarms a command set, queues it crashed) and what became of the
+// queues whose life changed during the command: each queue's life at the
+// command's end against its life before.
 func (s *Sim) markNode() {
 	m := &s.marks
-	m.init()
-	c := s.cluster
-	s.markAlarms()
-	if m.livesOf == c {
-		s.markChangedLives()
+	now := s.rt.Now()
+	m.taken = s.cluster.TakeNotices(m.taken[:0])
+	s.markTaken(now, now)
+	if len(m.lives) == 0 {
 		return
 	}
-	m.livesOf, m.livesAt = c, c.LivesLogged()
-	c.QueueLives(m.seen)
-	if len(m.seen) == 0 && len(m.lives) == 0 {
-		return
-	}
-	names := make([]string, 0, len(m.seen))
-	for name := range m.seen {
-		names = append(names, name)
-	}
-	order.Strings(names)
-	for _, name := range names {
-		if was, had := m.lives[name]; had {
-			s.markLife(name, was, m.seen[name])
+	// by name, each queue's notices in the order told
+	sortNotices(m.lives, func(a, b *node.Notice) bool { return a.Word < b.Word })
+	for i := 0; i < len(m.lives); {
+		j := i + 1
+		for j < len(m.lives) && m.lives[j].Word == m.lives[i].Word {
+			j++
 		}
-	}
-	m.lives, m.seen = m.seen, m.lives
-}
-
-// markChangedLives is markNode's look at the queues for a command after
-// the last one: only the queues the cluster's log names can have changed.
-func (s *Sim) markChangedLives() {
-	m := &s.marks
-	var names []string
-	names, m.livesAt = s.cluster.ChangedLives(m.livesAt)
-	for _, name := range names {
-		now, ok := s.cluster.QueueLife(name)
-		was, had := m.lives[name]
-		if ok && had {
-			s.markLife(name, was, now)
+		was, now := m.lives[i].Was, m.lives[j-1].Now
+		if was.Exists && now.Exists {
+			s.markLife(m.lives[i].Word, was, now)
 		}
-		if ok {
-			m.lives[name] = now
-		} else {
-			delete(m.lives, name)
-		}
+		i = j
 	}
+	m.lives = m.lives[:0]
 }
 
 // markLife marks what happened to a queue between two looks.
@@ -374,55 +353,18 @@ func (s *Sim) markLife(name string, was, now node.QueueLife) {
 	}
 }
 
-// resetMarkers makes the current state the one the next event is compared
-// with, after history past it was dropped.
+// resetMarkers drops the markers past the current event, after history
+// past it was dropped, and what the node told that no marker holds yet.
 func (s *Sim) resetMarkers() {
 	m := &s.marks
-	if !m.ready {
-		return
-	}
 	n := s.rt.Events()
 	i := len(m.list)
 	for i > 0 && m.list[i-1].Event > n {
 		i--
 	}
 	m.list = m.list[:i]
-	clear(m.out)
-	clear(m.procs)
-	clear(m.gc)
-	clear(m.files)
 	clear(m.confirmed)
 	clear(m.spells)
-	c := s.cluster
-	for _, p := range s.rt.Processes() {
-		pm := m.proc(p.PID)
-		for _, l := range c.CreditOf(p.PID, m.links) {
-			if k := [2]beam.PID{p.PID, l.To}; l.Credit <= 0 && !m.out[k] {
-				m.out[k] = true
-				pm.out++
-			}
-		}
-		if p.Kind == "reader" && !p.InputOpen {
-			pm.shut = true
-		}
-		if running, job, ok := c.GCState(p.PID); ok && running {
-			m.gc[p.PID] = job
-		}
-		if file, _, ok := c.StoreFile(p.PID); ok {
-			m.files[p.PID] = file
-		}
-	}
-	m.alarms = c.AlarmBits()
-	c.QueueLives(m.lives)
-	m.livesOf, m.livesAt = c, c.LivesLogged()
+	m.lives = m.lives[:0]
+	s.dropNotices()
 }
-
-// kindConfirm is the kind of a queue's confirm to a channel.
-var kindConfirm = func() uint16 {
-	for k := uint16(0); k < 256; k++ {
-		if node.KindName(k) == "confirm" {
-			return k
-		}
-	}
-	panic("no confirm message kind")
-}()

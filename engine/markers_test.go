@@ -181,3 +181,32 @@ run ms=20000`)
 		t.Errorf("GC ends (%d) before it starts (%d)", end.Event, start.Event)
 	}
 }
+
+// TestNoCopyHoldsANotice: the node's outbox is part of the state, and
+// the engine empties it after each event before a checkpoint or a seek's
+// copy is taken, so no copy holds a notice that a restored state would
+// tell a second time.
+func TestNoCopyHoldsANotice(t *testing.T) {
+	// a checkpoint every third event, then none: the seek keeps its own
+	for _, interval := range []int64{3, 1 << 40} {
+		s := New(Options{Record: true})
+		s.cps.interval, s.cps.next = interval, interval
+		mustExec(t, s, "queue.declare queue=q", "confirm.select", "basic.consume queue=q tag=w on=c2.1",
+			"basic.publish key=q body=m count=600", "alarm set=memory", "alarm clear=memory")
+		if err := s.SeekEvent(s.Furthest() / 2); err != nil {
+			t.Fatal(err)
+		}
+		copies := s.cps.list
+		if s.cps.near != nil {
+			copies = append(copies, s.cps.near)
+		}
+		if len(copies) < 1 || interval == 3 && len(copies) < 20 {
+			t.Fatalf("%d copies with a checkpoint every %d events: too few to check", len(copies), interval)
+		}
+		for _, cp := range copies {
+			if ns := cp.state.cluster.TakeNotices(nil); len(ns) > 0 {
+				t.Errorf("the copy at event %d holds %d notices, the first %+v", cp.at, len(ns), ns[0])
+			}
+		}
+	}
+}

@@ -99,10 +99,8 @@ func (s *Sim) Narrate(e *beam.Event) say.Text {
 		n = narration{key: "engine.readFrameLast"}
 	case kind == "bump_credit":
 		n = narration{key: "engine.bumpCreditBare", from: true}
-		for _, l := range s.cluster.CreditOf(e.PID, nil) {
-			if l.To == e.From {
-				return say.T("engine.bumpCredit", p.Name, from, strconv.Itoa(max(l.Credit, 0)))
-			}
+		if credit, ok := s.cluster.CreditToward(e.PID, e.From); ok {
+			return say.T("engine.bumpCredit", p.Name, from, strconv.Itoa(max(credit, 0)))
 		}
 	case kind == "deliver" && p.Kind == "queue":
 		n = narration{key: "engine.deliverQueue", tail: tailQueue}
@@ -113,7 +111,7 @@ func (s *Sim) Narrate(e *beam.Event) say.Text {
 	case kind == "conserve_resources":
 		n = narration{key: "engine.alarmHeard"}
 	case kind == "gc_step":
-		if _, job, ok := s.cluster.GCState(e.PID); ok && job != "" {
+		if job := s.cluster.GCJob(e.PID); job != "" {
 			return say.S("engine.gcStepJob", p.Name, job)
 		}
 		n = narration{key: "engine.gcStep"}

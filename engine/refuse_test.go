@@ -52,7 +52,7 @@ func shownState(tb testing.TB, s *Sim, show string) string {
 	for _, l := range s.runLine(show) {
 		b.WriteString(l + "\n")
 	}
-	add("policies", s.node.Policies())
+	add("policies", s.cluster.Policies())
 	add("samples", s.Samples())
 	add("furthest", s.Furthest())
 	add("trace", s.Transcript())

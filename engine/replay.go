@@ -26,6 +26,7 @@ type op struct {
 // handler printed and the error it met while applying it.
 func (s *Sim) apply(o op) ([]string, error) {
 	before := s.rt.Events()
+	s.dropNotices() // a seek's replay may have left some: they are marked
 	s.recordOp(o.kind != opCommand)
 	out, err, _ := s.run(o)
 	s.recordOp(false)

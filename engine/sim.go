@@ -136,6 +136,7 @@ func (s *Sim) link() {
 	if s.opts.Record {
 		s.rt.Log = s.log
 	}
+	s.cluster.KeepNotices(s.opts.Record) // only a recorded run has markers
 }
 
 // Cluster exposes the simulated broker for inspection.
@@ -246,55 +247,24 @@ func (s *Sim) stepRoom(most int64) int64 {
 }
 
 // afterEach is what the simulation does after an event: sample the
-// metrics when an interval is over, take a checkpoint or a seek's copy
-// when one is due, and (mark) look for the markers of a recorded event.
-// (Markers are no part of a checkpoint: which of the two comes first
-// makes no difference.)
+// metrics when an interval is over, (mark) mark what the node told during
+// a recorded event, or drop it unread when the event is not recorded, and
+// take a checkpoint or a seek's copy when one is due: after the node's
+// outbox is empty, so that no copy holds a notice twice.
 func (s *Sim) afterEach(mark bool) {
 	if s.rt.Now() >= s.metrics.next {
 		s.sample()
+	}
+	if !s.cps.recording {
+		s.dropNotices()
+	} else if mark {
+		s.markLast()
 	}
 	s.afterEvent()
 	if s.nearAt != 0 && s.rt.Events() == s.nearAt {
 		s.nearAt = 0
 		s.takeNear(s.partial + s.rt.Events() - s.nearBefore)
 	}
-	if mark && s.cps.recording {
-		s.markLast()
-	}
-}
-
-// markLast looks for the markers of the event just recorded. Most events
-// change nothing a marker watches; for a process whose kind is known it
-// finds so with one call into the node (Cluster.MarkState), and
-// markEvent looks at the others.
-func (s *Sim) markLast() {
-	e := s.log.Last() // not decoded again from the log
-	if e.N != s.rt.Events() {
-		at := s.log.At(s.rt.Events())
-		e = &at
-	}
-	if m := &s.marks; m.ready && int(e.PID) < len(m.procs) {
-		if p := s.rt.Process(e.PID); p != nil {
-			pm := &m.procs[e.PID]
-			quiet := false
-			switch pm.what {
-			case markNothing, markQueue:
-				quiet = true
-			case markChannel:
-				quiet = e.Kind != kindConfirm
-			case markReader:
-				quiet = !p.InputOpen == pm.shut
-			}
-			if quiet {
-				short, alarms := s.cluster.MarkState(p)
-				if alarms == m.alarms && (pm.what == markNothing || pm.out == 0 && !short) {
-					return // markEvent would find nothing new
-				}
-			}
-		}
-	}
-	s.markEvent(e)
 }
 
 // Describe prints one event for the console and the widget's event list.

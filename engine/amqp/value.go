@@ -28,6 +28,7 @@ const (
 	Timestamp
 	Array
 	Table_
+	Binary
 )
 
 var kindNames = [...]string{
@@ -35,7 +36,7 @@ var kindNames = [...]string{
 	Short: "short", UnsignedShort: "unsignedshort", SignedInt: "signedint",
 	UnsignedInt: "unsignedint", Long: "long", Float: "float", Double: "double",
 	Decimal: "decimal", LongStr: "longstr", Timestamp: "timestamp",
-	Array: "array", Table_: "table",
+	Array: "array", Table_: "table", Binary: "binary",
 }
 
 // String returns RabbitMQ's name for the type.
@@ -56,14 +57,17 @@ func (k Kind) IsInt() bool {
 	return false
 }
 
-// Value is one typed field-table value.
+// Value is one typed field-table value: what a client sends, what the
+// node keeps, and what a message's file holds (engine/store/format
+// encodes and decodes these very values).
 type Value struct {
 	Kind  Kind
-	Int   int64   // integer kinds, Timestamp, Bool (0/1)
+	Int   int64   // integer kinds, Timestamp (its unsigned bits), Bool (0/1), Decimal (unscaled)
 	Float float64 // Float, Double
-	Str   string  // LongStr
+	Str   string  // LongStr, Binary
 	Arr   []Value // Array
 	Tab   Table   // Table_
+	Scale uint8   // Decimal: the digits after the point
 }
 
 // Field is one named entry of a table; tables keep their wire order.
@@ -152,7 +156,7 @@ func (v Value) Equal(o Value) bool {
 		return false
 	}
 	switch v.Kind {
-	case LongStr:
+	case LongStr, Binary:
 		return v.Str == o.Str
 	case Float, Double:
 		return v.Float == o.Float
@@ -196,7 +200,7 @@ func (v Value) Term() string {
 // integers in decimal, booleans true/false, arrays [a b], tables {k=v, ...}.
 func (v Value) String() string {
 	switch v.Kind {
-	case LongStr:
+	case LongStr, Binary:
 		return v.Str
 	case Bool:
 		if v.Int != 0 {

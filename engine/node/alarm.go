@@ -26,11 +26,13 @@ func (c *Cluster) SetAlarm(resource string, on bool) {
 			return
 		}
 		c.memAlarm = on
+		c.alarmTold(resource, on)
 	case "disk":
 		if c.diskAlarm == on {
 			return
 		}
 		c.diskAlarm = on
+		c.alarmTold(resource, on)
 	}
 	v := int64(0)
 	if on {
@@ -60,10 +62,10 @@ func (c *Cluster) Alarms() []string {
 func (n *Node) OwnAlarms() []string {
 	var out []string
 	// a node's own memory over its watermark, or an alarm set on it by hand
-	if n.memAlarm && (n.overWatermark || !n.anyOverWatermark()) {
+	if n.cluster.memAlarm && (n.overWatermark || !n.cluster.anyOverWatermark()) {
 		out = append(out, "memory")
 	}
-	if n.diskAlarm {
+	if n.cluster.diskAlarm {
 		out = append(out, "disk")
 	}
 	return out
@@ -94,7 +96,7 @@ func (n *Node) connNumbers() []int {
 // mailbox or socket buffer. It reads totals kept as messages come and go,
 // so its cost does not grow with the queues or the processes.
 func (n *Node) Memory() int64 {
-	total := n.Config.BaseMemory + n.RT.MailboxBytes(n.group)
+	total := n.Config.BaseMemory + n.cluster.RT.MailboxBytes(n.group)
 	if t := n.held; t != nil {
 		per := n.Config.MemoryPerMessage
 		total += (t.ready-t.paged)*per + (t.readyBytes - t.pagedBytes) + t.paged*n.Config.PagedMessageMemory
@@ -108,7 +110,7 @@ func (n *Node) Memory() int64 {
 func (n *Node) CountMemory() int64 {
 	total := n.Config.BaseMemory
 	per := n.Config.MemoryPerMessage
-	for _, rec := range n.queues {
+	for _, rec := range n.cluster.queues {
 		q := rec.proc
 		if q == nil || rec.home != n {
 			continue
@@ -117,7 +119,7 @@ func (n *Node) CountMemory() int64 {
 		total += inMem*per + (q.ready.bytes - q.ready.pagedBytes) + int64(q.ready.paged)*n.Config.PagedMessageMemory
 		q.pending.each(func(e *entry) { total += per + int64(len(e.msg.Body)) })
 	}
-	for _, p := range n.RT.Processes() {
+	for _, p := range n.cluster.RT.Processes() {
 		if p.State() == beam.Exited || p.Group != n.group {
 			continue
 		}
@@ -141,7 +143,7 @@ type memoryMonitor struct{ n *Node }
 // watermark every second.
 func (n *Node) StartMemoryMonitor() {
 	p := n.spawn("vm_memory_monitor", "monitor", &memoryMonitor{n: n})
-	n.RT.Send(p.PID, beam.Msg{Kind: kMemoryCheck})
+	n.cluster.RT.Send(p.PID, beam.Msg{Kind: kMemoryCheck})
 }
 
 func (m *memoryMonitor) Handle(ctx *beam.Ctx, msg beam.Msg) {
@@ -150,15 +152,15 @@ func (m *memoryMonitor) Handle(ctx *beam.Ctx, msg beam.Msg) {
 		used := m.n.Memory()
 		// an alarm on any node blocks publishers on every node
 		m.n.overWatermark = used > w
-		if over := m.n.anyOverWatermark(); over != m.n.memAlarm {
-			m.n.SetAlarm("memory", over)
+		if over := m.n.cluster.anyOverWatermark(); over != m.n.cluster.memAlarm {
+			m.n.cluster.SetAlarm("memory", over)
 		}
 		// rabbit_memory_monitor (3.10): above the paging threshold every
 		// queue of the node is told to page messages out
 		paging := float64(used) > float64(w)*m.n.Config.PagingRatio
 		if paging && !m.n.paging {
-			for _, name := range m.n.QueueNames() {
-				if rec := m.n.queues[name]; rec.home == m.n && rec.proc != nil {
+			for _, name := range m.n.cluster.QueueNames() {
+				if rec := m.n.cluster.queues[name]; rec.home == m.n && rec.proc != nil {
 					ctx.Send(rec.PID, beam.Msg{Kind: kPageOut})
 				}
 			}
@@ -174,7 +176,7 @@ func (m *memoryMonitor) Handle(ctx *beam.Ctx, msg beam.Msg) {
 // (a paged-out body is in a file). The simulation's memory budget is
 // measured with it; it visits every file.
 func (n *Node) HeldBytes() int64 {
-	total := n.RT.MailboxBytes(n.group)
+	total := n.cluster.RT.MailboxBytes(n.group)
 	if t := n.held; t != nil {
 		total += t.readyBytes - t.pagedBytes + t.unackedBytes
 	}

@@ -68,7 +68,7 @@ func newChannel(n *Node, conn, num int, reader beam.PID) *channel {
 	ch.proc = n.spawn(fmt.Sprintf("channel c%d.%d", conn, num), "channel", ch)
 	ch.proc.Prio = channelPriority
 	ch.pid = ch.proc.PID
-	ch.born, ch.timeout = n.RT.Now(), n.Config.ConsumerTimeout*1000
+	ch.born, ch.timeout = n.cluster.RT.Now(), n.Config.ConsumerTimeout*1000
 	w := &writer{n: n, conn: conn, num: num}
 	ch.writer = n.spawn(fmt.Sprintf("writer c%d.%d", conn, num), "writer", w).PID
 	w.channel = ch.pid
@@ -84,6 +84,9 @@ func channelPriority(kind uint16, _ any) int {
 }
 
 func (ch *channel) Handle(ctx *beam.Ctx, m beam.Msg) {
+	if m.Kind == kConfirm {
+		ch.n.cluster.tell(Notice{Kind: Confirmed, PID: ch.pid})
+	}
 	if ch.closed || (ch.dying && m.Kind != kShutdown) {
 		return
 	}
@@ -104,7 +107,7 @@ func (ch *channel) Handle(ctx *beam.Ctx, m beam.Msg) {
 		ch.call = nil
 		if _, failed := m.P.(*callFailed); failed && call != nil {
 			// with/4: the queue died under the call; look it up again
-			if q, ok := ch.n.queues[call.queue]; ok {
+			if q, ok := ch.n.cluster.queues[call.queue]; ok {
 				ch.callQueue(ctx, q, call.req, call.done)
 			} else {
 				ch.fail(ctx, notFoundQueue(call.queue))
@@ -120,7 +123,10 @@ func (ch *channel) Handle(ctx *beam.Ctx, m beam.Msg) {
 		}
 	case kBump:
 		ctx.Charge(1)
-		released, _ := ch.credit.bump(m.From, int(m.N))
+		released, back := ch.credit.bump(m.From, int(m.N))
+		if back {
+			ch.n.cluster.creditTold(ch.pid, m.From, false)
+		}
 		ch.grant(ctx, released)
 	case kToConsumer:
 		ch.toConsumer(ctx, m.P.(*consumerDelivery))
@@ -227,7 +233,7 @@ func (ch *channel) callQueue(ctx *beam.Ctx, q *QueueRecord, req any, done func(c
 	if q.dead {
 		name := q.Name
 		ch.waitForQueue(ctx, name, true, func(ctx *beam.Ctx) {
-			switch q, ok := ch.n.queues[name]; {
+			switch q, ok := ch.n.cluster.queues[name]; {
 			case !ok:
 				ch.fail(ctx, notFoundQueue(name))
 			case q.dead:
@@ -261,7 +267,7 @@ func (ch *channel) method(ctx *beam.Ctx, method any) *amqp.Error {
 	case *BasicAck:
 		ctx.Charge(c.ChannelAck)
 		err := ch.ack(ctx, m.Tag, m.Multiple, kAck)
-		ch.n.freeAck(m)
+		ch.n.cluster.freeAck(m)
 		return err
 	case *BasicNack:
 		ctx.Charge(c.ChannelAck)
@@ -298,7 +304,7 @@ func (ch *channel) method(ctx *beam.Ctx, method any) *amqp.Error {
 	case *QueueDeclare:
 		return ch.queueDeclare(ctx, m)
 	case *QueueDelete:
-		q, ok := ch.n.queues[m.Queue]
+		q, ok := ch.n.cluster.queues[m.Queue]
 		if !ok {
 			ch.send(ctx, DeleteOk{})
 			return nil
@@ -310,7 +316,7 @@ func (ch *channel) method(ctx *beam.Ctx, method any) *amqp.Error {
 			return homeDown(q)
 		}
 		if q.dead {
-			ch.n.deleteCrashed(q)
+			ch.n.cluster.deleteCrashed(q)
 			ch.send(ctx, DeleteOk{})
 			return nil
 		}
@@ -338,7 +344,7 @@ func (ch *channel) method(ctx *beam.Ctx, method any) *amqp.Error {
 		if len(m.Exchange) >= 4 && m.Exchange[:4] == "amq." {
 			return amqp.Errorf(amqp.AccessRefused, "deletion of system exchange '"+m.Exchange+"' in vhost '/' not allowed")
 		}
-		ch.n.deleteExchange(m.Exchange, true)
+		ch.n.cluster.deleteExchange(m.Exchange, true)
 		ch.send(ctx, Ok{Method: "exchange.delete-ok"})
 	case *BasicQos:
 		if m.PrefetchSize != 0 {
@@ -366,7 +372,7 @@ func (ch *channel) method(ctx *beam.Ctx, method any) *amqp.Error {
 			return nil
 		}
 		delete(ch.consumers, m.Tag)
-		q, ok := ch.n.queues[cons.queue]
+		q, ok := ch.n.cluster.queues[cons.queue]
 		if !ok || q.PID != cons.qpid {
 			ch.send(ctx, Ok{Method: "basic.cancel-ok"})
 			return nil

@@ -25,13 +25,13 @@ func (ch *channel) queueDeclare(ctx *beam.Ctx, m *QueueDeclare) *amqp.Error {
 		return nil
 	}
 	if name == "" {
-		n.nextGen++
-		name = "amq.gen-" + strconv.Itoa(n.nextGen)
+		n.cluster.nextGen++
+		name = "amq.gen-" + strconv.Itoa(n.cluster.nextGen)
 	} else if len(name) >= 4 && name[:4] == "amq." {
 		return amqp.Errorf(amqp.AccessRefused, "queue name '"+name+"' contains reserved prefix 'amq.*'")
 	}
 	durable := m.Durable && !m.Exclusive
-	if q, ok := n.queues[name]; ok {
+	if q, ok := n.cluster.queues[name]; ok {
 		if q.Exclusive && q.Owner != ch.conn {
 			return resourceLocked(name)
 		}
@@ -77,9 +77,9 @@ func (ch *channel) queueDeclare(ctx *beam.Ctx, m *QueueDeclare) *amqp.Error {
 	if m.Exclusive {
 		rec.Owner = ch.conn
 	}
-	rec.Policy = n.policyFor(name)
+	rec.Policy = n.cluster.policyFor(name)
 	n.placeQueue(rec).startQueue(ctx, rec)
-	n.changed()
+	n.cluster.changed()
 	ch.committed(ctx, DeclareOk{Queue: name})
 	return nil
 }
@@ -102,8 +102,8 @@ func (ch *channel) bind(ctx *beam.Ctx, queue, exchange, key string, args amqp.Ta
 	if exchange == "" {
 		return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
 	}
-	x, xok := n.exchanges[exchange]
-	q, qok := n.queues[queue]
+	x, xok := n.cluster.exchanges[exchange]
+	q, qok := n.cluster.queues[queue]
 	switch {
 	case add && !xok:
 		return notFoundExchange(exchange)
@@ -127,14 +127,14 @@ func (ch *channel) bind(ctx *beam.Ctx, queue, exchange, key string, args amqp.Ta
 	if add {
 		if !x.hasBinding(b) {
 			x.Bindings = append(x.Bindings, b)
-			n.changed()
+			n.cluster.changed()
 		}
 		ch.committed(ctx, Ok{Method: "queue.bind-ok"})
 		return nil
 	}
 	if x.removeBinding(b) {
-		n.changed()
-		n.maybeAutoDelete(x)
+		n.cluster.changed()
+		n.cluster.maybeAutoDelete(x)
 	}
 	ch.committed(ctx, Ok{Method: "queue.unbind-ok"})
 	return nil
@@ -145,7 +145,7 @@ func (ch *channel) exchangeDeclare(ctx *beam.Ctx, m *ExchangeDeclare) *amqp.Erro
 		if m.Exchange == "" {
 			return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
 		}
-		if _, ok := ch.n.exchanges[m.Exchange]; !ok {
+		if _, ok := ch.n.cluster.exchanges[m.Exchange]; !ok {
 			return notFoundExchange(m.Exchange)
 		}
 		ch.send(ctx, Ok{Method: "exchange.declare-ok"})
@@ -158,7 +158,7 @@ func (ch *channel) exchangeDeclare(ctx *beam.Ctx, m *ExchangeDeclare) *amqp.Erro
 		return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
 	}
 	what := "exchange '" + m.Exchange + "' in vhost '/'"
-	if x, ok := ch.n.exchanges[m.Exchange]; ok {
+	if x, ok := ch.n.cluster.exchanges[m.Exchange]; ok {
 		if x.Type != m.Type {
 			return inequivalent("type", what, "'"+m.Type+"'", "'"+x.Type+"'")
 		}
@@ -190,8 +190,8 @@ func (ch *channel) exchangeDeclare(ctx *beam.Ctx, m *ExchangeDeclare) *amqp.Erro
 			return amqp.Errorf(amqp.PreconditionFailed, "Unsupported property: "+p.Term())
 		}
 	}
-	ch.n.changed()
-	ch.n.exchanges[m.Exchange] = &Exchange{Name: m.Exchange, Type: m.Type, Durable: m.Durable, AutoDelete: m.AutoDelete, Internal: m.Internal, Args: m.Args}
+	ch.n.cluster.changed()
+	ch.n.cluster.exchanges[m.Exchange] = &Exchange{Name: m.Exchange, Type: m.Type, Durable: m.Durable, AutoDelete: m.AutoDelete, Internal: m.Internal, Args: m.Args}
 	ch.committed(ctx, Ok{Method: "exchange.declare-ok"})
 	return nil
 }
@@ -203,8 +203,8 @@ func (ch *channel) bindExchange(ctx *beam.Ctx, m *ExchangeBind) *amqp.Error {
 	if m.Destination == "" || m.Source == "" {
 		return amqp.Errorf(amqp.AccessRefused, "operation not permitted on the default exchange")
 	}
-	src, sok := n.exchanges[m.Source]
-	_, dok := n.exchanges[m.Destination]
+	src, sok := n.cluster.exchanges[m.Source]
+	_, dok := n.cluster.exchanges[m.Destination]
 	reply := "exchange.bind-ok"
 	if m.Unbind {
 		reply = "exchange.unbind-ok"
@@ -225,12 +225,12 @@ func (ch *channel) bindExchange(ctx *beam.Ctx, m *ExchangeBind) *amqp.Error {
 		}
 		if !src.hasBinding(b) {
 			src.Bindings = append(src.Bindings, b)
-			n.changed()
+			n.cluster.changed()
 		}
 	} else {
 		if src.removeBinding(b) {
-			n.changed()
-			n.maybeAutoDelete(src)
+			n.cluster.changed()
+			n.cluster.maybeAutoDelete(src)
 		}
 	}
 	ch.committed(ctx, Ok{Method: reply})
@@ -252,7 +252,7 @@ func resourceLocked(name string) *amqp.Error {
 
 // lookupQueue finds a queue this connection may use.
 func (ch *channel) lookupQueue(name string) (*QueueRecord, *amqp.Error) {
-	q, ok := ch.n.queues[name]
+	q, ok := ch.n.cluster.queues[name]
 	if !ok {
 		return nil, notFoundQueue(name)
 	}

@@ -27,7 +27,7 @@ func (ch *channel) consume(ctx *beam.Ctx, m *BasicConsume) *amqp.Error {
 	}
 	tag := m.Tag
 	if tag == "" {
-		tag = ch.n.newCtag()
+		tag = ch.n.cluster.newCtag()
 	}
 	if _, dup := ch.consumers[tag]; dup {
 		return amqp.Errorf(amqp.NotAllowed, "attempt to reuse consumer tag '"+tag+"'")

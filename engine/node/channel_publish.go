@@ -37,17 +37,17 @@ func (ch *channel) publish(ctx *beam.Ctx, m *BasicPublish) *amqp.Error {
 		return amqp.Errorf(amqp.NotImplemented, "immediate=true")
 	}
 	rc := &ch.routes
-	if rc.gen != n.gen || rc.x == nil || rc.x.Name != m.Exchange || rc.key != m.Key || rc.x.Type == "headers" {
-		x, ok := n.exchanges[m.Exchange]
+	if rc.gen != n.cluster.gen || rc.x == nil || rc.x.Name != m.Exchange || rc.key != m.Key || rc.x.Type == "headers" {
+		x, ok := n.cluster.exchanges[m.Exchange]
 		if !ok {
 			return notFoundExchange(m.Exchange)
 		}
-		rc.gen, rc.x, rc.key = n.gen, x, m.Key
+		rc.gen, rc.x, rc.key = n.cluster.gen, x, m.Key
 		rc.dests = rc.dests[:0]
-		for _, name := range n.route(x, m.Key, m.Props.Headers, ch.routeBuf[:0]) {
+		for _, name := range n.cluster.route(x, m.Key, m.Props.Headers, ch.routeBuf[:0]) {
 			// a queue whose node is stopped takes nothing (stop_app and
 			// start_app change the topology, so the cache follows)
-			if q := n.queues[name]; !q.down {
+			if q := n.cluster.queues[name]; !q.down {
 				rc.dests = append(rc.dests, q)
 			}
 		}
@@ -90,8 +90,8 @@ func (ch *channel) publish(ctx *beam.Ctx, m *BasicPublish) *amqp.Error {
 func (ch *channel) deliverPublish(ctx *beam.Ctx, m *BasicPublish, dests []*QueueRecord) {
 	n := ch.n
 	c := &n.Config.Costs
-	n.Stats.Published++
-	msg := n.newMessage()
+	n.cluster.Stats.Published++
+	msg := n.cluster.newMessage()
 	msg.Exchange, msg.Key, msg.Props, msg.Body = m.Exchange, m.Key, &m.Props, m.Body
 	// in a transaction the queues confirm too: tx.commit-ok waits for
 	// them (DoConfirm = Tx =/= none orelse ConfirmEnabled)
@@ -131,7 +131,9 @@ func (ch *channel) deliverPublish(ctx *beam.Ctx, m *BasicPublish, dests []*Queue
 		}
 		ch.touch(q.PID)
 		ctx.Send(q.PID, deliverMsg(msg, seq, true))
-		ch.credit.send(q.PID, ctx.Now)
+		if ch.credit.send(q.PID, ctx.Now) {
+			ch.n.cluster.creditTold(ch.pid, q.PID, true)
+		}
 	}
 	if lost && rec != nil {
 		ch.unconfirmed = ch.unconfirmed[:len(ch.unconfirmed)-1]
@@ -181,7 +183,7 @@ func (ch *channel) flushConfirms(ctx *beam.Ctx) {
 		return
 	}
 	for _, c := range ch.confirmOut {
-		ch.n.Stats.Confirmed++
+		ch.n.cluster.Stats.Confirmed++
 		ch.send(ctx, c)
 	}
 	ch.confirmOut = ch.confirmOut[:0]

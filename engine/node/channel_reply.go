@@ -47,15 +47,15 @@ func (ch *channel) consumeReply(ctx *beam.Ctx, m *BasicConsume) *amqp.Error {
 	n := ch.n
 	tag := m.Tag
 	if tag == "" {
-		tag = n.newCtag()
+		tag = n.cluster.newCtag()
 	}
-	n.nextReply++
-	r := &replyConsumer{tag: tag, name: replyPrefix + strconv.Itoa(n.nextReply)}
+	n.cluster.nextReply++
+	r := &replyConsumer{tag: tag, name: replyPrefix + strconv.Itoa(n.cluster.nextReply)}
 	ch.reply = r
-	if n.replies == nil {
-		n.replies = map[string]beam.PID{}
+	if n.cluster.replies == nil {
+		n.cluster.replies = map[string]beam.PID{}
 	}
-	n.replies[r.name] = ch.pid
+	n.cluster.replies[r.name] = ch.pid
 	ch.send(ctx, ConsumeOk{Tag: tag})
 	return nil
 }
@@ -64,7 +64,7 @@ func (ch *channel) consumeReply(ctx *beam.Ctx, m *BasicConsume) *amqp.Error {
 // dropped from now on.
 func (ch *channel) dropReply() {
 	if ch.reply != nil {
-		delete(ch.n.replies, ch.reply.name)
+		delete(ch.n.cluster.replies, ch.reply.name)
 		ch.reply = nil
 	}
 }
@@ -92,7 +92,7 @@ func isReplyName(exchange, key string) bool {
 // deliverReply sends a publish to the reply consumer its routing key
 // names; a name that no live reply consumer has is dropped.
 func (ch *channel) deliverReply(ctx *beam.Ctx, m *BasicPublish) {
-	to, ok := ch.n.replies[m.Key]
+	to, ok := ch.n.cluster.replies[m.Key]
 	if !ok {
 		return
 	}
@@ -114,7 +114,7 @@ func (ch *channel) replied(ctx *beam.Ctx, msg *Message) {
 // consumer's name: every such declare is passive, and one that exists has
 // one consumer.
 func (ch *channel) declareReply(ctx *beam.Ctx, name string) *amqp.Error {
-	if _, ok := ch.n.replies[name]; name != replyQueue && !ok {
+	if _, ok := ch.n.cluster.replies[name]; name != replyQueue && !ok {
 		return notFoundQueue(name)
 	}
 	ch.send(ctx, DeclareOk{Queue: name, Consumers: 1})

@@ -31,7 +31,7 @@ var Locators = []string{"client-local", "min-masters", "random"}
 
 // spawn starts a process on this node's schedulers.
 func (n *Node) spawn(name, kind string, h beam.Handler) *beam.Process {
-	return n.RT.SpawnIn(n.group, name, kind, h)
+	return n.cluster.RT.SpawnIn(n.group, name, kind, h)
 }
 
 // NodeName is the Erlang name of the i-th node (0-based) of a cluster, as
@@ -52,7 +52,7 @@ func (c *Cluster) AddNodes(more, ram int, linkDelay int64) error {
 	}
 	per := len(c.RT.Schedulers())
 	for i := 0; i < more; i++ {
-		m := &Node{Cluster: c, Config: c.First().Config, conns: map[int]*reader{}}
+		m := &Node{cluster: c, Config: c.First().Config, conns: map[int]*reader{}}
 		m.group = c.RT.AddGroup(per)
 		m.Name = NodeName(len(c.members))
 		if err := m.openDisk(); err != nil {
@@ -110,7 +110,7 @@ func (c *Cluster) Member(id string) (*Node, error) {
 
 // CheckConnectTo says whether connection conn can be placed on node m.
 func (c *Cluster) CheckConnectTo(conn int, m *Node) error {
-	if cur := c.homeOf(conn); cur.Open(conn) && cur != m {
+	if cur := c.homeOf(conn); cur.cluster.Open(conn) && cur != m {
 		return say.E("con.connectOpen", strconv.Itoa(conn), cur.Name)
 	}
 	if m.stopped {
@@ -161,10 +161,10 @@ func (c *Cluster) readers() []*reader {
 
 // remote says whether pid lives on another node than this one.
 func (n *Node) remote(pid beam.PID) bool {
-	if len(n.members) == 1 {
+	if len(n.cluster.members) == 1 {
 		return false
 	}
-	p := n.RT.Process(pid)
+	p := n.cluster.RT.Process(pid)
 	return p != nil && p.Group != n.group
 }
 
@@ -180,7 +180,7 @@ func (n *Node) hop(ctx *beam.Ctx) {
 // (a RAM node holds them as ram_copies), so it waits for each of them.
 func (n *Node) peers() int {
 	k := 0
-	for _, m := range n.members {
+	for _, m := range n.cluster.members {
 		if m != n && !m.stopped {
 			k++
 		}
@@ -194,7 +194,7 @@ func (n *Node) commitDelay() int64 {
 	if n.peers() == 0 {
 		return 0
 	}
-	return 2 * n.RT.LinkDelay
+	return 2 * n.cluster.RT.LinkDelay
 }
 
 // masters counts the classic queues each node holds.
@@ -213,15 +213,15 @@ func (c *Cluster) masters() map[*Node]int {
 // queue-master-locator policy, then the node's setting; client-local
 // without any.
 func (n *Node) placeQueue(rec *QueueRecord) *Node {
-	if len(n.members) == 1 || rec.Type == "quorum" {
+	if len(n.cluster.members) == 1 || rec.Type == "quorum" {
 		return n
 	}
-	loc := n.locator
+	loc := n.cluster.locator
 	if v, ok := effective(rec.Args, rec.Policy, "queue-master-locator"); ok && v.Kind == amqp.LongStr {
 		loc = v.Str
 	}
 	var up []*Node
-	for _, m := range n.members {
+	for _, m := range n.cluster.members {
 		if !m.stopped {
 			up = append(up, m)
 		}
@@ -233,7 +233,7 @@ func (n *Node) placeQueue(rec *QueueRecord) *Node {
 	case "min-masters":
 		// rabbit_queue_location_min_masters folds over a map keyed by node
 		// name, so a tie goes to the name that sorts first
-		count := n.masters()
+		count := n.cluster.masters()
 		byName := append([]*Node(nil), up...)
 		sort.Slice(byName, func(i, j int) bool { return byName[i].Name < byName[j].Name })
 		best := byName[0]
@@ -245,11 +245,11 @@ func (n *Node) placeQueue(rec *QueueRecord) *Node {
 		return best
 	case "random":
 		// xorshift: a fixed seed keeps scenarios reproducible
-		x := n.rand
+		x := n.cluster.rand
 		x ^= x << 13
 		x ^= x >> 7
 		x ^= x << 17
-		n.rand = x
+		n.cluster.rand = x
 		return up[x%uint64(len(up))]
 	}
 	return n

@@ -106,7 +106,7 @@ func (c *Cluster) CrashQueue(name string) error {
 		}
 	}
 	q.detach()
-	c.noteLife(rec.Name)
+	was := c.lifeOf(rec.Name)
 	rec.proc = nil
 	recent := rec.restarts[:0]
 	for _, t := range rec.restarts {
@@ -118,9 +118,11 @@ func (c *Cluster) CrashQueue(name string) error {
 	cur := beam.None
 	if len(rec.restarts) >= restartIntensity {
 		rec.dead = true
+		c.lifeTold(rec.Name, was)
 	} else {
 		rec.restarts = append(rec.restarts, now)
 		rec.PID = 0
+		c.lifeTold(rec.Name, was)
 		if hadFiles {
 			home.recoverQueue(rec, nil, false, known, q.nextSeq)
 		} else {
@@ -171,8 +173,9 @@ func (c *Cluster) eachChannel(f func(ch *channel)) {
 // channels waiting for it stop waiting.
 func (c *Cluster) deleteCrashed(rec *QueueRecord) {
 	c.unbindQueue(rec.Name)
+	was := c.lifeOf(rec.Name)
 	delete(c.queues, rec.Name)
-	c.noteLife(rec.Name)
+	c.lifeTold(rec.Name, was)
 	c.changed()
 	if home := rec.home; home != nil && home.vhost != nil {
 		for _, name := range levelNames(rec) {
@@ -217,7 +220,7 @@ func (ch *channel) sleep(ctx *beam.Ctx, queue string, d int64, client bool, then
 	ref, id := ctx.Sleep(d, beam.Msg{Kind: kWaitDone})
 	ch.waiting = &deadWait{queue: queue, ref: ref, timer: id, until: ctx.End() + d, client: client, then: then}
 	if client {
-		ch.n.clientWaits++
+		ch.n.cluster.clientWaits++
 	}
 }
 
@@ -240,7 +243,7 @@ func (ch *channel) endWait(ctx *beam.Ctx, ref uint32) {
 	}
 	ch.waiting = nil
 	if w.client {
-		ch.n.clientWaits--
+		ch.n.cluster.clientWaits--
 	}
 	w.then(ctx)
 }
@@ -311,7 +314,7 @@ func (ch *channel) queueCrashed(ctx *beam.Ctx, d *queueDown) {
 	if d.cur == beam.None {
 		// basic_consume waits in with/4; when it fails the consumer goes
 		ch.waitForQueue(ctx, d.name, false, func(ctx *beam.Ctx) {
-			if rec, ok := ch.n.queues[d.name]; ok && !rec.dead {
+			if rec, ok := ch.n.cluster.queues[d.name]; ok && !rec.dead {
 				ch.reconsume(ctx, rec.PID, tags)
 				return
 			}

@@ -113,9 +113,10 @@ func (c *creditFlow) ack(peer beam.PID) beam.PID {
 	return peer
 }
 
-// bump handles a grant of n from peer. It returns the grants to release
-// when this made the process unblocked.
-func (c *creditFlow) bump(peer beam.PID, n int) (released []beam.PID, unblocked bool) {
+// bump handles a grant of n from peer. It reports whether the credit
+// toward peer came back above zero, and returns the grants to release
+// when that made the process unblocked.
+func (c *creditFlow) bump(peer beam.PID, n int) (released []beam.PID, back bool) {
 	i := find(c.toPeer, peer)
 	if i < 0 {
 		return nil, false
@@ -126,8 +127,8 @@ func (c *creditFlow) bump(peer beam.PID, n int) (released []beam.PID, unblocked 
 		c.unblockPeer(peer)
 		if !c.blocked() {
 			released, c.held = c.held, nil
-			return released, true
 		}
+		return released, true
 	}
 	return nil, false
 }

@@ -16,18 +16,18 @@ func (q *queue) deadLetter(ctx *beam.Ctx, msgs []*Message, reason string) {
 	if q.dlx == nil || len(msgs) == 0 {
 		return
 	}
-	x, ok := q.n.exchanges[*q.dlx]
+	x, ok := q.n.cluster.exchanges[*q.dlx]
 	if !ok {
 		return
 	}
 	for _, m := range msgs {
 		dl := q.n.deadLetterMessage(m, reason, x.Name, q.dlxKey, q.rec.Name)
-		dests := q.n.route(x, dl.Key, dl.Props.Headers, nil)
+		dests := q.n.cluster.route(x, dl.Key, dl.Props.Headers, nil)
 		for _, name := range dests {
 			if reason != "rejected" && isCycle(name, dl.Props.Headers) {
 				continue
 			}
-			if rec, ok := q.n.queues[name]; ok {
+			if rec, ok := q.n.cluster.queues[name]; ok {
 				ctx.Charge(q.n.Config.Costs.ChannelPerDest)
 				ctx.Send(rec.PID, deliverMsg(dl, 0, false))
 			}
@@ -63,7 +63,7 @@ func (n *Node) deadLetterMessage(m *Message, reason, dlx string, dlxKey *string,
 	props := *m.Props
 	props.Headers = headers
 	props.Expiration, props.HasExpiration = "", false
-	return &Message{ID: n.newMsgID(), Exchange: dlx, Key: key, Props: &props, Body: m.Body}
+	return &Message{ID: n.cluster.newMsgID(), Exchange: dlx, Key: key, Props: &props, Body: m.Body}
 }
 
 func updateXDeath(headers amqp.Table, info amqp.Table, queue, reason, exchange string) amqp.Table {

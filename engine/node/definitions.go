@@ -63,7 +63,7 @@ func (c *Cluster) ImportDefinitions(d *definitions.Defs, on *Node) []definitions
 			continue
 		}
 		rec := &QueueRecord{Name: q.Name, Durable: q.Durable, AutoDelete: q.AutoDelete, Args: q.Args, Type: "classic"}
-		rec.Policy = on.policyFor(q.Name)
+		rec.Policy = on.cluster.policyFor(q.Name)
 		// its process starts its expiry timer in an init of its own
 		// (startQueue), as rabbit_classic_queue:declare's {init, new}
 		// call has it do

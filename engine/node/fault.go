@@ -89,8 +89,8 @@ func (c *Cluster) DiskLines() []string {
 		for _, f := range m.Disk.Faults() {
 			out = append(out, "fault "+prefix+f.Kind+" path="+f.Pattern)
 		}
-		for _, op := range m.Disk.Recent() {
-			out = append(out, prefix+op.Format(relPath(op.Path), relPath(op.To)))
+		for _, change := range m.Disk.Recent() {
+			out = append(out, prefix+change.Format(relPath(change.Path), relPath(change.To)))
 		}
 	}
 	return out
@@ -133,7 +133,7 @@ func (q *queue) crashOnFault() {
 		return
 	}
 	q.failed = nil
-	if err := q.n.CrashQueue(q.rec.Name); err != nil {
+	if err := q.n.cluster.CrashQueue(q.rec.Name); err != nil {
 		q.n.storageFault(err)
 	}
 }

@@ -35,7 +35,7 @@ const MaxFileBytes = 2 << 20
 // vhost directory; "name:path" on a cluster's later nodes).
 func (n *Node) FileBytes(p string) (FileBytes, error) {
 	m, rel := n, p
-	for i, mm := range n.members {
+	for i, mm := range n.cluster.members {
 		if i > 0 && strings.HasPrefix(p, mm.Name+":") {
 			m, rel = mm, strings.TrimPrefix(p, mm.Name+":")
 		}

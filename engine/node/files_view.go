@@ -41,7 +41,7 @@ type FileView struct {
 // count of entries read straight from the bytes (no message is decoded).
 func (n *Node) FileViews() []FileView {
 	var out []FileView
-	for i, m := range n.members {
+	for i, m := range n.cluster.members {
 		views := m.fileViews()
 		if i > 0 {
 			for k := range views {

@@ -41,7 +41,7 @@ func (n *Node) addGCLine(line string) {
 // how long the job took, how many entries it moved and its files now.
 func (g *msgStoreGC) logJob(rep store.GCReport, before []store.FileInfo) {
 	n := g.n
-	now := n.RT.Now()
+	now := n.cluster.RT.Now()
 	if g.jobs == nil {
 		g.jobs = map[string]gcJobLog{}
 	}
@@ -124,7 +124,7 @@ func (n *Node) GCStatus() []string {
 func (n *Node) gcWork() map[string]string {
 	out := map[string]string{}
 	for _, pid := range n.stores {
-		p := n.RT.Process(pid)
+		p := n.cluster.RT.Process(pid)
 		if p == nil {
 			continue
 		}
@@ -132,7 +132,7 @@ func (n *Node) gcWork() map[string]string {
 		if !ok {
 			continue
 		}
-		gp := n.RT.Process(h.gc)
+		gp := n.cluster.RT.Process(h.gc)
 		if gp == nil {
 			continue
 		}

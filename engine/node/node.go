@@ -110,9 +110,11 @@ type Stats struct {
 
 // Node is one member of a Cluster: a RabbitMQ node with its own
 // schedulers, connections, memory, disk and message stores. What every
-// node shares (the metadata, the runtime) it reaches through its Cluster.
+// node shares (the metadata, the runtime, the alarms) it reaches through
+// its cluster, by name: n.cluster.queues are the cluster's queues, not
+// the node's.
 type Node struct {
-	*Cluster
+	cluster *Cluster
 
 	Config Config
 
@@ -198,9 +200,9 @@ type Cluster struct {
 	// locator is the queue_master_locator setting.
 	locator string
 	rand    uint64 // the random locator's generator state
-	// lives logs the queues whose life changed, for the markers
-	// (lives.go).
-	lives []string
+	// notices are the moments told since the engine last took them
+	// (notice.go).
+	notices outbox
 }
 
 // New builds a cluster of one node, with the default exchanges.
@@ -215,7 +217,7 @@ func New(cfg Config, client Client) *Cluster {
 		connNode: map[int]*Node{}, rand: 0x9E3779B97F4A7C15}
 	c.RT.SetWeigher(weighMailbox)
 	n := &Node{
-		Cluster: c,
+		cluster: c,
 		Config:  cfg,
 		conns:   map[int]*reader{},
 		Name:    NodeName(0),
@@ -238,12 +240,6 @@ func New(cfg Config, client Client) *Cluster {
 // First is the cluster's first node: the only one of a single node, and
 // the one a connection lives on unless connect places it elsewhere.
 func (c *Cluster) First() *Node { return c.members[0] }
-
-// Queue returns a queue's record.
-func (c *Cluster) Queue(name string) (*QueueRecord, bool) {
-	q, ok := c.queues[name]
-	return q, ok
-}
 
 // QueueNames lists the queues, sorted by name.
 func (c *Cluster) QueueNames() []string {

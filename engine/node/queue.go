@@ -81,11 +81,12 @@ type queue struct {
 
 // startQueue spawns a queue process for a new queue record.
 func (n *Node) startQueue(ctx *beam.Ctx, rec *QueueRecord) {
+	was := n.cluster.lifeOf(rec.Name)
 	maxPrio := 0
 	if v, ok := rec.Args.Get("x-max-priority"); ok {
 		maxPrio = int(v.Int)
 	}
-	q := &queue{n: n, rec: rec, ready: newMessages(maxPrio), credit: newCreditFlow(n.Config.Credit), use: newConsumerUse(n.RT.Now())}
+	q := &queue{n: n, rec: rec, ready: newMessages(maxPrio), credit: newCreditFlow(n.Config.Credit), use: newConsumerUse(n.cluster.RT.Now())}
 	if rec.Type == "quorum" {
 		q.ready = newTiers()
 	}
@@ -102,9 +103,9 @@ func (n *Node) startQueue(ctx *beam.Ctx, rec *QueueRecord) {
 	q.pid = q.proc.PID
 	rec.PID = q.pid
 	rec.proc = q
-	rec.Policy = n.policyFor(rec.Name)
-	n.queues[rec.Name] = rec
-	n.noteLife(rec.Name)
+	rec.Policy = n.cluster.policyFor(rec.Name)
+	n.cluster.queues[rec.Name] = rec
+	n.cluster.lifeTold(rec.Name, was)
 	q.configure()
 	if !n.recovering {
 		q.openFiles()
@@ -116,7 +117,7 @@ func (n *Node) startQueue(ctx *beam.Ctx, rec *QueueRecord) {
 	if ctx != nil {
 		q.ensureExpiryTimer(ctx)
 	} else if q.expires > 0 {
-		n.RT.Send(q.pid, beam.Msg{Kind: kInit})
+		n.cluster.RT.Send(q.pid, beam.Msg{Kind: kInit})
 	}
 }
 
@@ -279,13 +280,14 @@ func (q *queue) Handle(ctx *beam.Ctx, m beam.Msg) {
 func (q *queue) delete(ctx *beam.Ctx) {
 	q.deleteFiles(ctx)
 	q.deleted = true
-	q.n.unbindQueue(q.rec.Name)
-	if cur, ok := q.n.queues[q.rec.Name]; ok && cur == q.rec {
-		delete(q.n.queues, q.rec.Name)
-		q.n.noteLife(q.rec.Name)
+	q.n.cluster.unbindQueue(q.rec.Name)
+	if cur, ok := q.n.cluster.queues[q.rec.Name]; ok && cur == q.rec {
+		was := q.n.cluster.lifeOf(q.rec.Name)
+		delete(q.n.cluster.queues, q.rec.Name)
+		q.n.cluster.lifeTold(q.rec.Name, was)
 		q.detach()
 	}
-	q.n.changed()
+	q.n.cluster.changed()
 	// every channel that knows the queue (consumers, publishers) sees it go
 	byCh := map[beam.PID][]string{}
 	var order []beam.PID
@@ -300,7 +302,7 @@ func (q *queue) delete(ctx *beam.Ctx) {
 		byCh[c.ch.pid] = append(byCh[c.ch.pid], c.tag)
 	}
 	for _, p := range q.credit.fromPeer {
-		if pr := q.n.RT.Process(p.pid); pr != nil && pr.Kind == "channel" {
+		if pr := q.n.cluster.RT.Process(p.pid); pr != nil && pr.Kind == "channel" {
 			see(p.pid)
 		}
 	}

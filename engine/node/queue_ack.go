@@ -56,7 +56,7 @@ func (q *queue) subtractAcks(cr *chRecord, tags []uint64) bool {
 // channel it knows, every tag still pending is settled, whoever it was
 // delivered to.
 func (q *queue) ack(ctx *beam.Ctx, from beam.PID, tags []uint64) {
-	q.n.Stats.Acked += int64(len(tags))
+	q.n.cluster.Stats.Acked += int64(len(tags))
 	cr := q.chRecord(from)
 	if cr == nil {
 		return

@@ -122,7 +122,7 @@ func removeConsumer(list []*consumer, c *consumer) []*consumer {
 func (q *queue) pickConsumer() *consumer {
 	c := q.findConsumer()
 	if c == nil {
-		q.use.set(false, q.n.RT.Now())
+		q.use.set(false, q.n.cluster.RT.Now())
 	}
 	return c
 }
@@ -190,7 +190,7 @@ func (q *queue) unblock(cr *chRecord) {
 		q.cons.insert(c)
 	}
 	if len(keep) < len(cr.blocked) {
-		q.use.set(true, q.n.RT.Now())
+		q.use.set(true, q.n.cluster.RT.Now())
 	}
 	cr.blocked = keep
 }

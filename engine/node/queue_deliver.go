@@ -26,7 +26,7 @@ func (q *queue) deliverTo(ctx *beam.Ctx, c *consumer, e entry) {
 		ctx.Charge(q.n.Config.Costs.PageIn)
 		e.paged = false
 	}
-	q.n.Stats.Delivered++
+	q.n.cluster.Stats.Delivered++
 	redelivered := e.delivered
 	if !c.ackRequired {
 		q.gone(&e)
@@ -38,7 +38,7 @@ func (q *queue) deliverTo(ctx *beam.Ctx, c *consumer, e entry) {
 		c.outstanding++
 	}
 	c.ch.unsent++
-	d := q.n.newDelivery()
+	d := q.n.cluster.newDelivery()
 	*d = consumerDelivery{Deliver: Deliver{ConsumerTag: c.tag, Msg: e.msg, Redelivered: redelivered},
 		ackTag: e.seq, ackRequired: c.ackRequired, queue: q.pid}
 	ctx.Send(c.ch.pid, beam.Msg{Kind: kToConsumer, P: d})

@@ -170,7 +170,7 @@ func (q *queue) store(ctx *beam.Ctx, e *entry, seq uint64, from beam.PID) (waits
 // storeResult charges a storage operation, sends its calls to the stores
 // and its confirms to publishers.
 func (q *queue) storeResult(ctx *beam.Ctx, res store.Result) {
-	ctx.Charge(q.n.opsCost(res.Ops))
+	ctx.Charge(q.n.ioCost(res.IO))
 	for i := range res.Calls {
 		c := res.Calls[i]
 		to := q.n.stores[0]
@@ -181,7 +181,9 @@ func (q *queue) storeResult(ctx *beam.Ctx, res store.Result) {
 		n := int64(0)
 		if flow {
 			n = 1
-			q.credit.sendSpec(to, MsgStoreCredit, ctx.Now)
+			if q.credit.sendSpec(to, MsgStoreCredit, ctx.Now) {
+				q.n.cluster.creditTold(q.pid, to, true)
+			}
 		}
 		ctx.Send(to, beam.Msg{Kind: kStoreCall, N: n, P: &c})
 	}
@@ -305,7 +307,7 @@ func (q *queue) diskTimer(ctx *beam.Ctx, kind uint16) {
 		for _, f := range d.levels {
 			res, err := f.Flush()
 			q.fault(err)
-			ctx.Charge(q.n.opsCost(res.Ops))
+			ctx.Charge(q.n.ioCost(res.IO))
 			q.confirmIDs(ctx, res.Confirmed)
 			for i := range res.Calls {
 				c := res.Calls[i]

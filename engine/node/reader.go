@@ -40,7 +40,7 @@ type heldFrame struct {
 
 // Connect opens connection conn (a reader process) if it is not open.
 func (n *Node) Connect(conn int) beam.PID {
-	if m := n.homeOf(conn); m != n {
+	if m := n.cluster.homeOf(conn); m != n {
 		return m.Connect(conn)
 	}
 	return n.connectHere(conn)
@@ -57,7 +57,7 @@ func (n *Node) connectHere(conn int) beam.PID {
 	for _, res := range []struct {
 		on   bool
 		name string
-	}{{n.memAlarm, "memory"}, {n.diskAlarm, "disk"}} {
+	}{{n.cluster.memAlarm, "memory"}, {n.cluster.diskAlarm, "disk"}} {
 		if res.on {
 			r.alarms = append(r.alarms, res.name)
 		}
@@ -96,7 +96,9 @@ func (r *reader) Handle(ctx *beam.Ctx, m beam.Msg) {
 		r.frame(ctx, int(m.N), m.P)
 	case kBump:
 		ctx.Charge(1)
-		r.credit.bump(m.From, int(m.N))
+		if _, back := r.credit.bump(m.From, int(m.N)); back {
+			r.n.cluster.creditTold(r.proc.PID, m.From, false)
+		}
 		r.maybeUnblock(ctx)
 	case kAlarm:
 		ctx.Charge(c.ReaderFrame)
@@ -110,7 +112,7 @@ func (r *reader) Handle(ctx *beam.Ctx, m beam.Msg) {
 				r.blocked = true
 				if !r.blockedSent {
 					r.blockedSent = true
-					r.n.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
+					r.n.cluster.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
 				}
 			}
 		} else {
@@ -129,7 +131,7 @@ func (r *reader) Handle(ctx *beam.Ctx, m beam.Msg) {
 	case kConnError:
 		ctx.Charge(c.ReaderFrame)
 		e := m.P.(*amqp.Error)
-		r.n.client.Frame(r.conn, 0, Closed{Code: e.Code, Text: e.Error()}, ctx.End())
+		r.n.cluster.client.Frame(r.conn, 0, Closed{Code: e.Code, Text: e.Error()}, ctx.End())
 		r.shutdown(ctx)
 	}
 }
@@ -151,10 +153,10 @@ func (r *reader) frame(ctx *beam.Ctx, ch int, method any) {
 			ctx.Charge(c.ReaderFrame)
 			r.held = &heldFrame{ch, method}
 			r.blocked = true
-			r.proc.InputOpen = false
+			r.reading(false)
 			if !r.blockedSent {
 				r.blockedSent = true
-				r.n.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
+				r.n.cluster.client.Frame(r.conn, 0, Blocked{Reason: r.blockedBy()}, ctx.End())
 			}
 			return
 		}
@@ -173,7 +175,8 @@ func (r *reader) publish(ctx *beam.Ctx, ref *chanRef, pub *BasicPublish) {
 	ctx.Charge(c.ReaderPublish + int64(len(pub.Body)>>10)*c.PerKB)
 	ctx.Send(ref.pid, beam.Msg{Kind: kMethod, N: 1, P: pub})
 	if r.credit.send(ref.pid, ctx.Now) {
-		r.proc.InputOpen = false
+		r.n.cluster.creditTold(r.proc.PID, ref.pid, true)
+		r.reading(false)
 	}
 }
 
@@ -198,7 +201,7 @@ func (r *reader) maybeUnblock(ctx *beam.Ctx) {
 	}
 	if r.blockedSent {
 		r.blockedSent = false
-		r.n.client.Frame(r.conn, 0, Unblocked{}, ctx.End())
+		r.n.cluster.client.Frame(r.conn, 0, Unblocked{}, ctx.End())
 	}
 	r.blocked = false
 	if h := r.held; h != nil {
@@ -212,7 +215,21 @@ func (r *reader) maybeUnblock(ctx *beam.Ctx) {
 			return
 		}
 	}
-	r.proc.InputOpen = true
+	r.reading(true)
+}
+
+// reading opens or closes the reader's socket (rabbit_reader's
+// running and blocked states), telling the change.
+func (r *reader) reading(open bool) {
+	if r.proc.InputOpen == open {
+		return
+	}
+	r.proc.InputOpen = open
+	k := ReaderBlocked
+	if open {
+		k = ReaderUnblocked
+	}
+	r.n.cluster.tell(Notice{Kind: k, PID: r.proc.PID})
 }
 
 func (r *reader) openChannel(ctx *beam.Ctx, num int) *chanRef {
@@ -235,8 +252,8 @@ func (r *reader) shutdown(ctx *beam.Ctx) {
 	for _, num := range nums {
 		ctx.Send(r.chans[num].pid, beam.Msg{Kind: kShutdown})
 	}
-	for _, name := range r.n.QueueNames() {
-		q := r.n.queues[name]
+	for _, name := range r.n.cluster.QueueNames() {
+		q := r.n.cluster.queues[name]
 		if q.Exclusive && q.Owner == r.conn {
 			ctx.Send(q.PID, beam.Msg{Kind: kExclusiveDown})
 		}

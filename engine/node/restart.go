@@ -37,7 +37,7 @@ func (n *Node) CheckRestart() error {
 	if n.vhost == nil {
 		return say.E("con.restartNoDisk")
 	}
-	if len(n.members) > 1 {
+	if len(n.cluster.members) > 1 {
 		return say.E("con.restartCluster")
 	}
 	return nil
@@ -57,8 +57,8 @@ func (n *Node) Restart(kind string) error {
 	}
 	// what mnesia keeps: durable queues (and their exchanges and bindings)
 	var keep []durableQueue
-	for _, name := range n.QueueNames() {
-		rec := n.queues[name]
+	for _, name := range n.cluster.QueueNames() {
+		rec := n.cluster.queues[name]
 		if !rec.Durable || rec.Exclusive {
 			continue
 		}
@@ -68,9 +68,9 @@ func (n *Node) Restart(kind string) error {
 	for _, c := range n.connNumbers() {
 		if r := n.conns[c]; !r.closed {
 			if kind == "clean" {
-				n.client.Frame(c, 0, Closed{Code: 320, Text: forcedClose}, n.RT.Now())
+				n.cluster.client.Frame(c, 0, Closed{Code: 320, Text: forcedClose}, n.cluster.RT.Now())
 			} else {
-				n.client.Frame(c, 0, Lost{}, n.RT.Now())
+				n.cluster.client.Frame(c, 0, Lost{}, n.cluster.RT.Now())
 			}
 		}
 	}
@@ -88,38 +88,49 @@ func (n *Node) Restart(kind string) error {
 	default:
 		return say.E("con.restartKind", strconv.Quote(kind))
 	}
-	n.Restarts = append(n.Restarts, Restart{Kind: kind, Event: n.RT.Events()})
-	n.RT.KillAll()
-	n.clientWaits = 0
+	n.Restarts = append(n.Restarts, Restart{Kind: kind, Event: n.cluster.RT.Events()})
+	n.cluster.RT.KillAll()
+	n.cluster.clientWaits = 0
 	n.conns = map[int]*reader{}
 	n.stores = [2]beam.PID{}
-	n.memAlarm, n.diskAlarm, n.paging = false, false, false
-	n.deliveryPool, n.ackPool = nil, nil
+	if n.cluster.memAlarm {
+		n.cluster.alarmTold("memory", false)
+	}
+	if n.cluster.diskAlarm {
+		n.cluster.alarmTold("disk", false)
+	}
+	n.cluster.memAlarm, n.cluster.diskAlarm, n.paging = false, false, false
+	n.cluster.deliveryPool, n.cluster.ackPool = nil, nil
 	// durable exchanges and the bindings between durable things stay
-	for name, x := range n.exchanges {
+	for name, x := range n.cluster.exchanges {
 		if !x.Durable {
-			delete(n.exchanges, name)
+			delete(n.cluster.exchanges, name)
 		}
 	}
 	durable := map[string]bool{}
 	for _, dq := range keep {
 		durable[dq.rec.Name] = true
 	}
-	for _, x := range n.exchanges {
+	for _, x := range n.cluster.exchanges {
 		kept := x.Bindings[:0]
 		for _, b := range x.Bindings {
-			if d, ok := n.exchanges[b.Exchange]; durable[b.Queue] || (b.Exchange != "" && ok && d.Durable && x.Durable) {
+			if d, ok := n.cluster.exchanges[b.Exchange]; durable[b.Queue] || (b.Exchange != "" && ok && d.Durable && x.Durable) {
 				kept = append(kept, b)
 			}
 		}
 		x.Bindings = kept
 	}
-	for name := range n.queues {
-		n.noteLife(name)
+	names := n.cluster.QueueNames()
+	was := make([]QueueLife, len(names))
+	for i, name := range names {
+		was[i] = n.cluster.lifeOf(name)
 	}
-	n.queues = map[string]*QueueRecord{}
+	n.cluster.queues = map[string]*QueueRecord{}
+	for i, name := range names {
+		n.cluster.lifeTold(name, was[i])
+	}
 	n.held = nil // the queues are gone with their processes
-	n.changed()
+	n.cluster.changed()
 	// the vhost recovers, then each durable queue
 	var refs []store.QueueRef
 	for _, dq := range keep {
@@ -237,7 +248,7 @@ func (c *Cluster) StopApp(m *Node) error {
 	m.paging, m.overWatermark = false, false
 	m.stopped = true
 	for _, rec := range gone {
-		old := rec.PID
+		old, was := rec.PID, c.lifeOf(rec.Name)
 		if q := rec.proc; q != nil {
 			q.deleted = true
 			q.detach()
@@ -249,7 +260,7 @@ func (c *Cluster) StopApp(m *Node) error {
 			c.unbindQueue(rec.Name)
 			delete(c.queues, rec.Name)
 		}
-		c.noteLife(rec.Name)
+		c.lifeTold(rec.Name, was)
 		c.queueWentDown(&queueDown{name: rec.Name, old: old, cur: beam.None, stopped: true})
 	}
 	for _, name := range c.QueueNames() {
@@ -285,10 +296,11 @@ func (c *Cluster) StartApp(m *Node) error {
 	m.vhost = v
 	m.stopped = false
 	for _, rec := range down {
+		was := c.lifeOf(rec.Name)
 		rec.down = false
 		rec.proc, rec.PID = nil, 0
 		rec.restarts = nil
-		c.noteLife(rec.Name)
+		c.lifeTold(rec.Name, was)
 		m.recoverQueue(rec, m.delivered[rec.Name], true, nil, 0)
 	}
 	m.terms, m.delivered = nil, nil
@@ -323,8 +335,8 @@ func (n *Node) decodeStored(file string, term []byte) (*Message, error) {
 		m.Key = fm.RoutingKeys[0]
 	}
 	m.ID = binary.BigEndian.Uint64(fm.ID[8:])
-	if m.ID > n.nextMsgID {
-		n.nextMsgID = m.ID
+	if m.ID > n.cluster.nextMsgID {
+		n.cluster.nextMsgID = m.ID
 	}
 	p := fm.Properties
 	if p.Has(format.FlagDeliveryMode) {
@@ -337,7 +349,7 @@ func (n *Node) decodeStored(file string, term []byte) (*Message, error) {
 		m.Props.Expiration, m.Props.HasExpiration = p.Expiration, true
 	}
 	if p.Has(format.FlagHeaders) {
-		m.Props.Headers = amqpTable(p.Headers)
+		m.Props.Headers = p.Headers
 	}
 	m.Props.ContentType, m.Props.ContentEncoding, m.Props.CorrelationID = p.ContentType, p.ContentEncoding, p.CorrelationID
 	m.Props.ReplyTo, m.Props.MessageID, m.Props.Type = p.ReplyTo, p.MessageID, p.Type
@@ -346,36 +358,6 @@ func (n *Node) decodeStored(file string, term []byte) (*Message, error) {
 		m.Props.Timestamp, m.Props.HasTimestamp = p.Timestamp, true
 	}
 	return m, nil
-}
-
-func amqpTable(t format.Table) amqp.Table {
-	out := make(amqp.Table, 0, len(t))
-	for _, f := range t {
-		out = append(out, amqp.Field{Key: f.Name, Val: amqpValue(f.Value)})
-	}
-	return out
-}
-
-func amqpValue(v format.FieldValue) amqp.Value {
-	switch v.Type {
-	case format.TypeLongString:
-		return amqp.StrValue(string(v.Bytes))
-	case format.TypeBool:
-		return amqp.BoolValue(v.Bool)
-	case format.TypeLong, format.TypeLongL:
-		return amqp.LongValue(v.Int)
-	case format.TypeTimestamp:
-		return amqp.Value{Kind: amqp.Timestamp, Int: v.Int}
-	case format.TypeArray:
-		vs := make([]amqp.Value, len(v.Array))
-		for i, e := range v.Array {
-			vs[i] = amqpValue(e)
-		}
-		return amqp.ArrayValue(vs...)
-	case format.TypeTable:
-		return amqp.TableValue(amqpTable(v.Table))
-	}
-	return amqp.IntValue(v.Int)
 }
 
 // Lost is what a client sees when the broker dies under it: the socket

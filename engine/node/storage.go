@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"strings"
 
-	"warren/engine/amqp"
 	"warren/engine/beam"
 	"warren/engine/store"
 	"warren/engine/store/format"
@@ -31,7 +30,7 @@ type StorageCosts struct {
 // DefaultStorageCosts are the 3.10 profile's storage costs.
 var DefaultStorageCosts = StorageCosts{Call: 3, PerKB: 1, Fsync: 250, Metadata: 20}
 
-func (n *Node) opsCost(o store.Ops) int64 {
+func (n *Node) ioCost(o store.IO) int64 {
 	c := &n.Config.Storage
 	return int64(o.Writes+o.Reads+o.Truncates)*c.Call +
 		(o.BytesWritten+o.BytesRead)/1024*c.PerKB +
@@ -152,7 +151,7 @@ func storedMessage(m *Message, expiry int64, confirm bool) (store.PublishedMsg, 
 		props.Expiration, props.Present = m.Props.Expiration, props.Present|format.FlagExpiration
 	}
 	if len(m.Props.Headers) > 0 {
-		props.Headers, props.Present = formatTable(m.Props.Headers), props.Present|format.FlagHeaders
+		props.Headers, props.Present = m.Props.Headers, props.Present|format.FlagHeaders
 	}
 	for _, s := range [...]struct {
 		flag uint16
@@ -183,39 +182,6 @@ func storedMessage(m *Message, expiry int64, confirm bool) (store.PublishedMsg, 
 	return store.NewPublishedMsg(fm, exp, confirm)
 }
 
-func formatTable(t amqp.Table) format.Table {
-	out := make(format.Table, 0, len(t))
-	for _, f := range t {
-		out = append(out, format.Field{Name: f.Key, Value: formatValue(f.Val)})
-	}
-	return out
-}
-
-func formatValue(v amqp.Value) format.FieldValue {
-	switch v.Kind {
-	case amqp.LongStr:
-		return format.LongString(v.Str)
-	case amqp.Bool:
-		return format.Bool(v.Int != 0)
-	case amqp.Long:
-		return format.Long(v.Int)
-	case amqp.Timestamp:
-		return format.Timestamp(uint64(v.Int))
-	case amqp.Array:
-		vs := make([]format.FieldValue, len(v.Arr))
-		for i, e := range v.Arr {
-			vs[i] = formatValue(e)
-		}
-		return format.ArrayOf(vs...)
-	case amqp.Table_:
-		return format.TableOf(formatTable(v.Tab))
-	}
-	if v.Kind.IsInt() {
-		return format.SignedInt(int32(v.Int))
-	}
-	return format.LongString(v.String())
-}
-
 // msgStoreProc is one shared store (msg_store_persistent or
 // msg_store_transient) as a process.
 type msgStoreProc struct {
@@ -226,6 +192,10 @@ type msgStoreProc struct {
 	timerID beam.TimerID // and this is it
 	gc      beam.PID
 	compact bool // the 3.13 compaction timer is armed
+	// file is the file it last told it writes to (fileKnown: after its
+	// first event)
+	file      uint64
+	fileKnown bool
 }
 
 // compactionDelay is how long 3.13 waits before it compacts the files that
@@ -239,14 +209,41 @@ type msgStoreGC struct {
 	st      *store.MsgStore
 	running bool
 	jobs    map[string]gcJobLog // the jobs under way, by name (gc_log.go)
+	// told is the job it last told started (telling: until it tells it
+	// ended)
+	told    string
+	telling bool
 }
 
 func (g *msgStoreGC) Handle(ctx *beam.Ctx, m beam.Msg) {
+	g.step(ctx)
+	g.tellJob(ctx.Self)
+}
+
+// tellJob tells a job starting or ending after a step: the job is the
+// one of the GC log's latest line.
+func (g *msgStoreGC) tellJob(self beam.PID) {
+	job := g.n.lastGCJob()
+	switch {
+	case g.running && (!g.telling || g.told != job):
+		if g.telling {
+			g.n.cluster.tell(Notice{Kind: GCEnded, PID: self, Word: g.told})
+		}
+		g.told, g.telling = job, true
+		g.n.cluster.tell(Notice{Kind: GCStarted, PID: self, Word: job})
+	case !g.running && g.telling:
+		g.n.cluster.tell(Notice{Kind: GCEnded, PID: self, Word: g.told})
+		g.told, g.telling = "", false
+	}
+}
+
+// step runs one file operation of the GC job under way.
+func (g *msgStoreGC) step(ctx *beam.Ctx) {
 	before := g.st.Files()
 	rep, err := g.st.GCStep()
 	g.n.storageFault(err)
-	ctx.Charge(g.n.Config.Costs.Timer + g.n.opsCost(rep.Ops))
-	if rep.Op == "idle" {
+	ctx.Charge(g.n.Config.Costs.Timer + g.n.ioCost(rep.IO))
+	if rep.Step == "idle" {
 		g.running = false
 		return
 	}
@@ -261,7 +258,7 @@ func (n *Node) logGC(r store.GCReport) string {
 	if i := strings.Index(file, "/msg_store_"); i >= 0 {
 		file = file[i+1:]
 	}
-	line := r.Job + ": " + r.Op + " " + file
+	line := r.Job + ": " + r.Step + " " + file
 	if r.Detail != "" {
 		line += " (" + r.Detail + ")"
 	}
@@ -273,6 +270,16 @@ func (n *Node) logGC(r store.GCReport) string {
 const syncInterval = 25_000
 
 func (h *msgStoreProc) Handle(ctx *beam.Ctx, m beam.Msg) {
+	h.handle(ctx, m)
+	if f := h.st.CurrentFile(); !h.fileKnown {
+		h.file, h.fileKnown = f, true
+	} else if f != h.file {
+		h.n.cluster.tell(Notice{Kind: FileRolled, PID: ctx.Self, From: h.file, To: f})
+		h.file = f
+	}
+}
+
+func (h *msgStoreProc) handle(ctx *beam.Ctx, m beam.Msg) {
 	n := h.n
 	switch m.Kind {
 	case kStoreCall:
@@ -284,7 +291,7 @@ func (h *msgStoreProc) Handle(ctx *beam.Ctx, m beam.Msg) {
 		call := m.P.(*store.StoreCall)
 		ctx.Charge(n.Config.Costs.QueueAck)
 		res, err := h.st.Handle(*call)
-		ctx.Charge(n.opsCost(res.Ops))
+		ctx.Charge(n.ioCost(res.IO))
 		n.storageFault(err)
 		h.route(ctx, res.Confirms)
 	case kStoreSync:
@@ -294,7 +301,7 @@ func (h *msgStoreProc) Handle(ctx *beam.Ctx, m beam.Msg) {
 		h.st.ScheduleCompaction()
 	}
 	if h.st.GCPending() {
-		if g := h.n.RT.Process(h.gc).Handler.(*msgStoreGC); !g.running {
+		if g := h.n.cluster.RT.Process(h.gc).Handler.(*msgStoreGC); !g.running {
 			g.running = true
 			ctx.Send(h.gc, beam.Msg{Kind: kGCStep})
 		}
@@ -311,7 +318,7 @@ func (h *msgStoreProc) Handle(ctx *beam.Ctx, m beam.Msg) {
 		if ctx.MailboxEmpty() || m.Kind == kStoreSync {
 			h.stopTimer(ctx)
 			res, err := h.st.Sync()
-			ctx.Charge(n.opsCost(res.Ops))
+			ctx.Charge(n.ioCost(res.IO))
 			n.storageFault(err)
 			h.route(ctx, res.Confirms)
 		} else if !h.timer {
@@ -353,8 +360,8 @@ func (n *Node) storageFault(err error) {
 // node's, the other nodes' under their names.
 func (n *Node) ShowFiles() []string {
 	var out []string
-	for _, m := range n.members {
-		out = append(out, m.showFiles(m != n.members[0])...)
+	for _, m := range n.cluster.members {
+		out = append(out, m.showFiles(m != n.cluster.members[0])...)
 	}
 	return out
 }

@@ -40,7 +40,7 @@ func (c *Cluster) Supervision() []SupNode {
 
 func (n *Node) supervision() SupNode {
 	root := SupNode{Name: "rabbit_sup"}
-	for _, p := range n.RT.Processes() {
+	for _, p := range n.cluster.RT.Processes() {
 		if p.Kind == "monitor" && p.Group == n.group && p.State() != beam.Exited {
 			root.Children = append(root.Children, SupNode{Name: p.Name, PID: p.PID})
 		}
@@ -51,22 +51,22 @@ func (n *Node) supervision() SupNode {
 		if pid == beam.None {
 			continue
 		}
-		st := n.RT.Process(pid)
+		st := n.cluster.RT.Process(pid)
 		vhost.Children = append(vhost.Children, SupNode{Name: st.Name, PID: pid})
-		for _, p := range n.RT.Processes() {
+		for _, p := range n.cluster.RT.Processes() {
 			if p.Kind == "msg_store_gc" && p.Group == n.group && p.Name == st.Name+"_gc" && p.State() != beam.Exited {
 				vhost.Children = append(vhost.Children, SupNode{Name: p.Name, PID: p.PID})
 			}
 		}
 	}
 	queues := SupNode{Name: "rabbit_amqqueue_sup_sup"}
-	for _, name := range n.QueueNames() {
-		rec := n.queues[name]
+	for _, name := range n.cluster.QueueNames() {
+		rec := n.cluster.queues[name]
 		if rec.Type == "quorum" || rec.home != n {
 			continue
 		}
 		sup := SupNode{Name: "rabbit_amqqueue_sup " + name}
-		now := n.RT.Now()
+		now := n.cluster.RT.Now()
 		recent := 0
 		for _, t := range rec.restarts {
 			if now-t < restartPeriod {
@@ -86,7 +86,7 @@ func (n *Node) supervision() SupNode {
 	}
 	vhost.Children = append(vhost.Children, queues)
 	root.Children = append(root.Children, vhost)
-	for _, r := range n.readers() {
+	for _, r := range n.cluster.readers() {
 		if r.n != n {
 			continue
 		}
@@ -101,13 +101,13 @@ func (n *Node) supervision() SupNode {
 		chans := SupNode{Name: "rabbit_channel_sup_sup"}
 		for _, num := range nums {
 			ref := r.chans[num]
-			p := n.RT.Process(ref.pid)
+			p := n.cluster.RT.Process(ref.pid)
 			if p == nil || p.State() == beam.Exited {
 				continue
 			}
 			sup := SupNode{Name: fmt.Sprintf("rabbit_channel_sup c%d.%d", c, num)}
 			sup.Children = append(sup.Children, SupNode{Name: p.Name, PID: ref.pid})
-			if w := n.RT.Process(ref.writer); w != nil && w.State() != beam.Exited {
+			if w := n.cluster.RT.Process(ref.writer); w != nil && w.State() != beam.Exited {
 				sup.Children = append(sup.Children, SupNode{Name: w.Name, PID: ref.writer})
 			}
 			chans.Children = append(chans.Children, sup)

@@ -26,11 +26,11 @@ func (w *writer) Handle(ctx *beam.Ctx, m beam.Msg) {
 		if d, ok := m.P.(*consumerDelivery); ok {
 			ctx.Charge(int64(len(d.Msg.Body)>>10) * c.PerKB)
 			w.notifySent(ctx, d.queue)
-			w.n.client.Frame(w.conn, w.num, &d.Deliver, ctx.End())
-			w.n.freeDelivery(d)
+			w.n.cluster.client.Frame(w.conn, w.num, &d.Deliver, ctx.End())
+			w.n.cluster.freeDelivery(d)
 			return
 		}
-		w.n.client.Frame(w.conn, w.num, m.P, ctx.End())
+		w.n.cluster.client.Frame(w.conn, w.num, m.P, ctx.End())
 	case kShutdown:
 		ctx.Exit()
 	}

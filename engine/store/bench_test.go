@@ -147,11 +147,11 @@ func BenchmarkCompaction(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if rep.Op == "idle" {
+					if rep.Step == "idle" {
 						break
 					}
-					if rep.Op == "copy" || rep.Op == "move" {
-						moved += rep.Ops.BytesWritten
+					if rep.Step == "copy" || rep.Step == "move" {
+						moved += rep.IO.BytesWritten
 					}
 				}
 			}

@@ -382,8 +382,8 @@ func (d *driver) gc() error {
 			if err := d.check(err, "gc step"); err != nil {
 				return err
 			}
-			if rep.Op != "idle" {
-				d.gcOps[strings.Fields(rep.Job)[0]+" "+rep.Op]++
+			if rep.Step != "idle" {
+				d.gcOps[strings.Fields(rep.Job)[0]+" "+rep.Step]++
 			}
 			if rep.Start {
 				d.moved[rep.Job] = nil

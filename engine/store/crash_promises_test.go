@@ -54,7 +54,7 @@ func durablePrefix(got, want []byte) int {
 // compact_file): every message moved in the file is durable at its new
 // place.
 func (d *driver) checkCompacted(st *MsgStore, rep GCReport, moved []Move) {
-	if !strings.HasPrefix(rep.Job, "compact") || rep.Op != "sync" || len(moved) == 0 {
+	if !strings.HasPrefix(rep.Job, "compact") || rep.Step != "sync" || len(moved) == 0 {
 		return
 	}
 	// NB: GCStep may run steps of several jobs in turn; moved are the
@@ -132,7 +132,7 @@ func (d *driver) checkStoppedQS(writing map[string]int64) {
 // truncate durable only with the destination's next fsync, after which
 // no crash point finds the copy missing.
 func (d *driver) checkMerging(rep GCReport) {
-	if !strings.HasPrefix(rep.Job, "combine") || rep.Op != "truncate" || !strings.HasSuffix(rep.Detail, "cut after the contiguous prefix") {
+	if !strings.HasPrefix(rep.Job, "combine") || rep.Step != "truncate" || !strings.HasSuffix(rep.Detail, "cut after the contiguous prefix") {
 		return
 	}
 	tmp := strings.TrimSuffix(rep.File, format.ExtMsgStore) + tmpExt

@@ -11,7 +11,7 @@ import (
 	"warren/engine/vfs"
 )
 
-// disk is the FS as the store sees it. It counts every operation into ops,
+// disk is the FS as the store sees it. It counts every file operation into io,
 // and it models what an fsync of a file makes durable on a journalling
 // filesystem (ext4, xfs): the file's content and the names in its
 // directories that changed since they were last made durable.
@@ -24,8 +24,8 @@ import (
 // entries changed since its last sync. They appear in the trace as
 // "sync-dir" lines right after the "sync" that causes them.
 type disk struct {
-	fs  vfs.FS
-	ops Ops
+	fs vfs.FS
+	io IO
 	// dirty holds the directories whose entries changed (create, remove,
 	// rename, mkdir) since disk last synced them.
 	dirty map[string]bool
@@ -62,7 +62,7 @@ func (d *disk) syncDirsOf(name string) error {
 		}
 	}
 	for _, dir := range dirs {
-		d.ops.DirSyncs++
+		d.io.DirSyncs++
 		if err := d.fs.SyncDir(dir); err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (d *disk) syncDirsOf(name string) error {
 }
 
 func (d *disk) create(name string) (*diskFile, error) {
-	d.ops.Creates++
+	d.io.Creates++
 	d.mark(name)
 	f, err := d.fs.Create(name)
 	if err != nil {
@@ -104,7 +104,7 @@ func (d *disk) openOrCreate(name string) (*diskFile, bool, error) {
 }
 
 func (d *disk) remove(name string) error {
-	d.ops.Removes++
+	d.io.Removes++
 	d.mark(name)
 	return d.fs.Remove(name)
 }
@@ -118,7 +118,7 @@ func (d *disk) removeIfExists(name string) error {
 }
 
 func (d *disk) rename(oldname, newname string) error {
-	d.ops.Renames++
+	d.io.Renames++
 	d.mark(oldname)
 	d.mark(newname)
 	return d.fs.Rename(oldname, newname)
@@ -128,7 +128,7 @@ func (d *disk) mkdirAll(dir string) error {
 	if vfs.IsDir(d.fs, dir) {
 		return nil
 	}
-	d.ops.Mkdirs++
+	d.io.Mkdirs++
 	d.markTree(dir)
 	return d.fs.MkdirAll(dir)
 }
@@ -232,9 +232,9 @@ type diskFile struct {
 func (f *diskFile) name() string { return f.f.Name() }
 
 func (f *diskFile) readAt(p []byte, off int64) (int, error) {
-	f.d.ops.Reads++
+	f.d.io.Reads++
 	n, err := f.f.ReadAt(p, off)
-	f.d.ops.BytesRead += int64(n)
+	f.d.io.BytesRead += int64(n)
 	if errors.Is(err, io.EOF) && n == len(p) {
 		err = nil
 	}
@@ -242,27 +242,27 @@ func (f *diskFile) readAt(p []byte, off int64) (int, error) {
 }
 
 func (f *diskFile) writeAt(p []byte, off int64) (int, error) {
-	f.d.ops.Writes++
-	f.d.ops.BytesWritten += int64(len(p))
+	f.d.io.Writes++
+	f.d.io.BytesWritten += int64(len(p))
 	return f.f.WriteAt(p, off)
 }
 
 func (f *diskFile) write(p []byte) (int, error) {
-	f.d.ops.Writes++
-	f.d.ops.BytesWritten += int64(len(p))
+	f.d.io.Writes++
+	f.d.io.BytesWritten += int64(len(p))
 	return f.f.Write(p)
 }
 
 func (f *diskFile) size() (int64, error) { return f.f.Size() }
 
 func (f *diskFile) truncate(n int64) error {
-	f.d.ops.Truncates++
+	f.d.io.Truncates++
 	return f.f.Truncate(n)
 }
 
 // sync fsyncs the file, then the changed directories above it (see disk).
 func (f *diskFile) sync() error {
-	f.d.ops.Syncs++
+	f.d.io.Syncs++
 	if err := f.f.Sync(); err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@
 // Nothing here runs by itself: there are no goroutines and no clocks. A
 // caller (the simulated queue and msg_store processes) calls an operation,
 // the operation does its file operations at once and returns what it did
-// (Ops) so that the simulation can charge virtual time, and the caller
+// (IO) so that the simulation can charge virtual time, and the caller
 // decides when timers fire (Sync, Flush, Tick, GCStep).
 //
 // The pieces:

@@ -102,10 +102,10 @@ func runGCSteps(t *testing.T, fsys vfs.FS, st *MsgStore, out *strings.Builder) {
 		if err != nil {
 			t.Fatalf("GC step: %v", err)
 		}
-		if rep.Op == "idle" {
+		if rep.Step == "idle" {
 			return
 		}
-		fmt.Fprintf(out, "%s: %s %s: %s\n", rep.Job, rep.Op, path.Base(rep.File), rep.Detail)
+		fmt.Fprintf(out, "%s: %s %s: %s\n", rep.Job, rep.Step, path.Base(rep.File), rep.Detail)
 		for _, m := range rep.Moved {
 			fmt.Fprintf(out, "    %s %d.rdq@%d -> %d.rdq@%d\n", strings.TrimRight(string(m.ID[:]), "\x00"), m.FromFile, m.FromOffset, m.ToFile, m.ToOffset)
 		}

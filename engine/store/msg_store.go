@@ -67,7 +67,7 @@ type Confirm struct {
 
 // StoreResult is what a store operation did.
 type StoreResult struct {
-	Ops      Ops
+	IO       IO
 	Confirms []Confirm
 }
 
@@ -122,9 +122,9 @@ func (s *MsgStore) fileName(n uint64) string {
 func (s *MsgStore) tmpName(n uint64) string { return path.Join(s.dir, segmentName(n, tmpExt)) }
 
 // mark starts measuring the file operations of one store operation.
-func (s *MsgStore) mark() Ops { return s.d.ops }
+func (s *MsgStore) mark() IO { return s.d.io }
 
-func (s *MsgStore) since(base Ops) Ops { return s.d.ops.sub(base) }
+func (s *MsgStore) since(base IO) IO { return s.d.io.sub(base) }
 
 // updateFlying is the server's check of the in-flight counter for a write
 // (diff -1) or a remove (diff +1): it says whether to process the request
@@ -171,14 +171,14 @@ func (s *MsgStore) HandleWrite(c ClientRef, id format.MsgID) (StoreResult, error
 		if loc, ok := s.index[id]; !(ok && loc.placed && loc.file == s.current) && cached && ce.count == 0 {
 			delete(s.cache, id)
 		}
-		res.Ops, res.Confirms = s.since(base), s.take()
+		res.IO, res.Confirms = s.since(base), s.take()
 		return res, nil
 	}
 	if !cached {
 		return res, fmt.Errorf("%s: write of message %s by %s was not issued by the client", s.dir, id, c)
 	}
 	err = s.writeMessage(c, id, ce.term)
-	res.Ops, res.Confirms = s.since(base), s.take()
+	res.IO, res.Confirms = s.since(base), s.take()
 	return res, err
 }
 
@@ -312,13 +312,13 @@ func (s *MsgStore) HandleRemove(c ClientRef, ids []format.MsgID) (StoreResult, e
 		}
 		removed = append(removed, id)
 		if err := s.removeMessage(c, id); err != nil {
-			res.Ops, res.Confirms = s.since(base), s.take()
+			res.IO, res.Confirms = s.since(base), s.take()
 			return res, err
 		}
 	}
 	s.confirmPending(c, removed, false)
 	s.maybeCompact()
-	res.Ops, res.Confirms = s.since(base), s.take()
+	res.IO, res.Confirms = s.since(base), s.take()
 	return res, nil
 }
 
@@ -399,7 +399,7 @@ func (s *MsgStore) NeedsSync() bool { return len(s.pending) > 0 }
 func (s *MsgStore) Sync() (StoreResult, error) {
 	base := s.mark()
 	err := s.sync()
-	return StoreResult{Ops: s.since(base), Confirms: s.take()}, err
+	return StoreResult{IO: s.since(base), Confirms: s.take()}, err
 }
 
 func (s *MsgStore) sync() error {
@@ -445,7 +445,7 @@ func (s *MsgStore) Contains(id format.MsgID) bool {
 // Read returns the stored message term of id: from the cache of the
 // current file, else from disk (writing the buffer first when the message
 // is still in it). It returns ErrDeferred while the GC holds the file.
-func (s *MsgStore) Read(id format.MsgID) ([]byte, Ops, error) {
+func (s *MsgStore) Read(id format.MsgID) ([]byte, IO, error) {
 	base := s.mark()
 	loc, ok := s.index[id]
 	if !ok || !loc.placed || loc.refs <= 0 {

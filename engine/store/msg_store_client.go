@@ -71,7 +71,7 @@ func (s *MsgStore) Handle(call StoreCall) (StoreResult, error) {
 		var res StoreResult
 		for _, id := range call.IDs {
 			r, err := s.HandleWrite(call.Client, id)
-			res.Ops.Add(r.Ops)
+			res.IO.Add(r.IO)
 			res.Confirms = append(res.Confirms, r.Confirms...)
 			if err != nil {
 				return res, err

@@ -81,7 +81,7 @@ func (s *MsgStore) compactScan(j *gcJob) (GCReport, error) {
 				}
 				defer f.close()
 				_, err = f.writeAt(make([]byte, size), from)
-				return GCReport{Op: "blank", File: name, Detail: fmt.Sprintf("%d zero bytes at %d", size, from)}, err
+				return GCReport{Step: "blank", File: name, Detail: fmt.Sprintf("%d zero bytes at %d", size, from)}, err
 			})
 		}
 		prevEnd = m.offset + m.total
@@ -91,7 +91,7 @@ func (s *MsgStore) compactScan(j *gcJob) (GCReport, error) {
 		from, to := mv[0], mv[1]
 		steps = append(steps, func() (GCReport, error) {
 			moves, err := s.copyBlock(n, n, name, []workMsg{from}, to.offset, false)
-			return GCReport{Op: "move", File: name, Detail: fmt.Sprintf("%d bytes from %d to %d", from.total, from.offset, to.offset), Moved: moves}, err
+			return GCReport{Step: "move", File: name, Detail: fmt.Sprintf("%d bytes from %d to %d", from.total, from.offset, to.offset), Moved: moves}, err
 		})
 	}
 	steps = append(steps, func() (GCReport, error) {
@@ -111,10 +111,10 @@ func (s *MsgStore) compactScan(j *gcJob) (GCReport, error) {
 			s.jobs = append(s.jobs, &gcJob{kind: gcTruncate, file: n, size: truncateSize})
 			detail += fmt.Sprintf("; truncate to %d once no reader uses the file", truncateSize)
 		}
-		return GCReport{Op: "sync", File: name, Detail: detail}, nil
+		return GCReport{Step: "sync", File: name, Detail: detail}, nil
 	})
 	j.steps = append(steps, j.steps...)
-	return GCReport{Op: "scan", File: name, Detail: fmt.Sprintf("%d live messages; %d to move; the file can shrink to %d bytes", len(live), len(plan), truncateSize)}, nil
+	return GCReport{Step: "scan", File: name, Detail: fmt.Sprintf("%d live messages; %d to move; the file can shrink to %d bytes", len(live), len(plan), truncateSize)}, nil
 }
 
 // truncateStep cuts a compacted file after its last message.
@@ -122,7 +122,7 @@ func (s *MsgStore) truncateStep(j *gcJob) (GCReport, error) {
 	name := s.fileName(j.file)
 	f := s.files[j.file]
 	if f == nil {
-		return GCReport{Op: "truncate", File: name, Detail: "the file is gone"}, nil
+		return GCReport{Step: "truncate", File: name, Detail: "the file is gone"}, nil
 	}
 	if err := s.truncateFile(name, j.size); err != nil {
 		return GCReport{}, err
@@ -130,5 +130,5 @@ func (s *MsgStore) truncateStep(j *gcJob) (GCReport, error) {
 	s.sumSize -= f.size - j.size
 	old := f.size
 	f.size = j.size
-	return GCReport{Op: "truncate", File: name, Detail: fmt.Sprintf("from %d to %d bytes", old, j.size)}, nil
+	return GCReport{Step: "truncate", File: name, Detail: fmt.Sprintf("from %d to %d bytes", old, j.size)}, nil
 }

@@ -49,7 +49,7 @@ type Move struct {
 // GCReport says what one GC step did.
 type GCReport struct {
 	Job    string // "combine 2 into 1", "delete 3", "compact 4", "truncate 4"
-	Op     string // scan, create, copy, sync, truncate, extend, remove, blank, move, idle
+	Step   string // scan, create, copy, sync, truncate, extend, remove, blank, move, idle
 	File   string // the file operated on
 	Detail string // what happened, for people
 	Moved  []Move // messages written at a new place by this step
@@ -58,7 +58,7 @@ type GCReport struct {
 	// the files the job works on (combine: destination, then source).
 	Start bool
 	Files []uint64
-	Ops   Ops
+	IO    IO
 }
 
 // gcStep is one planned step of a job.
@@ -98,7 +98,7 @@ func (j *gcJob) files() []uint64 {
 func (s *MsgStore) GCPending() bool { return len(s.jobs) > 0 }
 
 // GCStep runs one step of the first GC job that can run: a job waits while
-// a file it needs has readers. The report's Op is "idle" when nothing can
+// a file it needs has readers. The report's Step is "idle" when nothing can
 // run.
 func (s *MsgStore) GCStep() (GCReport, error) {
 	base := s.mark()
@@ -114,7 +114,7 @@ func (s *MsgStore) GCStep() (GCReport, error) {
 		if len(j.steps) == 0 {
 			// A step failed before planning the rest: drop the job.
 			s.jobs = append(s.jobs[:i:i], s.jobs[i+1:]...)
-			return GCReport{Op: "abandon", Job: j.name(), Detail: "the job stopped after an error", Done: true, Ops: s.since(base)}, nil
+			return GCReport{Step: "abandon", Job: j.name(), Detail: "the job stopped after an error", Done: true, IO: s.since(base)}, nil
 		}
 		step := j.steps[0]
 		j.steps = j.steps[1:]
@@ -124,22 +124,22 @@ func (s *MsgStore) GCStep() (GCReport, error) {
 			rep.Done = true
 			s.jobs = append(s.jobs[:i:i], s.jobs[i+1:]...)
 		}
-		rep.Ops = s.since(base)
+		rep.IO = s.since(base)
 		return rep, err
 	}
-	return GCReport{Op: "idle", Detail: "nothing to collect", Ops: s.since(base)}, nil
+	return GCReport{Step: "idle", Detail: "nothing to collect", IO: s.since(base)}, nil
 }
 
 // RunGC runs GC steps until no job can run, and returns their file
 // operations.
-func (s *MsgStore) RunGC() (Ops, error) {
+func (s *MsgStore) RunGC() (IO, error) {
 	base := s.mark()
 	for {
 		rep, err := s.GCStep()
 		if err != nil {
 			return s.since(base), err
 		}
-		if rep.Op == "idle" {
+		if rep.Step == "idle" {
 			return s.since(base), nil
 		}
 	}
@@ -375,7 +375,7 @@ func (s *MsgStore) combineScanDst(j *gcJob) (GCReport, error) {
 		top += work[i].total
 	}
 	tail := work[i:]
-	rep := GCReport{Op: "scan", File: dstName, Detail: fmt.Sprintf("%d live messages (%d bytes), contiguous up to %d; merged size will be %d", len(work), dstValid, top, total)}
+	rep := GCReport{Step: "scan", File: dstName, Detail: fmt.Sprintf("%d live messages (%d bytes), contiguous up to %d; merged size will be %d", len(work), dstValid, top, total)}
 	var steps []gcStep
 	if len(tail) > 0 {
 		tmp := s.tmpName(dst)
@@ -384,7 +384,7 @@ func (s *MsgStore) combineScanDst(j *gcJob) (GCReport, error) {
 			if err == nil {
 				f.close()
 			}
-			return GCReport{Op: "create", File: tmp, Detail: "temporary copy of the live messages above the contiguous prefix"}, err
+			return GCReport{Step: "create", File: tmp, Detail: "temporary copy of the live messages above the contiguous prefix"}, err
 		})
 		at := int64(0)
 		for _, b := range blocks(tail) {
@@ -397,12 +397,12 @@ func (s *MsgStore) combineScanDst(j *gcJob) (GCReport, error) {
 						loc.offset = top + m.ToOffset
 					}
 				}
-				return GCReport{Op: "copy", File: tmp, Detail: fmt.Sprintf("%d messages from %s@%d to %s@%d", len(b), path.Base(dstName), b[0].offset, path.Base(tmp), to), Moved: moves}, err
+				return GCReport{Step: "copy", File: tmp, Detail: fmt.Sprintf("%d messages from %s@%d to %s@%d", len(b), path.Base(dstName), b[0].offset, path.Base(tmp), to), Moved: moves}, err
 			})
 		}
 		tmpSize := at
 		steps = append(steps,
-			func() (GCReport, error) { return GCReport{Op: "sync", File: tmp, Detail: "fsync"}, s.syncFile(tmp) },
+			func() (GCReport, error) { return GCReport{Step: "sync", File: tmp, Detail: "fsync"}, s.syncFile(tmp) },
 			s.truncateStepFn(dstName, top, "cut after the contiguous prefix"),
 			s.truncateStepFn(dstName, total, "extend to the merged size"),
 			func() (GCReport, error) {
@@ -413,14 +413,14 @@ func (s *MsgStore) combineScanDst(j *gcJob) (GCReport, error) {
 						moves = append(moves, Move{ID: m.id, FromFile: dst, FromOffset: m.offset, ToFile: dst, ToOffset: loc.offset, Size: m.total})
 					}
 				}
-				return GCReport{Op: "copy", File: dstName, Detail: fmt.Sprintf("%d bytes back from %s to %s@%d", tmpSize, path.Base(tmp), path.Base(dstName), top), Moved: moves}, err
+				return GCReport{Step: "copy", File: dstName, Detail: fmt.Sprintf("%d bytes back from %s to %s@%d", tmpSize, path.Base(tmp), path.Base(dstName), top), Moved: moves}, err
 			})
 		steps = append(steps,
 			func() (GCReport, error) {
-				return GCReport{Op: "sync", File: dstName, Detail: "fsync"}, s.syncFile(dstName)
+				return GCReport{Step: "sync", File: dstName, Detail: "fsync"}, s.syncFile(dstName)
 			},
 			func() (GCReport, error) {
-				return GCReport{Op: "remove", File: tmp, Detail: "temporary copy no longer needed"}, s.d.remove(tmp)
+				return GCReport{Step: "remove", File: tmp, Detail: "temporary copy no longer needed"}, s.d.remove(tmp)
 			})
 	} else {
 		steps = append(steps,
@@ -438,7 +438,7 @@ func (s *MsgStore) truncateStepFn(name string, size int64, why string) gcStep {
 		if why == "extend to the merged size" {
 			op = "extend"
 		}
-		return GCReport{Op: op, File: name, Detail: fmt.Sprintf("to %d bytes: %s", size, why)}, s.truncateFile(name, size)
+		return GCReport{Step: op, File: name, Detail: fmt.Sprintf("to %d bytes: %s", size, why)}, s.truncateFile(name, size)
 	}
 }
 
@@ -474,7 +474,7 @@ func (s *MsgStore) combineScanSrc(j *gcJob, dstValid, total int64) (GCReport, er
 	if dstValid+srcValid != total {
 		return GCReport{}, fmt.Errorf("%s: the index says %d valid bytes, a scan finds %d", srcName, total-dstValid, srcValid)
 	}
-	rep := GCReport{Op: "scan", File: srcName, Detail: fmt.Sprintf("%d live messages (%d bytes) to append to %s@%d", len(work), srcValid, path.Base(dstName), dstValid)}
+	rep := GCReport{Step: "scan", File: srcName, Detail: fmt.Sprintf("%d live messages (%d bytes) to append to %s@%d", len(work), srcValid, path.Base(dstName), dstValid)}
 	var steps []gcStep
 	at := dstValid
 	for _, b := range blocks(work) {
@@ -482,12 +482,12 @@ func (s *MsgStore) combineScanSrc(j *gcJob, dstValid, total int64) (GCReport, er
 		at += b[len(b)-1].offset + b[len(b)-1].total - b[0].offset
 		steps = append(steps, func() (GCReport, error) {
 			moves, err := s.copyBlock(src, dst, dstName, b, to, true)
-			return GCReport{Op: "copy", File: dstName, Detail: fmt.Sprintf("%d messages from %s@%d to %s@%d", len(b), path.Base(srcName), b[0].offset, path.Base(dstName), to), Moved: moves}, err
+			return GCReport{Step: "copy", File: dstName, Detail: fmt.Sprintf("%d messages from %s@%d to %s@%d", len(b), path.Base(srcName), b[0].offset, path.Base(dstName), to), Moved: moves}, err
 		})
 	}
 	if len(work) > 0 {
 		steps = append(steps, func() (GCReport, error) {
-			return GCReport{Op: "sync", File: dstName, Detail: "fsync"}, s.syncFile(dstName)
+			return GCReport{Step: "sync", File: dstName, Detail: "fsync"}, s.syncFile(dstName)
 		})
 	}
 	steps = append(steps, func() (GCReport, error) { return s.combineFinish(j, total) })
@@ -507,7 +507,7 @@ func (s *MsgStore) combineFinish(j *gcJob, total int64) (GCReport, error) {
 	delete(s.files, src)
 	d.locked = false
 	s.sumSize -= reclaimed
-	rep := GCReport{Op: "remove", File: s.fileName(src), Detail: fmt.Sprintf("merged into %s (%d bytes); %d bytes reclaimed", path.Base(s.fileName(dst)), total, reclaimed)}
+	rep := GCReport{Step: "remove", File: s.fileName(src), Detail: fmt.Sprintf("merged into %s (%d bytes); %d bytes reclaimed", path.Base(s.fileName(dst)), total, reclaimed)}
 	err := s.runPending(src, dst)
 	s.maybeCompact()
 	return rep, err
@@ -540,7 +540,7 @@ func (s *MsgStore) deleteScan(j *gcJob) (GCReport, error) {
 			f.locked = false
 		}
 		err := s.runPending(j.file)
-		return GCReport{Op: "scan", File: name, Detail: fmt.Sprintf("%d live messages again; the file stays", len(live))}, err
+		return GCReport{Step: "scan", File: name, Detail: fmt.Sprintf("%d live messages again; the file stays", len(live))}, err
 	}
 	j.steps = append([]gcStep{func() (GCReport, error) {
 		f := s.files[j.file]
@@ -551,7 +551,7 @@ func (s *MsgStore) deleteScan(j *gcJob) (GCReport, error) {
 		s.sumSize -= f.size
 		err := s.runPending(j.file)
 		s.maybeCompact()
-		return GCReport{Op: "remove", File: name, Detail: fmt.Sprintf("no live messages; %d bytes reclaimed", f.size)}, err
+		return GCReport{Step: "remove", File: name, Detail: fmt.Sprintf("no live messages; %d bytes reclaimed", f.size)}, err
 	}}, j.steps...)
-	return GCReport{Op: "scan", File: name, Detail: fmt.Sprintf("%d entries, none live", len(scanned))}, nil
+	return GCReport{Step: "scan", File: name, Detail: fmt.Sprintf("%d entries, none live", len(scanned))}, nil
 }

@@ -226,7 +226,7 @@ func (s *MsgStore) rebuildIndex(walk walkFunc) (int64, error) {
 // Terminate stops the store cleanly: queued GC jobs run to their end, the
 // current file is synced and closed, and the file summary, the index and
 // clean.dot are written so that the next start can skip the rebuild.
-func (s *MsgStore) Terminate() (Ops, error) {
+func (s *MsgStore) Terminate() (IO, error) {
 	base := s.mark()
 	if _, err := s.RunGC(); err != nil {
 		return s.since(base), err

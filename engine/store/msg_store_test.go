@@ -76,11 +76,11 @@ func TestMsgStoreFlyingSkip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Confirms) != 1 || res.Confirms[0].Written || res.Ops.Writes != 0 {
-		t.Fatalf("skipped write: confirms %+v, ops %v", res.Confirms, res.Ops)
+	if len(res.Confirms) != 1 || res.Confirms[0].Written || res.IO.Writes != 0 {
+		t.Fatalf("skipped write: confirms %+v, ops %v", res.Confirms, res.IO)
 	}
-	if res, err = st.HandleRemove("a", []format.MsgID{testID(1)}); err != nil || !res.Ops.IsZero() {
-		t.Fatalf("skipped remove: %v, %v", err, res.Ops)
+	if res, err = st.HandleRemove("a", []format.MsgID{testID(1)}); err != nil || !res.IO.IsZero() {
+		t.Fatalf("skipped remove: %v, %v", err, res.IO)
 	}
 	if _, err := st.Sync(); err != nil {
 		t.Fatal(err)
@@ -101,13 +101,13 @@ func TestMsgStoreBufferSyncRoll(t *testing.T) {
 		n := 0
 		for ; int64(n+1)*entry <= 1<<20; n++ {
 			res, err := st.Write("a", testID(n), tm)
-			if err != nil || res.Ops.Writes != 0 {
-				t.Fatalf("%s: write %d: %v, ops %v", p.Version, n, err, res.Ops)
+			if err != nil || res.IO.Writes != 0 {
+				t.Fatalf("%s: write %d: %v, ops %v", p.Version, n, err, res.IO)
 			}
 		}
 		res, err := st.Write("a", testID(n), tm)
-		if err != nil || res.Ops.Writes != 1 || res.Ops.BytesWritten != int64(n+1)*entry {
-			t.Fatalf("%s: the write that fills the buffer: %v, ops %v", p.Version, err, res.Ops)
+		if err != nil || res.IO.Writes != 1 || res.IO.BytesWritten != int64(n+1)*entry {
+			t.Fatalf("%s: the write that fills the buffer: %v, ops %v", p.Version, err, res.IO)
 		}
 		sres, err := st.Sync()
 		if err != nil {
@@ -117,8 +117,8 @@ func TestMsgStoreBufferSyncRoll(t *testing.T) {
 		if p.Version == Version310 {
 			wantSyncs = 1
 		}
-		if sres.Ops.Syncs != wantSyncs || len(sres.Confirms) != 1 || len(sres.Confirms[0].IDs) != n+1 {
-			t.Fatalf("%s: sync: ops %v, confirms %d", p.Version, sres.Ops, len(sres.Confirms))
+		if sres.IO.Syncs != wantSyncs || len(sres.Confirms) != 1 || len(sres.Confirms[0].IDs) != n+1 {
+			t.Fatalf("%s: sync: ops %v, confirms %d", p.Version, sres.IO, len(sres.Confirms))
 		}
 		for n++; len(st.Files()) == 1; n++ {
 			if _, err := st.Write("a", testID(n), tm); err != nil {

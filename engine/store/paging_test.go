@@ -61,7 +61,7 @@ func TestPageOut(t *testing.T) {
 			}
 			// paging it again changes nothing
 			again, err := q.PageOut(7, pm)
-			if err != nil || len(again.Calls) != 0 || again.Ops != (Ops{}) {
+			if err != nil || len(again.Calls) != 0 || again.IO != (IO{}) {
 				t.Fatalf("second PageOut: %v, %+v", err, again)
 			}
 			if q.Unacked()[0] != 7 {

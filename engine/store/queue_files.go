@@ -33,7 +33,7 @@ func (o QueueOptions) check() error {
 
 // Result is what a queue storage operation did.
 type Result struct {
-	Ops Ops
+	IO IO
 	// Placement is where Publish put the body.
 	Placement Placement
 	// Confirmed lists the ids whose publisher confirms are now due.
@@ -92,9 +92,9 @@ func (q *QueueFiles) ClientRef() ClientRef { return q.ref }
 // Options returns how the queue stores messages.
 func (q *QueueFiles) Options() QueueOptions { return q.opts }
 
-func (q *QueueFiles) mark() Ops { return q.v.d.ops }
+func (q *QueueFiles) mark() IO { return q.v.d.io }
 
-func (q *QueueFiles) since(base Ops) Ops { return q.v.d.ops.sub(base) }
+func (q *QueueFiles) since(base IO) IO { return q.v.d.io.sub(base) }
 
 func (q *QueueFiles) usable() error {
 	if q.closed {
@@ -135,12 +135,12 @@ func (q *QueueFiles) Publish(seq uint64, m PublishedMsg) (Result, error) {
 		p.n++
 	}
 	if place == InMemory {
-		res.Ops = q.since(base)
+		res.IO = q.since(base)
 		return res, nil
 	}
 	err := q.write(seq, m, lm, &res)
 	res.Confirmed = append(res.Confirmed, q.takeConfirmed()...)
-	res.Ops = q.since(base)
+	res.IO = q.since(base)
 	return res, err
 }
 
@@ -171,7 +171,7 @@ func (q *QueueFiles) PageOut(seq uint64, m PublishedMsg) (Result, error) {
 	lm.place = PersistTo(q.opts.Version, m.BodySize, m.PropsSize, q.v.p.EmbedBelow)
 	res.Placement = lm.place
 	err := q.write(seq, m, lm, &res)
-	res.Ops = q.since(base)
+	res.IO = q.since(base)
 	return res, err
 }
 
@@ -311,7 +311,7 @@ func (q *QueueFiles) Ack(seqs []uint64) (Result, error) {
 		}
 	}
 	res.Confirmed = q.takeConfirmed()
-	res.Ops = q.since(base)
+	res.IO = q.since(base)
 	return res, err
 }
 
@@ -363,7 +363,7 @@ func (q *QueueFiles) Sync() (Result, error) {
 		}
 	}
 	res.Confirmed = q.takeConfirmed()
-	res.Ops = q.since(base)
+	res.IO = q.since(base)
 	return res, err
 }
 
@@ -392,16 +392,16 @@ func (q *QueueFiles) Flush() (Result, error) {
 		}
 	}
 	res.Confirmed = q.takeConfirmed()
-	res.Ops = q.since(base)
+	res.IO = q.since(base)
 	return res, err
 }
 
 // Tick tells the queue the virtual time in milliseconds; the .qs delayed
 // write buffer goes to the OS once its oldest byte is 10 s old.
-func (q *QueueFiles) Tick(now int64) (Ops, error) {
+func (q *QueueFiles) Tick(now int64) (IO, error) {
 	base := q.mark()
 	if q.qs == nil || q.closed {
-		return Ops{}, nil
+		return IO{}, nil
 	}
 	err := q.qs.tick(now)
 	return q.since(base), err
@@ -419,11 +419,11 @@ func (q *QueueFiles) Deadline() (int64, bool) {
 // Read returns the stored message term of an unacked message from disk
 // (or the store caches), for a message the queue no longer holds in
 // memory.
-func (q *QueueFiles) Read(seq uint64) ([]byte, Ops, error) {
+func (q *QueueFiles) Read(seq uint64) ([]byte, IO, error) {
 	base := q.mark()
 	lm, ok := q.live[seq]
 	if !ok {
-		return nil, Ops{}, fmt.Errorf("queue %q: read of seq %d, which is not an unacked message", q.name, seq)
+		return nil, IO{}, fmt.Errorf("queue %q: read of seq %d, which is not an unacked message", q.name, seq)
 	}
 	switch lm.place {
 	case InQueueStore:
@@ -442,7 +442,7 @@ func (q *QueueFiles) Read(seq uint64) ([]byte, Ops, error) {
 		}
 		return pub.rec.Embedded, q.since(base), nil
 	}
-	return nil, Ops{}, fmt.Errorf("queue %q: seq %d was never written to disk", q.name, seq)
+	return nil, IO{}, fmt.Errorf("queue %q: seq %d was never written to disk", q.name, seq)
 }
 
 // Unacked returns the seq ids of the unacked messages, in order.
@@ -464,10 +464,10 @@ type QueueTerms struct {
 // Terminate stops the queue's storage cleanly: v2 flushes its index and
 // fsyncs its files; v1 writes and fsyncs the journal. It returns the
 // recovery terms.
-func (q *QueueFiles) Terminate() (QueueTerms, Ops, error) {
+func (q *QueueFiles) Terminate() (QueueTerms, IO, error) {
 	base := q.mark()
 	if err := q.usable(); err != nil {
-		return QueueTerms{}, Ops{}, err
+		return QueueTerms{}, IO{}, err
 	}
 	terms := QueueTerms{PersistentRef: q.ref, Version: q.opts.Version, NextSeq: q.nextSeq}
 	var err error
@@ -524,7 +524,7 @@ func (q *QueueFiles) Delete() (Result, error) {
 	}
 	q.live, q.pending, q.closed = nil, nil, true
 	delete(q.v.queues, q.name)
-	res.Ops = q.since(base)
+	res.IO = q.since(base)
 	return res, err
 }
 

@@ -34,7 +34,7 @@ func TestV1JournalFlushAtLimit(t *testing.T) {
 	// The flush runs between the 6th publish record and its deliver record.
 	pub := int64(34 + len(small(t, 0).Term))
 	if got := fileSize(t, fsys, path.Join(q.Dir(), "0.idx")); got != 6*pub+5*2 {
-		t.Fatalf("0.idx is %d bytes after the 11th entry (ops %v)", got, res.Ops)
+		t.Fatalf("0.idx is %d bytes after the 11th entry (ops %v)", got, res.IO)
 	}
 	if got := fileSize(t, fsys, path.Join(q.Dir(), "journal.jif")); got != 0 {
 		t.Fatalf("journal.jif is %d bytes after the flush", got)

@@ -48,7 +48,7 @@ func TestV2AckInBuffer(t *testing.T) {
 	}
 	// Closing the .qs handle writes its delayed buffer, then both go.
 	want := []string{"remove: " + qi, "write: " + path.Join(q.Dir(), "0.qs") + " 334 bytes at 0", "remove: " + path.Join(q.Dir(), "0.qs")}
-	if got := fsys.Trace(); fmt.Sprint(got) != fmt.Sprint(want) || res.Ops.Removes != 2 {
+	if got := fsys.Trace(); fmt.Sprint(got) != fmt.Sprint(want) || res.IO.Removes != 2 {
 		t.Fatalf("ack did:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if _, err := fsys.Stat(qi); err == nil {
@@ -62,24 +62,24 @@ func TestV2FlushRules(t *testing.T) {
 	fsys, v, q := v2Queue(t, smallSegments(16))
 	for seq := uint64(0); seq < 15; seq++ {
 		res := mustPublish(t, v, q, seq, small(t, int(seq)))
-		if res.Ops.Writes > 1 {
-			t.Fatalf("publish %d flushed: %v", seq, res.Ops)
+		if res.IO.Writes > 1 {
+			t.Fatalf("publish %d flushed: %v", seq, res.IO)
 		}
 	}
 	res := mustPublish(t, v, q, 15, small(t, 15))
 	qi := path.Join(q.Dir(), "0.qi")
 	if got := fileSize(t, fsys, qi); got != 64+16*32 {
-		t.Fatalf("after 16 items 0.qi is %d bytes (ops %v), want a full flush", got, res.Ops)
+		t.Fatalf("after 16 items 0.qi is %d bytes (ops %v), want a full flush", got, res.IO)
 	}
 	mustPublish(t, v, q, 16, small(t, 16))
 	for seq := uint64(0); seq < 7; seq++ {
-		if res, _ := q.Ack([]uint64{seq}); res.Ops.Writes != 0 {
-			t.Fatalf("ack %d wrote: %v", seq, res.Ops)
+		if res, _ := q.Ack([]uint64{seq}); res.IO.Writes != 0 {
+			t.Fatalf("ack %d wrote: %v", seq, res.IO)
 		}
 	}
 	res, err := q.Ack([]uint64{7})
-	if err != nil || res.Ops.Writes != 1 || res.Ops.BytesWritten != 8*32 {
-		t.Fatalf("8th ack: %v, ops %v, want one write of the 8 zeroed slots", err, res.Ops)
+	if err != nil || res.IO.Writes != 1 || res.IO.BytesWritten != 8*32 {
+		t.Fatalf("8th ack: %v, ops %v, want one write of the 8 zeroed slots", err, res.IO)
 	}
 	data, _ := vfs.ReadFile(fsys, qi)
 	if !allZero(data[64:64+8*32]) || allZero(data[64+8*32:64+9*32]) {

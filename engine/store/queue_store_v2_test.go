@@ -30,7 +30,7 @@ func TestQueueStoreDelayedWrite(t *testing.T) {
 	seq := uint64(1)
 	for ; ; seq++ {
 		res := mustPublish(t, v, q, seq, small(t, int(seq)))
-		if res.Ops.Writes == 1 {
+		if res.IO.Writes == 1 {
 			break
 		}
 	}

@@ -42,32 +42,32 @@ type QueueRef struct {
 // its clean.dot names, else by walking the durable queues' indexes and
 // scanning its files. Queue directories of queues not in durable are
 // deleted. Queues are then opened with OpenQueue or RecoverQueue.
-func OpenVHost(fsys vfs.FS, root string, p Profile, durable []QueueRef) (*VHost, Ops, error) {
+func OpenVHost(fsys vfs.FS, root string, p Profile, durable []QueueRef) (*VHost, IO, error) {
 	if err := p.check(); err != nil {
-		return nil, Ops{}, err
+		return nil, IO{}, err
 	}
 	d := newDisk(fsys)
 	v := &VHost{d: d, root: root, dir: VHostDir(root, p.VHost), p: p, queues: map[string]*QueueFiles{}, durable: map[string]QueueRef{}}
 	for _, r := range durable {
 		if err := r.Options.check(); err != nil {
-			return nil, d.ops, fmt.Errorf("queue %q: %w", r.Name, err)
+			return nil, d.io, fmt.Errorf("queue %q: %w", r.Name, err)
 		}
 		if !r.Options.Durable {
-			return nil, d.ops, fmt.Errorf("queue %q: only durable queues are recovered", r.Name)
+			return nil, d.io, fmt.Errorf("queue %q: only durable queues are recovered", r.Name)
 		}
 		v.durable[r.Name] = r
 	}
 	fresh := !d.exists(v.dir)
 	if err := v.layout(fresh); err != nil {
-		return nil, d.ops, err
+		return nil, d.io, err
 	}
 	if err := v.deleteStrayQueues(); err != nil {
-		return nil, d.ops, err
+		return nil, d.io, err
 	}
 	var err error
 	v.transient, err = openMsgStore(d, path.Join(v.dir, transientStoreDir), p, false, true, nil, nil)
 	if err != nil {
-		return nil, d.ops, err
+		return nil, d.io, err
 	}
 	var refs []ClientRef
 	for _, r := range durable {
@@ -77,9 +77,9 @@ func OpenVHost(fsys vfs.FS, root string, p Profile, durable []QueueRef) (*VHost,
 	}
 	v.persistent, err = openMsgStore(d, path.Join(v.dir, persistentStoreDir), p, true, false, refs, v.walk)
 	if err != nil {
-		return nil, d.ops, err
+		return nil, d.io, err
 	}
-	return v, d.ops, nil
+	return v, d.io, nil
 }
 
 // layout writes .vhost (at every start) and .config (when missing: the
@@ -192,12 +192,12 @@ func (v *VHost) Queue(name string) *QueueFiles { return v.queues[name] }
 // Deliver hands calls to the store processes at once and routes their
 // confirms back to the queues; it returns the confirms due to publishers,
 // by queue name, for callers that do not model the stores as processes.
-func (v *VHost) Deliver(calls []StoreCall) (map[string][]format.MsgID, Ops, error) {
-	var ops Ops
+func (v *VHost) Deliver(calls []StoreCall) (map[string][]format.MsgID, IO, error) {
+	var ops IO
 	out := map[string][]format.MsgID{}
 	for _, c := range calls {
 		res, err := v.Store(c.Persistent).Handle(c)
-		ops.Add(res.Ops)
+		ops.Add(res.IO)
 		v.routeConfirms(res.Confirms, out)
 		if err != nil {
 			return out, ops, err
@@ -221,12 +221,12 @@ func (v *VHost) routeConfirms(confirms []Confirm, out map[string][]format.MsgID)
 
 // SyncStores runs the persistent and transient stores' sync timers and
 // routes their confirms; see Deliver.
-func (v *VHost) SyncStores() (map[string][]format.MsgID, Ops, error) {
-	var ops Ops
+func (v *VHost) SyncStores() (map[string][]format.MsgID, IO, error) {
+	var ops IO
 	out := map[string][]format.MsgID{}
 	for _, st := range []*MsgStore{v.persistent, v.transient} {
 		res, err := st.Sync()
-		ops.Add(res.Ops)
+		ops.Add(res.IO)
 		v.routeConfirms(res.Confirms, out)
 		if err != nil {
 			return out, ops, err
@@ -237,23 +237,23 @@ func (v *VHost) SyncStores() (map[string][]format.MsgID, Ops, error) {
 
 // OpenQueue declares a new queue. A v2 queue writes its directory and
 // .queue_name at once; a v1 queue only when its journal is first used.
-func (v *VHost) OpenQueue(name string, opts QueueOptions) (*QueueFiles, Ops, error) {
-	base := v.d.ops
+func (v *VHost) OpenQueue(name string, opts QueueOptions) (*QueueFiles, IO, error) {
+	base := v.d.io
 	if err := opts.check(); err != nil {
-		return nil, Ops{}, fmt.Errorf("queue %q: %w", name, err)
+		return nil, IO{}, fmt.Errorf("queue %q: %w", name, err)
 	}
 	if _, ok := v.queues[name]; ok {
-		return nil, Ops{}, fmt.Errorf("queue %q is already open", name)
+		return nil, IO{}, fmt.Errorf("queue %q is already open", name)
 	}
 	q := v.newQueueFiles(name, opts)
 	if q.x2 != nil && v.d.exists(q.dir) {
-		return nil, Ops{}, fmt.Errorf("queue %q: directory %s already exists", name, q.dir)
+		return nil, IO{}, fmt.Errorf("queue %q: directory %s already exists", name, q.dir)
 	}
 	if err := q.writeStub(); err != nil {
-		return nil, v.d.ops.sub(base), err
+		return nil, v.d.io.sub(base), err
 	}
 	v.register(q)
-	return q, v.d.ops.sub(base), nil
+	return q, v.d.io.sub(base), nil
 }
 
 // writeStub writes the v2 .queue_name stub (ensure_queue_name_stub_file).
@@ -287,8 +287,8 @@ type QueueRecovery struct {
 	Dropped DroppedCounts
 	// NextSeq is the first seq id the queue may use.
 	NextSeq uint64
-	// Ops are the file operations of the recovery.
-	Ops Ops
+	// IO are the file operations of the recovery.
+	IO IO
 }
 
 // RecoverQueue recovers a durable queue named to OpenVHost: from its terms
@@ -296,7 +296,7 @@ type QueueRecovery struct {
 // else by checking every index entry (see the v1 and v2 indexes).
 // Transient messages found on disk are acked.
 func (v *VHost) RecoverQueue(name string) (*QueueFiles, QueueRecovery, error) {
-	base := v.d.ops
+	base := v.d.io
 	var rec QueueRecovery
 	ref, ok := v.durable[name]
 	if !ok {
@@ -362,11 +362,11 @@ func (v *VHost) RecoverQueue(name string) (*QueueFiles, QueueRecovery, error) {
 			}
 		}
 		if _, err := q.Ack(transient); err != nil {
-			rec.Ops = v.d.ops.sub(base)
+			rec.IO = v.d.io.sub(base)
 			return q, rec, err
 		}
 	}
-	rec.Ops = v.d.ops.sub(base)
+	rec.IO = v.d.io.sub(base)
 	return q, rec, nil
 }
 
@@ -389,15 +389,15 @@ func (q *QueueFiles) bounds() uint64 {
 
 // Shutdown stops the vhost cleanly: durable queues terminate (their terms
 // are returned by name), other queues are deleted, then the stores stop.
-func (v *VHost) Shutdown() (map[string]QueueTerms, Ops, error) {
-	base := v.d.ops
+func (v *VHost) Shutdown() (map[string]QueueTerms, IO, error) {
+	base := v.d.io
 	terms := map[string]QueueTerms{}
 	for _, name := range sortedNames(v.queues) {
 		q := v.queues[name]
 		if q.opts.Durable {
 			t, _, err := q.Terminate()
 			if err != nil {
-				return terms, v.d.ops.sub(base), err
+				return terms, v.d.io.sub(base), err
 			}
 			terms[name] = t
 			continue
@@ -407,14 +407,14 @@ func (v *VHost) Shutdown() (map[string]QueueTerms, Ops, error) {
 			_, _, err = v.Deliver(res.Calls)
 		}
 		if err != nil {
-			return terms, v.d.ops.sub(base), err
+			return terms, v.d.io.sub(base), err
 		}
 	}
 	if _, err := v.transient.Terminate(); err != nil {
-		return terms, v.d.ops.sub(base), err
+		return terms, v.d.io.sub(base), err
 	}
 	_, err := v.persistent.Terminate()
-	return terms, v.d.ops.sub(base), err
+	return terms, v.d.io.sub(base), err
 }
 
 func sortedNames[V any](m map[string]V) []string {
@@ -443,13 +443,13 @@ func (v *VHost) CrashQueue(name string) {
 // deleted without a process to clean up: rabbit_variable_queue's
 // delete_crashed). Its references in the shared stores stay until the
 // next start.
-func (v *VHost) EraseQueue(name string, opts QueueOptions) (Ops, error) {
-	base := v.d.ops
+func (v *VHost) EraseQueue(name string, opts QueueOptions) (IO, error) {
+	base := v.d.io
 	if _, open := v.queues[name]; open {
-		return Ops{}, fmt.Errorf("queue %q is open", name)
+		return IO{}, fmt.Errorf("queue %q is open", name)
 	}
 	delete(v.durable, name)
 	q := v.newQueueFiles(name, opts)
 	err := v.d.removeAll(q.dir)
-	return v.d.ops.sub(base), err
+	return v.d.io.sub(base), err
 }

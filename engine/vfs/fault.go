@@ -44,14 +44,14 @@ func (f Fault) String() string { return f.Kind + " path=" + f.Pattern }
 
 // FaultError is the error a faulted operation returns.
 type FaultError struct {
-	Op    string // the operation: "sync", "write", "truncate", "sync-dir"
+	Call  string // the file call: "sync", "write", "truncate", "sync-dir"
 	Path  string // the file or directory operated on
 	Fault Fault
 }
 
 // Error names the operation, the file and the fault.
 func (e *FaultError) Error() string {
-	return fmt.Sprintf("%s %s: injected fault %s (pattern %s)", e.Op, e.Path, e.Fault.Kind, e.Fault.Pattern)
+	return fmt.Sprintf("%s %s: injected fault %s (pattern %s)", e.Call, e.Path, e.Fault.Kind, e.Fault.Pattern)
 }
 
 // faultSet is the set of active faults, kept in the order they were set.
@@ -99,7 +99,7 @@ func (s *faultSet) match(kind, name string) (Fault, bool) {
 // check returns a FaultError when a fault of kind applies to name.
 func (s *faultSet) check(kind, op, name string) error {
 	if f, ok := s.match(kind, name); ok {
-		return &FaultError{Op: op, Path: name, Fault: f}
+		return &FaultError{Call: op, Path: name, Fault: f}
 	}
 	return nil
 }

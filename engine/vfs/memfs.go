@@ -71,7 +71,7 @@ func (m *MemFS) record(line string, err error) {
 	}
 }
 
-// KeepRecent keeps the last RecentOps file operations (or, off, none),
+// KeepRecent keeps the last RecentChanges file operations (or, off, none),
 // whether or not the trace is on.
 func (m *MemFS) KeepRecent(on bool) {
 	m.recent = nil
@@ -81,17 +81,17 @@ func (m *MemFS) KeepRecent(on bool) {
 }
 
 // Recent returns the last file operations kept, oldest first.
-func (m *MemFS) Recent() []Op {
+func (m *MemFS) Recent() []Change {
 	if m.recent == nil {
 		return nil
 	}
-	return m.recent.Ops()
+	return m.recent.Changes()
 }
 
 // note keeps an operation in the recent ring, if there is one.
-func (m *MemFS) note(kind OpKind, name string, n int, off int64, err error) {
+func (m *MemFS) note(kind ChangeKind, name string, n int, off int64, err error) {
 	if m.recent != nil {
-		m.recent.add(Op{Kind: kind, Path: name, Len: n, Off: off, Err: err})
+		m.recent.add(Change{Kind: kind, Path: name, Len: n, Off: off, Err: err})
 	}
 }
 
@@ -163,7 +163,7 @@ func (m *MemFS) parent(clean string) (*memNode, string, error) {
 func (m *MemFS) Create(name string) (File, error) {
 	f, err := m.create(name)
 	m.record(traceCreate(name), err)
-	m.note(OpCreate, name, 0, 0, err)
+	m.note(ChangeCreate, name, 0, 0, err)
 	return f, err
 }
 
@@ -210,7 +210,7 @@ func (m *MemFS) Open(name string) (File, error) {
 func (m *MemFS) Remove(name string) error {
 	err := m.remove(name)
 	m.record(traceRemove(name), err)
-	m.note(OpRemove, name, 0, 0, err)
+	m.note(ChangeRemove, name, 0, 0, err)
 	return err
 }
 
@@ -239,7 +239,7 @@ func (m *MemFS) Rename(oldname, newname string) error {
 	err := m.rename(oldname, newname)
 	m.record(traceRename(oldname, newname), err)
 	if m.recent != nil {
-		m.recent.add(Op{Kind: OpRename, Path: oldname, To: newname, Err: err})
+		m.recent.add(Change{Kind: ChangeRename, Path: oldname, To: newname, Err: err})
 	}
 	return err
 }
@@ -352,7 +352,7 @@ func (m *MemFS) Stat(name string) (int64, error) {
 func (m *MemFS) SyncDir(dir string) error {
 	err := m.syncDir(dir)
 	m.record(traceSyncDir(dir), err)
-	m.note(OpSyncDir, dir, 0, 0, err)
+	m.note(ChangeSyncDir, dir, 0, 0, err)
 	return err
 }
 

@@ -55,7 +55,7 @@ func (f *memFile) WriteAt(p []byte, off int64) (int, error) {
 	if !f.fs.quiet {
 		f.fs.record(traceWrite(f.name, len(p), off), err)
 	}
-	f.fs.note(OpWrite, f.name, len(p), off, err)
+	f.fs.note(ChangeWrite, f.name, len(p), off, err)
 	if err != nil {
 		return 0, err
 	}
@@ -69,7 +69,7 @@ func (f *memFile) Write(p []byte) (int, error) {
 	if !f.fs.quiet {
 		f.fs.record(traceWrite(f.name, len(p), off), err)
 	}
-	f.fs.note(OpWrite, f.name, len(p), off, err)
+	f.fs.note(ChangeWrite, f.name, len(p), off, err)
 	if err != nil {
 		return 0, err
 	}
@@ -130,7 +130,7 @@ func (f *memFile) Size() (int64, error) {
 func (f *memFile) Sync() error {
 	err := f.sync()
 	f.fs.record(traceSync(f.name), err)
-	f.fs.note(OpSync, f.name, 0, 0, err)
+	f.fs.note(ChangeSync, f.name, 0, 0, err)
 	return err
 }
 
@@ -158,7 +158,7 @@ func (f *memFile) Truncate(n int64) error {
 	if !f.fs.quiet {
 		f.fs.record(traceTruncate(f.name, n), err)
 	}
-	f.fs.note(OpTruncate, f.name, int(n), 0, err)
+	f.fs.note(ChangeTruncate, f.name, int(n), 0, err)
 	return err
 }
 

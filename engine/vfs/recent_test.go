@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestRecentKeepsTheLastOperations: the ring keeps the last RecentOps
+// TestRecentKeepsTheLastOperations: the ring keeps the last RecentChanges
 // operations, oldest first, and says which failed and why.
 func TestRecentKeepsTheLastOperations(t *testing.T) {
 	m := NewMemFS()
@@ -14,7 +14,7 @@ func TestRecentKeepsTheLastOperations(t *testing.T) {
 	m.KeepRecent(true)
 	m.MkdirAll("q")
 	f := mustCreate(t, m, "q/0.qi")
-	for i := 0; i < RecentOps+5; i++ {
+	for i := 0; i < RecentChanges+5; i++ {
 		f.Write([]byte("entry" + strconv.Itoa(i%10)))
 	}
 	if err := m.SetFault(FaultSyncFail, "*.qi"); err != nil {
@@ -24,13 +24,13 @@ func TestRecentKeepsTheLastOperations(t *testing.T) {
 		t.Fatal("a faulted sync succeeded")
 	}
 	ops := m.Recent()
-	if len(ops) != RecentOps {
-		t.Fatalf("%d operations kept, want %d", len(ops), RecentOps)
+	if len(ops) != RecentChanges {
+		t.Fatalf("%d operations kept, want %d", len(ops), RecentChanges)
 	}
 	if got, want := ops[len(ops)-1].String(), "fsync q/0.qi failed: eio"; got != want {
 		t.Errorf("last: %q, want %q", got, want)
 	}
-	if got, want := ops[len(ops)-2].String(), "write q/0.qi 6@"+strconv.Itoa(6*(RecentOps+4)); got != want {
+	if got, want := ops[len(ops)-2].String(), "write q/0.qi 6@"+strconv.Itoa(6*(RecentChanges+4)); got != want {
 		t.Errorf("the write before it: %q, want %q", got, want)
 	}
 	for _, o := range ops[:len(ops)-1] {
@@ -43,7 +43,7 @@ func TestRecentKeepsTheLastOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Write([]byte("more"))
-	if got := m.Recent()[RecentOps-1].String(); !strings.HasSuffix(got, "failed: enospc") {
+	if got := m.Recent()[RecentChanges-1].String(); !strings.HasSuffix(got, "failed: enospc") {
 		t.Errorf("a write to a full disk: %q", got)
 	}
 }

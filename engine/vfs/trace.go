@@ -143,29 +143,29 @@ func (t *traceFile) Close() error { return t.f.Close() }
 
 func (t *traceFile) Name() string { return t.f.Name() }
 
-// RecentOps is how many file operations a Recent ring keeps.
-const RecentOps = 16
+// RecentChanges is how many file operations a Recent ring keeps.
+const RecentChanges = 16
 
-// OpKind is the kind of a file operation.
-type OpKind uint8
+// ChangeKind is the kind of a file operation.
+type ChangeKind uint8
 
 // The file operations a Recent ring keeps.
 const (
-	OpWrite OpKind = iota + 1
-	OpSync
-	OpTruncate
-	OpCreate
-	OpRemove
-	OpRename
-	OpSyncDir
+	ChangeWrite ChangeKind = iota + 1
+	ChangeSync
+	ChangeTruncate
+	ChangeCreate
+	ChangeRemove
+	ChangeRename
+	ChangeSyncDir
 )
 
-var opNames = [...]string{OpWrite: "write", OpSync: "fsync", OpTruncate: "truncate", OpCreate: "create",
-	OpRemove: "remove", OpRename: "rename", OpSyncDir: "fsync-dir"}
+var changeNames = [...]string{ChangeWrite: "write", ChangeSync: "fsync", ChangeTruncate: "truncate", ChangeCreate: "create",
+	ChangeRemove: "remove", ChangeRename: "rename", ChangeSyncDir: "fsync-dir"}
 
-// Op is one file operation that changed (or tried to change) the disk.
-type Op struct {
-	Kind OpKind
+// Change is one file operation that changed (or tried to change) the disk.
+type Change struct {
+	Kind ChangeKind
 	Path string
 	Len  int    // write: bytes; truncate: the new size
 	Off  int64  // write: where
@@ -176,21 +176,21 @@ type Op struct {
 // String prints the operation as show disk does: `write queues/X/0.qs
 // 4096@8192`, `fsync msg_store_persistent/0.rdq`, and `failed: eio` (or
 // enospc) after one an injected fault failed.
-func (o Op) String() string { return o.Format(o.Path, o.To) }
+func (o Change) String() string { return o.Format(o.Path, o.To) }
 
 // Format prints the operation with its paths given as shown (relative to
 // a data directory, say).
-func (o Op) Format(path, to string) string {
+func (o Change) Format(path, to string) string {
 	var line string
 	switch o.Kind {
-	case OpWrite:
+	case ChangeWrite:
 		line = "write " + path + " " + strconv.Itoa(o.Len) + "@" + strconv.FormatInt(o.Off, 10)
-	case OpTruncate:
+	case ChangeTruncate:
 		line = "truncate " + path + " " + strconv.Itoa(o.Len)
-	case OpRename:
+	case ChangeRename:
 		line = "rename " + path + " " + to
 	default:
-		line = opNames[o.Kind] + " " + path
+		line = changeNames[o.Kind] + " " + path
 	}
 	if o.Err != nil {
 		var fe *FaultError
@@ -210,28 +210,28 @@ func faultErrno(kind string) string {
 	return "eio"
 }
 
-// Recent keeps the last RecentOps file operations in a ring: what show
+// Recent keeps the last RecentChanges file operations in a ring: what show
 // disk prints. NB: it stores, never formats, so that keeping it costs a
 // disk-heavy run nothing it would notice.
 type Recent struct {
-	ops  [RecentOps]Op
-	next int
-	n    int
+	changes [RecentChanges]Change
+	next    int
+	n       int
 }
 
-func (r *Recent) add(o Op) {
-	r.ops[r.next] = o
-	r.next = (r.next + 1) % RecentOps
-	if r.n < RecentOps {
+func (r *Recent) add(o Change) {
+	r.changes[r.next] = o
+	r.next = (r.next + 1) % RecentChanges
+	if r.n < RecentChanges {
 		r.n++
 	}
 }
 
-// Ops returns the operations kept, oldest first.
-func (r *Recent) Ops() []Op {
-	out := make([]Op, 0, r.n)
+// Changes returns the file operations kept, oldest first.
+func (r *Recent) Changes() []Change {
+	out := make([]Change, 0, r.n)
 	for i := r.n; i > 0; i-- {
-		out = append(out, r.ops[(r.next-i+RecentOps)%RecentOps])
+		out = append(out, r.changes[(r.next-i+RecentChanges)%RecentChanges])
 	}
 	return out
 }

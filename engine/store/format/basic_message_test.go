@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"warren/engine/amqp"
 )
 
 func TestMessageLengthFormula(t *testing.T) {
@@ -74,19 +76,19 @@ func TestMessageFragments(t *testing.T) {
 // properties_bin = none.
 func TestMessagePropertiesRecord(t *testing.T) {
 	props := Properties{}.WithDeliveryMode(2).WithHeaders(Table{
-		{"x-death", ArrayOf(TableOf(Table{
-			{"count", Long(1)},
-			{"reason", LongString("maxlen")},
-			{"queue", LongString("h.src")},
-			{"time", Timestamp(1700000000)},
-			{"exchange", LongString("")},
-			{"routing-keys", ArrayOf(LongString("h.src"))},
+		{Key: "x-death", Val: amqp.ArrayValue(amqp.TableValue(Table{
+			{Key: "count", Val: amqp.LongValue(1)},
+			{Key: "reason", Val: amqp.StrValue("maxlen")},
+			{Key: "queue", Val: amqp.StrValue("h.src")},
+			{Key: "time", Val: amqp.Value{Kind: amqp.Timestamp, Int: 1700000000}},
+			{Key: "exchange", Val: amqp.StrValue("")},
+			{Key: "routing-keys", Val: amqp.ArrayValue(amqp.StrValue("h.src"))},
 		}))},
-		{"x-first-death-reason", LongString("maxlen")},
-		{"flag", Bool(true)},
-		{"ratio", FieldValue{Type: TypeDouble, Float: 0.5}},
-		{"dec", FieldValue{Type: TypeDecimal, DecimalScale: 1, Decimal: 15}},
-		{"none", FieldValue{Type: TypeVoid}},
+		{Key: "x-first-death-reason", Val: amqp.StrValue("maxlen")},
+		{Key: "flag", Val: amqp.BoolValue(true)},
+		{Key: "ratio", Val: amqp.Value{Kind: amqp.Double, Float: 0.5}},
+		{Key: "dec", Val: amqp.Value{Kind: amqp.Decimal, Scale: 1, Int: 15}},
+		{Key: "none", Val: amqp.Value{Kind: amqp.Void}},
 	}).WithExpiration("1000")
 	m := NewMessage("dlx", "h.src", props, []byte("body"), MsgID{7}, true)
 	m.PropertiesRecord = true

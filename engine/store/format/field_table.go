@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"warren/engine/amqp"
 )
 
 // Models rabbit_binary_generator:table_to_binary/1 and
@@ -32,61 +34,47 @@ const (
 	TypeVoid          = 'V'
 )
 
-// Table is an AMQP field table; field order is kept, as it is on the wire.
-// Decoders return nil for an empty table or array.
-type Table []Field
+// Table is an AMQP field table, amqp's: one model of a table from the
+// client's frame to the message's file. Field order is kept, as it is on
+// the wire; decoders return nil for an empty table or array.
+type Table = amqp.Table
 
 // Field is one named entry of a Table.
-type Field struct {
-	Name  string
-	Value FieldValue
+type Field = amqp.Field
+
+// FieldValue is a typed value of a table or array.
+type FieldValue = amqp.Value
+
+// fieldCodes are the type codes RabbitMQ writes for each kind of value
+// (rabbit_binary_generator).
+var fieldCodes = [...]byte{
+	amqp.LongStr: TypeLongString, amqp.SignedInt: TypeSignedInt, amqp.UnsignedInt: TypeUnsignedInt,
+	amqp.Decimal: TypeDecimal, amqp.Timestamp: TypeTimestamp, amqp.Table_: TypeTable, amqp.Array: TypeArray,
+	amqp.Byte: TypeByte, amqp.UnsignedByte: TypeUnsignedByte, amqp.Short: TypeShort,
+	amqp.UnsignedShort: TypeUnsignedShort, amqp.Long: TypeLong, amqp.Double: TypeDouble,
+	amqp.Float: TypeFloat, amqp.Bool: TypeBool, amqp.Binary: TypeBinary, amqp.Void: TypeVoid,
 }
 
-// FieldValue is a typed value of a table or array. Type selects which of the
-// other fields holds the value.
-type FieldValue struct {
-	Type  byte
-	Bytes []byte // S, x
-	// Int holds every integer type; for T it is the 64-bit pattern of the
-	// unsigned timestamp.
-	Int          int64
-	Float        float64 // d, f
-	Bool         bool    // t
-	DecimalScale uint8   // D: digits after the point
-	Decimal      uint32  // D: unscaled value
-	Array        []FieldValue
-	Table        Table
+// fieldCode is the type code of a kind of value (0 for none).
+func fieldCode(k amqp.Kind) byte {
+	if int(k) < len(fieldCodes) {
+		return fieldCodes[k]
+	}
+	return 0
 }
 
-// LongString returns an 'S' value.
-func LongString(s string) FieldValue { return FieldValue{Type: TypeLongString, Bytes: []byte(s)} }
-
-// SignedInt returns an 'I' value.
-func SignedInt(v int32) FieldValue { return FieldValue{Type: TypeSignedInt, Int: int64(v)} }
-
-// Long returns an 'l' value.
-func Long(v int64) FieldValue { return FieldValue{Type: TypeLong, Int: v} }
-
-// Bool returns a 't' value.
-func Bool(v bool) FieldValue { return FieldValue{Type: TypeBool, Bool: v} }
-
-// Timestamp returns a 'T' value.
-func Timestamp(secs uint64) FieldValue { return FieldValue{Type: TypeTimestamp, Int: int64(secs)} }
-
-// ArrayOf returns an 'A' value.
-func ArrayOf(vs ...FieldValue) FieldValue { return FieldValue{Type: TypeArray, Array: vs} }
-
-// TableOf returns an 'F' value.
-func TableOf(t Table) FieldValue { return FieldValue{Type: TypeTable, Table: t} }
-
-// Get returns the value of the first field named name.
-func (t Table) Get(name string) (FieldValue, bool) {
-	for _, f := range t {
-		if f.Name == name {
-			return f.Value, true
+// fieldKind is the kind of value a type code stands for: 'L' is read as
+// a long, like 'l' (rabbit_binary_parser).
+func fieldKind(code byte) (amqp.Kind, bool) {
+	if code == TypeLongL {
+		return amqp.Long, true
+	}
+	for k, c := range fieldCodes {
+		if c == code && c != 0 {
+			return amqp.Kind(k), true
 		}
 	}
-	return FieldValue{}, false
+	return 0, false
 }
 
 // maxTableDepth bounds nesting of tables and arrays.
@@ -105,13 +93,13 @@ func appendTableDepth(dst []byte, t Table, depth int) ([]byte, error) {
 	dst = append(dst, 0, 0, 0, 0)
 	var err error
 	for _, f := range t {
-		if len(f.Name) > 255 {
-			return dst, fmt.Errorf("field name %q is longer than 255 bytes", f.Name)
+		if len(f.Key) > 255 {
+			return dst, fmt.Errorf("field name %q is longer than 255 bytes", f.Key)
 		}
-		dst = append(dst, byte(len(f.Name)))
-		dst = append(dst, f.Name...)
-		if dst, err = appendFieldValue(dst, f.Value, depth); err != nil {
-			return dst, fmt.Errorf("field %q: %w", f.Name, err)
+		dst = append(dst, byte(len(f.Key)))
+		dst = append(dst, f.Key...)
+		if dst, err = appendFieldValue(dst, f.Val, depth); err != nil {
+			return dst, fmt.Errorf("field %q: %w", f.Key, err)
 		}
 	}
 	return putLength(dst, at)
@@ -142,42 +130,44 @@ func putLength(dst []byte, at int) ([]byte, error) {
 }
 
 func appendFieldValue(dst []byte, v FieldValue, depth int) ([]byte, error) {
-	dst = append(dst, v.Type)
-	switch v.Type {
-	case TypeLongString, TypeBinary:
-		if uint64(len(v.Bytes)) > math.MaxUint32 {
-			return dst, fmt.Errorf("string of %d bytes is too large", len(v.Bytes))
+	code := fieldCode(v.Kind)
+	if code == 0 {
+		return dst, fmt.Errorf("unknown field type %d", v.Kind)
+	}
+	dst = append(dst, code)
+	switch v.Kind {
+	case amqp.LongStr, amqp.Binary:
+		if uint64(len(v.Str)) > math.MaxUint32 {
+			return dst, fmt.Errorf("string of %d bytes is too large", len(v.Str))
 		}
-		dst = binary.BigEndian.AppendUint32(dst, uint32(len(v.Bytes)))
-		return append(dst, v.Bytes...), nil
-	case TypeSignedInt, TypeUnsignedInt:
+		dst = binary.BigEndian.AppendUint32(dst, uint32(len(v.Str)))
+		return append(dst, v.Str...), nil
+	case amqp.SignedInt, amqp.UnsignedInt:
 		return binary.BigEndian.AppendUint32(dst, uint32(v.Int)), nil
-	case TypeLong, TypeLongL, TypeTimestamp:
+	case amqp.Long, amqp.Timestamp:
 		return binary.BigEndian.AppendUint64(dst, uint64(v.Int)), nil
-	case TypeShort, TypeUnsignedShort:
+	case amqp.Short, amqp.UnsignedShort:
 		return binary.BigEndian.AppendUint16(dst, uint16(v.Int)), nil
-	case TypeByte, TypeUnsignedByte:
+	case amqp.Byte, amqp.UnsignedByte:
 		return append(dst, byte(v.Int)), nil
-	case TypeBool:
-		if v.Bool {
+	case amqp.Bool:
+		if v.Int != 0 {
 			return append(dst, 1), nil
 		}
 		return append(dst, 0), nil
-	case TypeDouble:
+	case amqp.Double:
 		return binary.BigEndian.AppendUint64(dst, math.Float64bits(v.Float)), nil
-	case TypeFloat:
+	case amqp.Float:
 		return binary.BigEndian.AppendUint32(dst, math.Float32bits(float32(v.Float))), nil
-	case TypeDecimal:
-		dst = append(dst, v.DecimalScale)
-		return binary.BigEndian.AppendUint32(dst, v.Decimal), nil
-	case TypeTable:
-		return appendTableDepth(dst, v.Table, depth+1)
-	case TypeArray:
-		return appendArray(dst, v.Array, depth+1)
-	case TypeVoid:
-		return dst, nil
+	case amqp.Decimal:
+		dst = append(dst, v.Scale)
+		return binary.BigEndian.AppendUint32(dst, uint32(v.Int)), nil
+	case amqp.Table_:
+		return appendTableDepth(dst, v.Tab, depth+1)
+	case amqp.Array:
+		return appendArray(dst, v.Arr, depth+1)
 	}
-	return dst, fmt.Errorf("unknown field type %q", v.Type)
+	return dst, nil // void
 }
 
 // fieldReader decodes tables and arrays, tracking the offset for errors.
@@ -228,7 +218,7 @@ func (r *fieldReader) table(depth int) (Table, *termError) {
 		if err != nil {
 			return nil, err
 		}
-		t = append(t, Field{Name: name, Value: v})
+		t = append(t, Field{Key: name, Val: v})
 		r.pos = sub.pos
 	}
 	return t, nil
@@ -265,26 +255,32 @@ func (r *fieldReader) value(depth int) (FieldValue, *termError) {
 	if err := r.need(1, "field type"); err != nil {
 		return FieldValue{}, err
 	}
-	v := FieldValue{Type: r.data[r.pos]}
+	code := r.data[r.pos]
+	kind, known := fieldKind(code)
+	if !known {
+		return FieldValue{}, r.fail(ErrMalformed, "unknown field type %q", code)
+	}
+	v := FieldValue{Kind: kind}
 	r.pos++
 	fixed := func(n int) ([]byte, *termError) {
-		if err := r.need(n, fmt.Sprintf("%q value", v.Type)); err != nil {
+		if err := r.need(n, fmt.Sprintf("%q value", code)); err != nil {
 			return nil, err
 		}
 		b := r.data[r.pos : r.pos+n]
 		r.pos += n
 		return b, nil
 	}
-	switch v.Type {
+	switch code {
 	case TypeLongString, TypeBinary:
 		b, err := fixed(4)
 		if err != nil {
 			return v, err
 		}
 		n := int(min(binary.BigEndian.Uint32(b), math.MaxInt32))
-		if v.Bytes, err = fixed(n); err != nil {
+		if b, err = fixed(n); err != nil {
 			return v, err
 		}
+		v.Str = string(b)
 	case TypeSignedInt:
 		b, err := fixed(4)
 		if err != nil {
@@ -332,7 +328,9 @@ func (r *fieldReader) value(depth int) (FieldValue, *termError) {
 		if err != nil {
 			return v, err
 		}
-		v.Bool = b[0] != 0
+		if b[0] != 0 {
+			v.Int = 1
+		}
 	case TypeDouble:
 		b, err := fixed(8)
 		if err != nil {
@@ -350,24 +348,20 @@ func (r *fieldReader) value(depth int) (FieldValue, *termError) {
 		if err != nil {
 			return v, err
 		}
-		v.DecimalScale = b[0]
-		v.Decimal = binary.BigEndian.Uint32(b[1:])
+		v.Scale = b[0]
+		v.Int = int64(binary.BigEndian.Uint32(b[1:]))
 	case TypeTable:
 		t, err := r.table(depth + 1)
 		if err != nil {
 			return v, err
 		}
-		v.Table = t
+		v.Tab = t
 	case TypeArray:
 		a, err := r.array(depth + 1)
 		if err != nil {
 			return v, err
 		}
-		v.Array = a
-	case TypeVoid:
-	default:
-		r.pos--
-		return v, r.fail(ErrMalformed, "unknown field type %q", v.Type)
+		v.Arr = a
 	}
 	return v, nil
 }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"warren/engine/amqp"
 )
 
 // seedFixtures adds every fixture file whose name matches one of the
@@ -207,25 +209,22 @@ func normalise(m *Message) *Message {
 func normaliseTable(t Table) Table {
 	var out Table
 	for _, f := range t {
-		out = append(out, Field{f.Name, normaliseValue(f.Value)})
+		out = append(out, Field{Key: f.Key, Val: normaliseValue(f.Val)})
 	}
 	return out
 }
 
 func normaliseValue(v FieldValue) FieldValue {
-	if v.Type == TypeDouble || v.Type == TypeFloat {
+	if v.Kind == amqp.Double || v.Kind == amqp.Float {
 		b, _ := appendFieldValue(nil, v, 0)
-		v.Float, v.Bytes = 0, b
+		v.Float, v.Str = 0, string(b)
 	}
-	if v.Type == TypeBool && v.Bool {
-		v.Int = 1
-	}
-	v.Table = normaliseTable(v.Table)
+	v.Tab = normaliseTable(v.Tab)
 	var arr []FieldValue
-	for _, e := range v.Array {
+	for _, e := range v.Arr {
 		arr = append(arr, normaliseValue(e))
 	}
-	v.Array = arr
+	v.Arr = arr
 	return v
 }
 

@@ -2,24 +2,22 @@ package format
 
 import (
 	"fmt"
+
+	"warren/engine/amqp"
 )
 
 // Models the #'P_basic'{} record of rabbit_framing_amqp_0_9_1 and the typed
 // table form of rabbit_binary_parser ({Name, Type, Value} tuples).
 
-// fieldTypeAtoms maps field type codes to the atoms RabbitMQ uses for them.
-var fieldTypeAtoms = map[byte]Atom{
-	TypeLongString: "longstr", TypeSignedInt: "signedint", TypeUnsignedInt: "unsignedint",
-	TypeDecimal: "decimal", TypeTimestamp: "timestamp", TypeTable: "table", TypeArray: "array",
-	TypeByte: "byte", TypeUnsignedByte: "unsignedbyte", TypeShort: "short",
-	TypeUnsignedShort: "unsignedshort", TypeLong: "long", TypeLongL: "long",
-	TypeDouble: "double", TypeFloat: "float", TypeBool: "bool", TypeBinary: "binary", TypeVoid: "void",
-}
+// fieldTypeAtom is the atom RabbitMQ names a kind of value with: amqp's
+// name for it.
+func fieldTypeAtom(k amqp.Kind) Atom { return Atom(k.String()) }
 
-func fieldTypeFromAtom(a Atom) (byte, bool) {
-	for c, name := range fieldTypeAtoms {
-		if name == a && c != TypeLongL {
-			return c, true
+// fieldTypeFromAtom is the kind of value an atom names.
+func fieldTypeFromAtom(a Atom) (amqp.Kind, bool) {
+	for k := amqp.Kind(0); int(k) < len(fieldCodes); k++ {
+		if fieldTypeAtom(k) == a {
+			return k, true
 		}
 	}
 	return 0, false
@@ -74,44 +72,44 @@ func tableTerm(t Table, depth int) (List, error) {
 	}
 	out := make(List, 0, len(t))
 	for _, f := range t {
-		v, err := valueTerm(f.Value, depth)
+		v, err := valueTerm(f.Val, depth)
 		if err != nil {
-			return nil, fmt.Errorf("field %q: %w", f.Name, err)
+			return nil, fmt.Errorf("field %q: %w", f.Key, err)
 		}
-		out = append(out, Tuple{Binary(f.Name), fieldTypeAtoms[f.Value.Type], v})
+		out = append(out, Tuple{Binary(f.Key), fieldTypeAtom(f.Val.Kind), v})
 	}
 	return out, nil
 }
 
 func valueTerm(v FieldValue, depth int) (Term, error) {
-	switch v.Type {
-	case TypeLongString, TypeBinary:
-		return Binary(v.Bytes), nil
-	case TypeSignedInt, TypeUnsignedInt, TypeTimestamp, TypeByte, TypeUnsignedByte,
-		TypeShort, TypeUnsignedShort, TypeLong, TypeLongL:
+	switch v.Kind {
+	case amqp.LongStr, amqp.Binary:
+		return Binary(v.Str), nil
+	case amqp.SignedInt, amqp.UnsignedInt, amqp.Timestamp, amqp.Byte, amqp.UnsignedByte,
+		amqp.Short, amqp.UnsignedShort, amqp.Long:
 		return v.Int, nil
-	case TypeDouble, TypeFloat:
+	case amqp.Double, amqp.Float:
 		return v.Float, nil
-	case TypeBool:
-		return v.Bool, nil
-	case TypeDecimal:
-		return Tuple{int64(v.DecimalScale), int64(v.Decimal)}, nil
-	case TypeVoid:
+	case amqp.Bool:
+		return v.Int != 0, nil
+	case amqp.Decimal:
+		return Tuple{int64(v.Scale), v.Int}, nil
+	case amqp.Void:
 		return Atom("undefined"), nil
-	case TypeTable:
-		return tableTerm(v.Table, depth+1)
-	case TypeArray:
-		out := make(List, 0, len(v.Array))
-		for _, e := range v.Array {
+	case amqp.Table_:
+		return tableTerm(v.Tab, depth+1)
+	case amqp.Array:
+		out := make(List, 0, len(v.Arr))
+		for _, e := range v.Arr {
 			t, err := valueTerm(e, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, Tuple{fieldTypeAtoms[e.Type], t})
+			out = append(out, Tuple{fieldTypeAtom(e.Kind), t})
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("unknown field type %q", v.Type)
+	return nil, fmt.Errorf("unknown field type %d", v.Kind)
 }
 
 // propertiesFromRecord reads a P_basic record.
@@ -208,7 +206,7 @@ func tableFromTerm(t Term, depth int) (Table, error) {
 		if err != nil {
 			return nil, fmt.Errorf("field %q: %w", name, err)
 		}
-		out = append(out, Field{Name: string(name), Value: v})
+		out = append(out, Field{Key: string(name), Val: v})
 	}
 	return out, nil
 }
@@ -218,37 +216,37 @@ func valueFromTerm(typ Atom, t Term, depth int) (FieldValue, error) {
 	if !ok {
 		return FieldValue{}, fmt.Errorf("unknown field type %q", typ)
 	}
-	v := FieldValue{Type: c}
+	v := FieldValue{Kind: c}
 	wrong := fmt.Errorf("value does not match type %s", typ)
 	switch c {
-	case TypeLongString, TypeBinary:
+	case amqp.LongStr, amqp.Binary:
 		b, ok := t.(Binary)
 		if !ok {
 			return v, wrong
 		}
-		v.Bytes = b
-	case TypeSignedInt, TypeUnsignedInt, TypeTimestamp, TypeByte, TypeUnsignedByte,
-		TypeShort, TypeUnsignedShort, TypeLong:
+		v.Str = string(b)
+	case amqp.SignedInt, amqp.UnsignedInt, amqp.Timestamp, amqp.Byte, amqp.UnsignedByte,
+		amqp.Short, amqp.UnsignedShort, amqp.Long:
 		n, ok := t.(int64)
 		if !ok {
 			return v, wrong
 		}
 		v.Int = n
-	case TypeDouble, TypeFloat:
+	case amqp.Double, amqp.Float:
 		f, ok := t.(float64)
 		if !ok {
 			return v, wrong
 		}
 		v.Float = f
-	case TypeBool:
+	case amqp.Bool:
 		switch t {
 		case Atom("true"):
-			v.Bool = true
+			v.Int = 1
 		case Atom("false"):
 		default:
 			return v, wrong
 		}
-	case TypeDecimal:
+	case amqp.Decimal:
 		d, ok := t.(Tuple)
 		if !ok || len(d) != 2 {
 			return v, wrong
@@ -258,15 +256,15 @@ func valueFromTerm(typ Atom, t Term, depth int) (FieldValue, error) {
 		if !ok1 || !ok2 || scale < 0 || scale > 255 || val < 0 || val > 1<<32-1 {
 			return v, wrong
 		}
-		v.DecimalScale, v.Decimal = uint8(scale), uint32(val)
-	case TypeVoid:
-	case TypeTable:
+		v.Scale, v.Int = uint8(scale), val
+	case amqp.Void:
+	case amqp.Table_:
 		tb, err := tableFromTerm(t, depth+1)
 		if err != nil {
 			return v, err
 		}
-		v.Table = tb
-	case TypeArray:
+		v.Tab = tb
+	case amqp.Array:
 		l, ok := t.(List)
 		if !ok {
 			return v, wrong
@@ -284,7 +282,7 @@ func valueFromTerm(typ Atom, t Term, depth int) (FieldValue, error) {
 			if err != nil {
 				return v, err
 			}
-			v.Array = append(v.Array, ev)
+			v.Arr = append(v.Arr, ev)
 		}
 	}
 	return v, nil

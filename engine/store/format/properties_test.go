@@ -5,6 +5,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"warren/engine/amqp"
 )
 
 func TestPropertiesFixtureBytes(t *testing.T) {
@@ -33,23 +35,23 @@ func TestPropertiesFixtureBytes(t *testing.T) {
 // headerTable has one value of every type RabbitMQ reads.
 func headerTable() Table {
 	return Table{
-		{"s", LongString("pdf")},
-		{"i", SignedInt(-7)},
-		{"ok", Bool(true)},
-		{"no", Bool(false)},
-		{"arr", ArrayOf(LongString("a"), SignedInt(2), ArrayOf(), TableOf(Table{{"k", Long(1 << 40)}}))},
-		{"tbl", TableOf(Table{{"nested", TableOf(nil)}, {"x", FieldValue{Type: TypeBinary, Bytes: []byte{0, 1}}}})},
-		{"ts", Timestamp(1700000000)},
-		{"b", FieldValue{Type: TypeByte, Int: -3}},
-		{"B", FieldValue{Type: TypeUnsignedByte, Int: 250}},
-		{"sh", FieldValue{Type: TypeShort, Int: -300}},
-		{"u", FieldValue{Type: TypeUnsignedShort, Int: 65000}},
-		{"ui", FieldValue{Type: TypeUnsignedInt, Int: 4000000000}},
-		{"L", FieldValue{Type: TypeLongL, Int: -1}},
-		{"d", FieldValue{Type: TypeDouble, Float: 2.5}},
-		{"f", FieldValue{Type: TypeFloat, Float: 0.25}},
-		{"D", FieldValue{Type: TypeDecimal, DecimalScale: 2, Decimal: 12345}},
-		{"v", FieldValue{Type: TypeVoid}},
+		{Key: "s", Val: amqp.StrValue("pdf")},
+		{Key: "i", Val: amqp.IntValue(-7)},
+		{Key: "ok", Val: amqp.BoolValue(true)},
+		{Key: "no", Val: amqp.BoolValue(false)},
+		{Key: "arr", Val: amqp.ArrayValue(amqp.StrValue("a"), amqp.IntValue(2), amqp.ArrayValue(), amqp.TableValue(Table{{Key: "k", Val: amqp.LongValue(1 << 40)}}))},
+		{Key: "tbl", Val: amqp.TableValue(Table{{Key: "nested", Val: amqp.TableValue(nil)}, {Key: "x", Val: amqp.Value{Kind: amqp.Binary, Str: "\x00\x01"}}})},
+		{Key: "ts", Val: amqp.Value{Kind: amqp.Timestamp, Int: 1700000000}},
+		{Key: "b", Val: amqp.Value{Kind: amqp.Byte, Int: -3}},
+		{Key: "B", Val: amqp.Value{Kind: amqp.UnsignedByte, Int: 250}},
+		{Key: "sh", Val: amqp.Value{Kind: amqp.Short, Int: -300}},
+		{Key: "u", Val: amqp.Value{Kind: amqp.UnsignedShort, Int: 65000}},
+		{Key: "ui", Val: amqp.Value{Kind: amqp.UnsignedInt, Int: 4000000000}},
+		{Key: "l", Val: amqp.LongValue(-1)},
+		{Key: "d", Val: amqp.Value{Kind: amqp.Double, Float: 2.5}},
+		{Key: "f", Val: amqp.Value{Kind: amqp.Float, Float: 0.25}},
+		{Key: "D", Val: amqp.Value{Kind: amqp.Decimal, Scale: 2, Int: 12345}},
+		{Key: "v", Val: amqp.Value{Kind: amqp.Void}},
 	}
 }
 
@@ -88,7 +90,7 @@ func TestPropertiesAllFieldsRoundTrip(t *testing.T) {
 }
 
 func TestHeadersWireBytes(t *testing.T) {
-	p := Properties{}.WithHeaders(Table{{"x-match", LongString("all")}, {"n", SignedInt(1)}, {"t", Bool(true)}})
+	p := Properties{}.WithHeaders(Table{{Key: "x-match", Val: amqp.StrValue("all")}, {Key: "n", Val: amqp.IntValue(1)}, {Key: "t", Val: amqp.BoolValue(true)}})
 	got, err := EncodeProperties(p)
 	if err != nil {
 		t.Fatal(err)
@@ -134,8 +136,35 @@ func TestPropertiesErrors(t *testing.T) {
 	if _, err := EncodeProperties(Properties{Present: 1}); err == nil {
 		t.Error("continuation flag accepted")
 	}
-	bad := Properties{}.WithHeaders(Table{{"k", FieldValue{Type: 'Z'}}})
+	bad := Properties{}.WithHeaders(Table{{Key: "k", Val: amqp.Value{Kind: 200}}})
 	if _, err := EncodeProperties(bad); err == nil {
 		t.Error("unknown field type accepted")
+	}
+}
+
+// TestLongLReadsAsLong: rabbit_binary_parser reads a field of type 'L' as
+// a long, as it does 'l', and so does the decoder; written again, it is
+// an 'l', as RabbitMQ writes it.
+func TestLongLReadsAsLong(t *testing.T) {
+	p := Properties{}.WithHeaders(Table{{Key: "n", Val: amqp.LongValue(-2)}})
+	bin, err := EncodeProperties(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(bin, []byte{1, 'n', TypeLong})
+	if at < 0 {
+		t.Fatalf("no long field n in %x", bin)
+	}
+	withL := bytes.Clone(bin)
+	withL[at+2] = TypeLongL
+	back, err := DecodeProperties("p", 0, withL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := back.Headers.Get("n"); !ok || v.Kind != amqp.Long || v.Int != -2 {
+		t.Fatalf("'L' read as %+v (found %v), want long -2", v, ok)
+	}
+	if again, _ := EncodeProperties(back); !bytes.Equal(again, bin) {
+		t.Fatalf("written again as %x, want %x", again, bin)
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// Ops counts the file operations one store operation did, so that the
+// IO counts the file operations (file I/O) one store call did, so that the
 // simulation can charge virtual time for them.
-type Ops struct {
+type IO struct {
 	Creates      int   // files created (or truncated by create)
 	Mkdirs       int   // MkdirAll calls
 	Removes      int   // files and directories removed
@@ -22,7 +22,7 @@ type Ops struct {
 }
 
 // Add adds o2 to o.
-func (o *Ops) Add(o2 Ops) {
+func (o *IO) Add(o2 IO) {
 	o.Creates += o2.Creates
 	o.Mkdirs += o2.Mkdirs
 	o.Removes += o2.Removes
@@ -37,8 +37,8 @@ func (o *Ops) Add(o2 Ops) {
 }
 
 // sub returns o minus base.
-func (o Ops) sub(base Ops) Ops {
-	return Ops{
+func (o IO) sub(base IO) IO {
+	return IO{
 		Creates:      o.Creates - base.Creates,
 		Mkdirs:       o.Mkdirs - base.Mkdirs,
 		Removes:      o.Removes - base.Removes,
@@ -54,10 +54,10 @@ func (o Ops) sub(base Ops) Ops {
 }
 
 // IsZero reports whether no file operation was done.
-func (o Ops) IsZero() bool { return o == Ops{} }
+func (o IO) IsZero() bool { return o == IO{} }
 
 // String lists the non-zero counters: "2 writes (340 B), 1 sync".
-func (o Ops) String() string {
+func (o IO) String() string {
 	var parts []string
 	add := func(n int, what string) {
 		if n == 1 {
