@@ -52,7 +52,8 @@ const modulePath = "warren"
 // went from 4.1% of the command's CPU profile under Node to 3.3 and 3.7%;
 // GOWASM=satconv,signext 4 kB more. None is taken; what cost most in
 // the browser build is avoided in the engine's code instead: calls into
-// engine/node after each recorded event (Cluster.MarkState) and an
+// engine/node after each recorded event (the markers read the node then;
+// the node now hands them notices) and an
 // allocation per message (Cluster.newMessage).
 var wasmBuildFlags = []string{
 	"-trimpath", "-ldflags=-s",
