@@ -234,6 +234,41 @@ func (b *bridge) events(id int, from, to int64) (string, error) {
 	}), nil
 }
 
+// upcoming says what the node does next from the moment shown:
+// {"in": µs, "timer": true|false, "process": ..., "what": ...}, a process
+// that can run now (in 0, timer false) or the earliest timer; null when
+// nothing ever will (engine.Sim.Upcoming). The widget stops at the end of
+// a scenario rather than run on to a timer minutes away.
+func (b *bridge) upcoming(id int) (string, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return "", err
+	}
+	u, ok := s.Upcoming()
+	if !ok {
+		return "null", nil
+	}
+	e := jsonenc.Encoder{}
+	e.Open("", '{')
+	e.Int("in", u.In)
+	e.Bool("timer", u.Timer)
+	e.Str("process", u.Process)
+	e.Str("what", u.What)
+	e.Close('}')
+	return e.String(), nil
+}
+
+// eventAt is the last event of the recorded timeline that starts by
+// virtual time t (µs), 0 for none: playback at the pace of the node's
+// clock (engine.Sim.EventAtTime).
+func (b *bridge) eventAt(id int, t int64) (int64, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return 0, err
+	}
+	return s.EventAtTime(t), nil
+}
+
 // stats says what a simulation's history costs, for the bench: its events,
 // the bytes its timeline holds, and its checkpoints (how many, their
 // bytes, the events between two).

@@ -390,3 +390,49 @@ func TestBridgeErrorsComeAsData(t *testing.T) {
 		t.Fatalf("a refused line: %q said as %s", r.Lines, r.Said)
 	}
 }
+
+// TestBridgeUpcomingAndEventAt: at the end of a scenario the bridge says
+// what the node does next (the channel's consumer-timeout tick, half an
+// hour away; work now after a submit; null on an empty node), and finds
+// the last event that starts by a virtual time; a goal's checks come
+// with its verdict.
+func TestBridgeUpcomingAndEventAt(t *testing.T) {
+	id := num(t, call(t, "create"))
+	if got := str(t, call(t, "upcoming", id)); got != "null" {
+		t.Errorf("an empty node has %s upcoming", got)
+	}
+	for _, l := range []string{"queue.declare queue=q", "basic.consume queue=q tag=c on=c2.1", "basic.publish key=q body=x"} {
+		str(t, call(t, "exec", id, l))
+	}
+	var u struct {
+		In      int64
+		Timer   bool
+		Process string
+		What    string
+	}
+	if err := json.Unmarshal([]byte(str(t, call(t, "upcoming", id))), &u); err != nil || !u.Timer || u.Process != "channel c2.1" || u.What != "tick" || u.In < 30*60_000_000 {
+		t.Errorf("at the end: %+v %v", u, err)
+	}
+	var snap struct{ Furthest int64 }
+	json.Unmarshal([]byte(str(t, call(t, "snapshot", id))), &snap)
+	if n := num(t, call(t, "eventAt", id, 1<<40)); int64(n) != snap.Furthest || snap.Furthest == 0 {
+		t.Errorf("the last event by a time past the end is %v, want %d", n, snap.Furthest)
+	}
+	if n := num(t, call(t, "eventAt", id, -1)); n != 0 {
+		t.Errorf("the last event before time 0 is %v", n)
+	}
+	if e := errorOf(call(t, "eventAt", id, "soon")); e == "" {
+		t.Error("eventAt with a word for a time is not refused")
+	}
+	var g struct {
+		Checks []struct{ Name, Want, Found string }
+	}
+	json.Unmarshal([]byte(str(t, call(t, "expect", id, "expect queue=q consumers=2"))), &g)
+	if len(g.Checks) != 1 || g.Checks[0] != (struct{ Name, Want, Found string }{"consumers", "2", "1"}) {
+		t.Errorf("the goal's checks: %+v", g.Checks)
+	}
+	str(t, call(t, "exec", id, "submit basic.publish key=q body=y"))
+	if err := json.Unmarshal([]byte(str(t, call(t, "upcoming", id))), &u); err != nil || u.Timer || u.In != 0 {
+		t.Errorf("after a submit: %+v %v", u, err)
+	}
+}

@@ -65,6 +65,13 @@
 //	                                          "checkpoints", "checkpointBytes",
 //	                                          "checkpointInterval"}: what the
 //	                                          history costs
+//	upcoming(id)             → JSON {"in", "timer", "process", "what"}: what the
+//	                                          node does next from the moment shown (a
+//	                                          process that can run now, in 0, or the
+//	                                          earliest timer, in µs from now, whom it
+//	                                          wakes and with what), or null: nothing will
+//	eventAt(id, t)           → the last event that starts by virtual time t
+//	                                          (µs), over the whole timeline; 0 for none
 //	firstEvent(id, goal, from) → the first event from event from on at which
 //	                                          the goal (an expect line) holds, -1 if
 //	                                          none; the simulation stays where it was

@@ -186,6 +186,14 @@ func (b *bridge) exports() []export {
 			}
 			return b.events(id, from, to)
 		}),
+		withID("upcoming", func(id int, _ []safejs.Value) (any, error) { return b.upcoming(id) }),
+		withID("eventAt", func(id int, args []safejs.Value) (any, error) {
+			t, err := intArg(args, 1, "t")
+			if err != nil {
+				return nil, err
+			}
+			return b.eventAt(id, t)
+		}),
 		withID("stats", func(id int, _ []safejs.Value) (any, error) { return b.stats(id) }),
 		withID("narrate", func(id int, _ []safejs.Value) (any, error) { return b.narrate(id) }),
 		withID("markers", func(id int, _ []safejs.Value) (any, error) { return b.markers(id) }),

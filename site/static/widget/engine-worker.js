@@ -34,7 +34,7 @@
 
 
 /** JSON_ANSWERS are the bridge's functions that answer in JSON text. */
-export const JSON_ANSWERS = new Set(["exec", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "markers", "narrate", "fileBytes", "openFolder", "folderBytes", "recoverFolder"]);
+export const JSON_ANSWERS = new Set(["exec", "snapshot", "expect", "samples", "transcript", "events", "parse", "usage", "names", "stats", "upcoming", "markers", "narrate", "fileBytes", "openFolder", "folderBytes", "recoverFolder"]);
 
 /** FOLDER_CALLS are the functions of inspect.wasm, not warren.wasm. */
 export const FOLDER_CALLS = new Set(["openFolder", "folderBytes", "recoverFolder", "closeFolder"]);
