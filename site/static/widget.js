@@ -52,6 +52,7 @@
     "captions.js",
     "changes.js",
     "charts.js",
+    "connection.js",
     "console.js",
     "diagram.js",
     "dom.js",

@@ -1,10 +1,12 @@
-// Unit tests of the widget's engine connection (bridge-loader.js) and of
-// the worker's dispatch (engine-worker.js), under Node's test runner,
-// with a fake bridge in place of warren.wasm: node --test site/widgettest/
+// Unit tests of the widget's engine connection (bridge-loader.js and
+// connection.js) and of the worker's dispatch (engine-worker.js), under
+// Node's test runner, with a fake bridge in place of warren.wasm:
+// node --test site/widgettest/
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { Connection, Engine, EngineError, withOmitted } from "../static/widget/bridge-loader.js";
+import { Engine, withOmitted } from "../static/widget/bridge-loader.js";
+import { Connection, EngineError } from "../static/widget/connection.js";
 import { goalsBudgetMs, keepLines, lastLines, maxLinesSent, runCalls, runMessage } from "../static/widget/engine-worker.js";
 
 /** noTimer stands for setInterval: the tests call watch themselves. */
