@@ -31,36 +31,8 @@ export class Drawing {
     el.title = h("h2.title", { id: `t-${uid}`, text: this.label });
     el.problem = h("div.problem", { role: "alert", hidden: true }, h("strong"), h("span"));
     el.status = h("p.status", { role: "status" });
-
-    // The node, drawn, charted and as text.
-    this.terms = new Terms(uid, this.tr);
-    this.diagram = new Diagram(this.tr, this.terms);
-    this.rates = new Rates(this.tr);
-    this.rates.el.hidden = true;
-    this.files = new FilesView(
-      this.tr,
-      (fn) => this.act(fn),
-      (script) => this.runScript(script),
-    );
-    el.tables = h("div.tables", { "data-role": "tables", hidden: true });
-
-    // Controls.
-    this.markers = new Markers(this);
-    this.player = new Player(uid, this, this.getAttribute("speed"));
-    this.guide = new Guide(uid, this);
-    el.ratesBtn = h("button.view-rates", { type: "button", "aria-pressed": "false", title: this.tx("view.ratesTitle"), onclick: () => this.setView(this.view === "rates" ? "diagram" : "rates") }, this.tx("view.rates"));
-    el.filesBtn = h("button.view-files", { type: "button", "aria-pressed": "false", title: this.tx("view.filesTitle"), onclick: () => this.setView(this.view === "files" ? "diagram" : "files") }, this.tx("view.files"));
-    el.viewBtn = h("button.view", { type: "button", "aria-pressed": "false", onclick: () => this.setView(this.view === "table" ? this.graphic : "table") }, this.tx("view.table"));
-    this.shareBox = new ShareBox(uid, () => this.shareURL(), (text) => this.announce(text), this.tr);
-    el.controls = h(
-      "div.controls",
-      { role: "toolbar", "aria-label": this.tx("widget.controls") },
-      this.player.buttons,
-      this.player.scrubber,
-      this.markers.el,
-      this.guide.nav,
-      h("div.views", null, el.ratesBtn, el.filesBtn, el.viewBtn, this.shareBox.button),
-    );
+    this.buildViews(uid);
+    this.buildControls(uid);
 
     // What just happened.
     this.events = new EventList(this.tr);
@@ -101,6 +73,43 @@ export class Drawing {
     this.showRealTools(this.view);
     this.root.replaceChildren(el.section);
     this.setControlsEnabled(false);
+  }
+
+  /** buildViews makes the views of the node: drawn, charted, its files
+   * and as tables. */
+  buildViews(uid) {
+    this.terms = new Terms(uid, this.tr);
+    this.diagram = new Diagram(this.tr, this.terms);
+    this.rates = new Rates(this.tr);
+    this.rates.el.hidden = true;
+    this.files = new FilesView(
+      this.tr,
+      (fn) => this.act(fn),
+      (script) => this.runScript(script),
+    );
+    this.el.tables = h("div.tables", { "data-role": "tables", hidden: true });
+  }
+
+  /** buildControls makes the toolbar: the player's buttons and scrubber,
+   * the markers, guided playback, the views' buttons and Share. */
+  buildControls(uid) {
+    const el = this.el;
+    this.markers = new Markers(this);
+    this.player = new Player(uid, this, this.getAttribute("speed"));
+    this.guide = new Guide(uid, this);
+    el.ratesBtn = h("button.view-rates", { type: "button", "aria-pressed": "false", title: this.tx("view.ratesTitle"), onclick: () => this.setView(this.view === "rates" ? "diagram" : "rates") }, this.tx("view.rates"));
+    el.filesBtn = h("button.view-files", { type: "button", "aria-pressed": "false", title: this.tx("view.filesTitle"), onclick: () => this.setView(this.view === "files" ? "diagram" : "files") }, this.tx("view.files"));
+    el.viewBtn = h("button.view", { type: "button", "aria-pressed": "false", onclick: () => this.setView(this.view === "table" ? this.graphic : "table") }, this.tx("view.table"));
+    this.shareBox = new ShareBox(uid, () => this.shareURL(), (text) => this.announce(text), this.tr);
+    el.controls = h(
+      "div.controls",
+      { role: "toolbar", "aria-label": this.tx("widget.controls") },
+      this.player.buttons,
+      this.player.scrubber,
+      this.markers.el,
+      this.guide.nav,
+      h("div.views", null, el.ratesBtn, el.filesBtn, el.viewBtn, this.shareBox.button),
+    );
   }
 
   setControlsEnabled(on) {

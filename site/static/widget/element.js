@@ -239,16 +239,9 @@ class WarrenScenario extends HTMLElement {
     return this.titleText || this.tx("widget.label");
   }
 
+  /** start builds the widget, reads its script and runs it once. */
   async start() {
-    // A title attribute would be a tooltip over the whole widget: keep
-    // its text for the heading instead.
-    this.titleText = this.getAttribute("title") || "";
-    this.lang = langOf(this);
-    this.tr = translator(this.lang);
-    if (this.titleText) {
-      this.removeAttribute("title");
-      this.setAttribute("aria-label", this.titleText);
-    }
+    this.takeAttributes();
     this.root.adoptedStyleSheets = await loadSheets(files);
     if (this.getAttribute("load") === "click") {
       await this.clickToLoad();
@@ -266,21 +259,7 @@ class WarrenScenario extends HTMLElement {
     try {
       ({ share, source } = await readSource(this, base));
     } catch (e) {
-      this.engine = await engine.catch(() => null);
-      const title = e instanceof LinkError ? "problem.linkDamaged" : e && e.arrival ? "problem.changedOnArrival" : "problem.cannotLoad";
-      this.showProblem(this.tx(title), said(e, this.tr));
-      this.source = "";
-      if (this.engine) {
-        this.watchRestarts();
-        await this.act(async () => {
-          this.id_ = await this.engine.create(this.options());
-          this.ran = true;
-          await this.refresh();
-        });
-      }
-      this.setControlsEnabled(!!this.engine);
-      this.status("");
-      this.resolveReady();
+      await this.startEmpty(e, engine);
       return;
     }
     await this.near;
@@ -306,6 +285,40 @@ class WarrenScenario extends HTMLElement {
       return; // the engine restarted under the first run: the rebuild finishes it
     }
     this.started_();
+  }
+
+  /** takeAttributes reads the widget's language, and its title, which as
+   * an attribute would be a tooltip over the whole widget: its text is
+   * the heading's instead. */
+  takeAttributes() {
+    this.titleText = this.getAttribute("title") || "";
+    this.lang = langOf(this);
+    this.tr = translator(this.lang);
+    if (this.titleText) {
+      this.removeAttribute("title");
+      this.setAttribute("aria-label", this.titleText);
+    }
+  }
+
+  /** startEmpty says why the script could not be read (e), and starts
+   * the widget on an empty node, where the reader may still type, when
+   * the engine (a promise of it) loads. */
+  async startEmpty(e, engine) {
+    this.engine = await engine.catch(() => null);
+    const title = e instanceof LinkError ? "problem.linkDamaged" : e && e.arrival ? "problem.changedOnArrival" : "problem.cannotLoad";
+    this.showProblem(this.tx(title), said(e, this.tr));
+    this.source = "";
+    if (this.engine) {
+      this.watchRestarts();
+      await this.act(async () => {
+        this.id_ = await this.engine.create(this.options());
+        this.ran = true;
+        await this.refresh();
+      });
+    }
+    this.setControlsEnabled(!!this.engine);
+    this.status("");
+    this.resolveReady();
   }
 
   /** clickToLoad (load="click") shows the script and a Run button, and
