@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { DIRECTIVES, History, parseDirective, typedEntries, withCuts } from "../static/widget/history.js";
+import { DIRECTIVES, History, parseDirective, StoppedLines, typedEntries, withCuts } from "../static/widget/history.js";
 import { ShareState } from "../static/widget/share.js";
 import { t } from "../static/widget/i18n.js";
 
@@ -135,6 +135,39 @@ test("the source keeps the cuts of its commands the time budget stopped", () => 
   assert.equal(h.source, text, "no cuts: the source as it was");
   h.keepCuts(text.split("\n"), [[1, 412672, false]]);
   assert.equal(h.source, "queue.declare queue=q\n#@cut 412672\nrun events=3000000");
+});
+
+test("a script run keeps where the time budget stopped its commands: a new #@cut, or a smaller one in place of its own", () => {
+  const text = "queue.declare queue=q\nrun events=3000000\n#@cut 900000\n#@mark full\nrun events=3000000\n#@cut 5000\n#@cut many\nrun events=3000000\nrun events=3000000";
+  const lines = text.split("\n");
+  // what each line did: ok, and the events the time budget stopped it at
+  const ran = [
+    [true, 0],
+    [true, 412672],
+    [true, 0],
+    [true, 0],
+    [true, 400000],
+    [true, 0],
+    [false, 0],
+    [true, 3000],
+    [true, 2000],
+  ];
+  const stopped = new StoppedLines();
+  lines.forEach((line, i) => stopped.ran(i, parseDirective(line), ...ran[i]));
+  assert.deepEqual(stopped.cuts, [
+    [1, 412672, false],
+    [2, 400000, true],
+    [5, 3000, true],
+    [8, 2000, false],
+  ]);
+  const h = new History(text);
+  h.keepCuts(lines, stopped.cuts);
+  assert.equal(h.source, "queue.declare queue=q\n#@cut 412672\nrun events=3000000\n#@cut 400000\n#@mark full\nrun events=3000000\n#@cut 3000\n#@cut many\nrun events=3000000\n#@cut 2000\nrun events=3000000");
+  assert.deepEqual(
+    h.replay().map((s) => s.cut),
+    [0, 412672, 400000, 3000, 2000],
+    "the refused #@cut leaves the one before it to its command",
+  );
 });
 
 test("a rebuild replays the commands with their cuts and the seeks, and nothing else", () => {

@@ -100,6 +100,31 @@ export function withCuts(lines, cuts) {
   return out;
 }
 
+/** StoppedLines collects, as a script runs, the commands the time budget
+ * stopped, as withCuts takes them: cuts, each [i, n, replace], is the
+ * line of the #@cut the command ran with (replace) or else its own (i)
+ * and the events it stopped at (n). */
+export class StoppedLines {
+  constructor() {
+    this.cuts = [];
+    this.cutAt = -1; // the line of the #@cut the next command runs with
+  }
+
+  /** ran says line i ran: d is its directive (null for a command), ok
+   * whether it ran, stopped the events the time budget stopped it at (0
+   * when it did not). */
+  ran(i, d, ok, stopped) {
+    if (d?.word === "cut") {
+      this.cutAt = ok ? i : this.cutAt; // a refused #@cut leaves the one before
+    } else if (!d) {
+      if (stopped) {
+        this.cuts.push([this.cutAt >= 0 ? this.cutAt : i, stopped, this.cutAt >= 0]);
+      }
+      this.cutAt = -1;
+    }
+  }
+}
+
 /** History is what made a widget's state: the scenario's source and the
  * lines the reader added since. */
 export class History {

@@ -6,7 +6,7 @@
 // widget.
 
 import { errorText } from "./i18n.js";
-import { NARRATION, parseDirective } from "./history.js";
+import { NARRATION, parseDirective, StoppedLines } from "./history.js";
 
 /** WHOLE_COMMAND, given to exec as a command's cut with whole set, lets a
  * lesson's own line run as far as the engine's budget of one command
@@ -138,7 +138,7 @@ export class Running {
    * text's commands, before any runs. */
   async parseFirst(text) {
     try {
-      await this.engine.parse(text.split("\n").filter((l) => !l.trimStart().startsWith("#@")).join("\n"));
+      await this.engine.parse(text.split("\n").filter((l) => !parseDirective(l)).join("\n"));
     } catch (e) {
       if (e.lost) {
         throw e;
@@ -162,13 +162,13 @@ export class Running {
   /** runLines runs the lines of a script, saying how far it is. */
   async runLines(text) {
     const lines = text.split("\n");
-    const cuts = []; // [line index, events]: lines the time budget stopped
-    let cutAt = -1; // the line of the #@cut the next command runs with
+    const stopped = new StoppedLines();
     let refused = 0;
     const parseFailed = !this.el.problem.hidden;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i].trim();
-      if (!line || (line.startsWith("#") && !line.startsWith("#@"))) {
+      const d = parseDirective(line);
+      if (!line || (line.startsWith("#") && !d)) {
         continue;
       }
       if (lines.length > 20 && i % 5 === 0) {
@@ -178,15 +178,8 @@ export class Running {
         return; // removed meanwhile
       }
       this.lastCut = 0;
-      const ok = await this.runLine(line, i + 1);
-      if (line.startsWith("#@cut ")) {
-        cutAt = ok ? i : -1;
-      } else if (!line.startsWith("#@")) {
-        if (this.lastCut) {
-          cuts.push([cutAt >= 0 ? cutAt : i, this.lastCut, cutAt >= 0]);
-        }
-        cutAt = -1;
-      }
+      const ok = await this.runLine(line, i + 1, d);
+      stopped.ran(i, d, ok, this.lastCut);
       if (!ok) {
         refused++;
         if (refused === 1 && !parseFailed && !this.hasAttribute("error-ok")) {
@@ -195,14 +188,13 @@ export class Running {
       }
     }
     if (text === this.source) {
-      this.history.keepCuts(lines, cuts);
+      this.history.keepCuts(lines, stopped.cuts);
     }
   }
 
-  /** runLine runs one line of a script, lineNo; false when it was
-   * refused. */
-  async runLine(line, lineNo) {
-    const d = parseDirective(line);
+  /** runLine runs one line of a script, lineNo, read as d (see
+   * parseDirective); false when it was refused. */
+  async runLine(line, lineNo, d) {
     if (!d) {
       this.captions.command();
       return this.execLine(line, false, lineNo);
