@@ -60,68 +60,76 @@ class Lane {
     this.conn = conn;
     this.pending = new Map(); // message id → {resolve, reject, ids}
     this.alive = true;
+    this.ready = false; // the worker has loaded the engine
     this.runningSince = 0; // when the first pending call started
     this.creating = 0; // creates sent and not yet answered
     this.held = 0; // the bytes its simulations hold, as its last answer said
-    let worker;
-    this.loaded = new Promise((resolve, reject) => {
-      try {
-        worker = conn.startWorker();
-      } catch (e) {
-        reject(Object.assign(new Error(`cannot start the engine's worker: ${e && e.message ? e.message : e}`), { violations: (e && e.violations) || [] }));
-        return;
-      }
-      this.worker = worker;
-      let ready = false;
-      worker.onmessage = (e) => {
-        if (!this.alive) {
-          return;
-        }
-        const m = e.data || {};
-        if (m.type === "loaded") {
-          ready = true;
-          if (m.module && !conn.module) {
-            conn.module = m.module; // compiled once: the next workers start from it
-          }
-          resolve({ names: m.names, usages: m.usages });
-        } else if (m.type === "failed") {
-          // the page says in its language what the policy must allow
-          reject(Object.assign(new Error(m.why), { violations: m.violations || [] }));
-        } else if (m.type === "answer") {
-          if (typeof m.held === "number") {
-            this.held = m.held;
-          }
-          const p = this.pending.get(m.id);
-          if (p) {
-            this.pending.delete(m.id);
-            this.runningSince = this.pending.size ? conn.now() : 0;
-            p.resolve(m.results);
-          }
-        } else if (m.type === "dead") {
-          conn.died(this, m.why);
-        }
-      };
-      worker.onerror = (e) => {
-        if (!this.alive) {
-          return;
-        }
-        const why = (e && e.message) || "the engine's worker could not run (is engine-worker.js served to this page?)";
-        if (e && typeof e.preventDefault === "function") {
-          e.preventDefault();
-        }
-        if (!ready) {
-          reject(new Error(why));
-        } else {
-          conn.died(this, why);
-        }
-      };
-      try {
-        worker.postMessage(conn.module ? { type: "load", base: conn.base, module: conn.module } : { type: "load", base: conn.base });
-      } catch {
-        worker.postMessage({ type: "load", base: conn.base }); // a module that cannot cross: it compiles its own
-      }
-    });
+    this.loaded = new Promise((resolve, reject) => this.start(resolve, reject));
     this.loaded.catch(() => {});
+  }
+
+  /** start starts the worker and has it load the engine: resolve is
+   * called with the engine's names and usages once it has, reject when
+   * it cannot. */
+  start(resolve, reject) {
+    const conn = this.conn;
+    let worker;
+    try {
+      worker = conn.startWorker();
+    } catch (e) {
+      reject(Object.assign(new Error(`cannot start the engine's worker: ${e && e.message ? e.message : e}`), { violations: (e && e.violations) || [] }));
+      return;
+    }
+    this.worker = worker;
+    worker.onmessage = (e) => this.alive && this.heard(e.data || {}, resolve, reject);
+    worker.onerror = (e) => this.alive && this.failed(e, reject);
+    try {
+      worker.postMessage(conn.module ? { type: "load", base: conn.base, module: conn.module } : { type: "load", base: conn.base });
+    } catch {
+      worker.postMessage({ type: "load", base: conn.base }); // a module that cannot cross: it compiles its own
+    }
+  }
+
+  /** heard takes a message m of the worker: the engine loaded (resolve)
+   * or could not (reject), a batch's answer, or its death. */
+  heard(m, resolve, reject) {
+    const conn = this.conn;
+    if (m.type === "loaded") {
+      this.ready = true;
+      if (m.module && !conn.module) {
+        conn.module = m.module; // compiled once: the next workers start from it
+      }
+      resolve({ names: m.names, usages: m.usages });
+    } else if (m.type === "failed") {
+      // the page says in its language what the policy must allow
+      reject(Object.assign(new Error(m.why), { violations: m.violations || [] }));
+    } else if (m.type === "answer") {
+      if (typeof m.held === "number") {
+        this.held = m.held;
+      }
+      const p = this.pending.get(m.id);
+      if (p) {
+        this.pending.delete(m.id);
+        this.runningSince = this.pending.size ? conn.now() : 0;
+        p.resolve(m.results);
+      }
+    } else if (m.type === "dead") {
+      conn.died(this, m.why);
+    }
+  }
+
+  /** failed takes the worker's error event e: the engine could not load
+   * (reject), or the worker died under it. */
+  failed(e, reject) {
+    const why = (e && e.message) || "the engine's worker could not run (is engine-worker.js served to this page?)";
+    if (e && typeof e.preventDefault === "function") {
+      e.preventDefault();
+    }
+    if (!this.ready) {
+      reject(new Error(why));
+    } else {
+      this.conn.died(this, why);
+    }
   }
 
   /** post sends a batch; ids are the worker's simulations it touches. */
