@@ -96,13 +96,13 @@ func TestWidgetLoaderListsEveryModule(t *testing.T) {
 // budget never stops one and the event budget still does; and the site
 // marks its lessons' blocks, and only those, as lessons.
 func TestLessonLinesRunWholeCommands(t *testing.T) {
-	src, err := fs.ReadFile(static, "static/widget/element.js")
+	src, err := fs.ReadFile(static, "static/widget/running.js")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`const WHOLE_COMMAND = ([\d_]+);`).FindSubmatch(src)
 	if m == nil {
-		t.Fatal("element.js has no WHOLE_COMMAND")
+		t.Fatal("running.js has no WHOLE_COMMAND")
 	}
 	if got := strings.ReplaceAll(string(m[1]), "_", ""); got != strconv.Itoa(engine.CommandEvents) {
 		t.Errorf("WHOLE_COMMAND is %s, engine.CommandEvents %d", got, engine.CommandEvents)

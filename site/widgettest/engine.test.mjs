@@ -1,10 +1,12 @@
-// Unit tests of the widget's engine connection (bridge-loader.js) and of
-// the worker's dispatch (engine-worker.js), under Node's test runner,
-// with a fake bridge in place of warren.wasm: node --test site/widgettest/
+// Unit tests of the widget's engine connection (bridge-loader.js and
+// connection.js) and of the worker's dispatch (engine-worker.js), under
+// Node's test runner, with a fake bridge in place of warren.wasm:
+// node --test site/widgettest/
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { Connection, Engine, EngineError, withOmitted } from "../static/widget/bridge-loader.js";
+import { Engine, withOmitted } from "../static/widget/bridge-loader.js";
+import { Connection, EngineError } from "../static/widget/connection.js";
 import { annotated, goalsBudgetMs, INSPECTED_CALLS, keepLines, lastLines, maxLinesSent, runCalls, runMessage } from "../static/widget/engine-worker.js";
 
 /** noTimer stands for setInterval: the tests call watch themselves. */
@@ -138,6 +140,40 @@ test("Engine runs calls in the worker, with handles of its own", async () => {
   assert.deepEqual(x.lines, ["ran three"]);
   assert.equal(y.events, 2);
   assert.equal(f.workers.length, 1);
+});
+
+test("a worker's error before the engine loaded fails the load; after, it is the worker's death, and a worker no longer used is not heard", async () => {
+  const f = fakeWorkers();
+  const silent = () => {
+    const w = f.start();
+    w.postMessage = (m) => w.posted.push(m); // never loads
+    return w;
+  };
+  let prevented = 0;
+  const error = (message) => ({ message, preventDefault: () => prevented++ });
+  const conn = new Connection(silent, "/", () => 1000, noTimer, 1);
+  f.workers[0].onerror(error("SyntaxError in engine-worker.js"));
+  await assert.rejects(conn.loaded, /SyntaxError in engine-worker.js/);
+  assert.equal(prevented, 1, "the page's console is spared the error the widget says");
+
+  const g = fakeWorkers();
+  const conn2 = new Connection(g.start, "/", () => 1000, noTimer, 1);
+  const e = new Engine(conn2, await conn2.loaded);
+  const a = await e.create({});
+  const heard = [];
+  const restarted = new Promise((r) => e.onRestart((why) => (heard.push(why), r())));
+  const old = g.workers[0];
+  const running = e.exec(a, "slow");
+  await new Promise((r) => setTimeout(r, 5));
+  old.onerror(error("out of memory in the worker"));
+  await assert.rejects(running, (err) => err.lost && err.culprit && /out of memory in the worker/.test(err.message));
+  await restarted;
+  assert.deepEqual(heard, ["out of memory in the worker"]);
+  assert.ok(e.isLost(a));
+  old.onerror(error("again"));
+  old.onmessage({ data: { type: "dead", why: "again" } });
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(heard, ["out of memory in the worker"], "the dead worker's later events are not heard");
 });
 
 test("a worker that dies is replaced: its culprit call is marked, old handles are lost, listeners hear of it", async () => {

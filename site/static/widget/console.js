@@ -204,73 +204,90 @@ export class Console {
 
   /** complete extends the word before the cursor; true if it did anything. */
   complete() {
-    const engine = this.host.engine;
     const input = this.input;
     const cur = input.selectionStart ?? input.value.length;
     const before = input.value.slice(0, cur);
-    const wordStart = before.search(/\S*$/);
-    const word = before.slice(wordStart);
-    const words = before.trimStart().split(/\s+/);
-    if (words[0] === "submit" && words.length > 1) {
-      words.shift(); // complete the command it hands over
+    const c = completion(before, this.host.engine, this.tr);
+    if (c.insert !== undefined) {
+      input.value = before.slice(0, c.start) + c.insert + input.value.slice(cur);
+      const at = c.start + c.insert.length;
+      input.setSelectionRange(at, at);
     }
-    let options;
-    if (words.length <= 1) {
-      options = engine.names;
-    } else {
-      const u = engine.usage(words[0]);
-      if (!u) {
-        setText(this.hint, this.tr("console.unknown", { name: words[0] }));
-        return true;
-      }
-      const key = word.split("=")[0];
-      if (word.includes("=")) {
-        const p = u.params.find((p) => p.key === key);
-        const values = p && p.values ? p.values : p && p.kind === "bool" ? ["true", "false"] : [];
-        options = values.map((v) => `${key}=${v}`);
-        if (!options.length) {
-          setText(this.hint, p ? this.tr("console.paramKind", { key, kind: this.tr(`console.kind.${p.kind}`), usage: u.usage }) : this.usage(u));
-          return true;
-        }
-      } else {
-        const used = new Set(words.slice(1, -1).map((w) => w.split("=")[0]));
-        options = u.params.filter((p) => !used.has(p.key)).map((p) => (p.kind === "flag" ? p.key : `${p.key}=`));
-        if (u.words) {
-          options.push(...u.words.filter((w) => !used.has(w)));
-        }
-      }
-    }
-    const matches = options.filter((o) => o.startsWith(word));
-    if (!matches.length) {
-      const u = words.length > 1 ? engine.usage(words[0]) : null;
-      setText(this.hint, u ? this.tr("console.noMatch", { usage: this.usage(u) }) : this.tr("console.noCommand"));
-      return true;
-    }
-    let common = matches[0];
-    for (const m of matches) {
-      while (!m.startsWith(common)) {
-        common = common.slice(0, -1);
-      }
-    }
-    let insert = common;
-    if (matches.length === 1 && !insert.endsWith("=")) {
-      insert += " ";
-    }
-    input.value = before.slice(0, wordStart) + insert + input.value.slice(cur);
-    const at = wordStart + insert.length;
-    input.setSelectionRange(at, at);
-    if (matches.length > 1) {
-      setText(this.hint, matches.slice(0, 12).join("  ") + (matches.length > 12 ? "  …" : ""));
-    } else {
-      const u = engine.usage(words.length <= 1 ? matches[0] : words[0]);
-      setText(this.hint, u ? this.usage(u) : "");
-    }
+    setText(this.hint, c.say);
     return true;
   }
 
+
   /** usage is a command's usage as the hint shows it: its syntax, which
    * stays as it is, said as usage in the reader's language. */
-  usage(u) {
-    return this.tr("console.usage", { usage: u.usage });
+}
+
+/** completion is what Tab does to the line before the cursor (before),
+ * from the engine's command names and usages (engine.names,
+ * engine.usage(name)), tr saying it: {start, insert, say} puts insert in
+ * place of the word from start and says say under the prompt, {say}
+ * only says it. */
+export function completion(before, engine, tr) {
+  const start = before.search(/\S*$/);
+  const word = before.slice(start);
+  const words = before.trimStart().split(/\s+/);
+  if (words[0] === "submit" && words.length > 1) {
+    words.shift(); // complete the command it hands over
   }
+  const offered = words.length <= 1 ? { options: engine.names } : argumentOptions(words, word, engine, tr);
+  if (offered.say !== undefined) {
+    return offered;
+  }
+  const matches = offered.options.filter((o) => o.startsWith(word));
+  if (!matches.length) {
+    const u = words.length > 1 ? engine.usage(words[0]) : null;
+    return { say: u ? tr("console.noMatch", { usage: usageText(u, tr) }) : tr("console.noCommand") };
+  }
+  const common = commonPrefix(matches);
+  if (matches.length > 1) {
+    return { start, insert: common, say: matches.slice(0, 12).join("  ") + (matches.length > 12 ? "  …" : "") };
+  }
+  const u = engine.usage(words.length <= 1 ? matches[0] : words[0]);
+  return { start, insert: common.endsWith("=") ? common : `${common} `, say: u ? usageText(u, tr) : "" };
+}
+
+/** argumentOptions are the arguments Tab may offer for word, the last of
+ * words, a command's: {options}, or {say} when there are none to offer
+ * (an unknown command, or a key whose values are no list). */
+function argumentOptions(words, word, engine, tr) {
+  const u = engine.usage(words[0]);
+  if (!u) {
+    return { say: tr("console.unknown", { name: words[0] }) };
+  }
+  const key = word.split("=")[0];
+  if (word.includes("=")) {
+    const p = u.params.find((p) => p.key === key);
+    const values = p && p.values ? p.values : p && p.kind === "bool" ? ["true", "false"] : [];
+    if (!values.length) {
+      return { say: p ? tr("console.paramKind", { key, kind: tr(`console.kind.${p.kind}`), usage: u.usage }) : usageText(u, tr) };
+    }
+    return { options: values.map((v) => `${key}=${v}`) };
+  }
+  const used = new Set(words.slice(1, -1).map((w) => w.split("=")[0]));
+  const options = u.params.filter((p) => !used.has(p.key)).map((p) => (p.kind === "flag" ? p.key : `${p.key}=`));
+  if (u.words) {
+    options.push(...u.words.filter((w) => !used.has(w)));
+  }
+  return { options };
+}
+
+/** commonPrefix is the longest start every one of words shares. */
+function commonPrefix(words) {
+  let common = words[0];
+  for (const w of words) {
+    while (!w.startsWith(common)) {
+      common = common.slice(0, -1);
+    }
+  }
+  return common;
+}
+
+/** usageText says a command's usage (u, the engine's). */
+function usageText(u, tr) {
+  return tr("console.usage", { usage: u.usage });
 }

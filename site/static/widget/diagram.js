@@ -253,78 +253,13 @@ export class Diagram {
    * box b. */
   queueBody(b, q) {
     const tr = this.tr;
-    if (!b.queue) {
-      const parts = {
-        ready: h("span.ready"),
-        unacked: h("span.unacked"),
-        bytes: h("span"),
-        policy: h("span.policy"),
-        lanesBox: h("div.lanes", { "aria-label": tr("diagram.lanes") }),
-        lanes: new Keyed(),
-        nextBody: h("code"),
-        nextWords: document.createTextNode(""),
-        consumersBox: h("div.consumers"),
-        consumers: new Keyed(),
-      };
-      parts.counts = h("p.counts", null, parts.ready, " · ", parts.unacked, " · ", parts.bytes);
-      parts.next = h("p.head-props", { "data-role": "next-message" }, h("span.k", { text: tr("chip.next") }), " ", parts.nextBody, parts.nextWords);
-      b.queue = parts;
-    }
-    const parts = b.queue;
-    setAttr(parts.ready, "data-count", q.ready);
-    setText(parts.ready, tr("diagram.ready", { n: q.ready }));
-    setText(parts.unacked, tr("diagram.unacked", { n: q.unacked }));
-    setText(parts.bytes, formatBytes(q.bytes));
-    if (q.policy) {
-      setText(parts.policy, ` · ${tr("diagram.policy", { policy: q.policy })}`);
-    }
-    syncChildren(parts.counts, q.policy ? [parts.ready, parts.unacked, parts.bytes, parts.policy] : [parts.ready, parts.unacked, parts.bytes]);
+    const parts = (b.queue ||= this.queueParts());
+    this.queueCounts(parts, q);
     // Heads come next-first: the highest non-empty level first, FIFO
     // within a level; give each lane its share.
-    const levels = q.levels && q.levels.length ? q.levels : [q.ready];
     const heads = (q.heads || []).map((body, i) => ({ body, props: readProps((q.headProps || [])[i]) }));
     const next = heads[0]; // the lanes take the heads from the list
-    const lanes = [];
-    // A queue of many levels (up to 255) draws a run of empty levels
-    // that did not just change as one row: 256 rows would say nothing
-    // more, and take the page's main thread for longer than a frame.
-    const fold = levels.length > FOLD_LEVELS;
-    const quiet = (lvl) => levels[lvl] === 0 && !this.changed.lanes.has(`${q.pid}/${lvl}`);
-    for (let lvl = levels.length - 1; lvl >= 0; lvl--) {
-      if (fold && quiet(lvl) && lvl > 0 && quiet(lvl - 1)) {
-        const hi = lvl;
-        while (lvl > 0 && quiet(lvl - 1)) lvl--;
-        const lane = parts.lanes.get(`${lvl}-${hi}`, () => {
-          const r = { k: h("span.k"), n: h("span.n", { text: "0" }), msgs: h("div.msgs") };
-          r.el = h("div.lane.empty", { "data-levels": `${lvl}-${hi}` }, r.k, r.n, r.msgs);
-          return r;
-        });
-        setText(lane.k, tr("diagram.priorities", { from: lvl, to: hi }));
-        lanes.push(lane.el);
-        continue;
-      }
-      const n = levels[lvl];
-      const mine = heads.splice(0, Math.min(n, heads.length));
-      const chips = mine.map(({ body, props }) => ({
-        cls: `msg${props.persistent ? " persistent" : props.transient ? " transient" : ""}${props.others.length ? " props" : ""}`,
-        text: `${body.length > 10 ? body.slice(0, 9) + "…" : body}${props.priority !== null ? ` p${props.priority}` : ""}${props.others.length ? " +" : ""}`,
-        title: [body, ...propWords(props, tr)].join(tr("list.comma")),
-      }));
-      if (n > mine.length) {
-        chips.push({ cls: "msg more", text: `+${n - mine.length}` });
-      }
-      const lane = parts.lanes.get(lvl, () => {
-        const r = { k: h("span.k"), n: h("span.n"), msgs: h("div.msgs") };
-        r.el = h("div.lane", { "data-level": lvl }, r.k, r.n, r.msgs);
-        return r;
-      });
-      setClass(lane.el, n ? "lane" : "lane empty");
-      mark(lane.el, this.changed.lanes.has(`${q.pid}/${lvl}`), this.gen);
-      setText(lane.k, levels.length > 1 ? tr("diagram.priority", { lvl }) : tr("diagram.messages"));
-      setText(lane.n, String(n));
-      syncChips(lane.msgs, chips, null, this.changed === NONE);
-      lanes.push(lane.el);
-    }
+    const lanes = this.queueLanes(parts, q, heads);
     parts.lanes.prune();
     syncChildren(parts.lanesBox, lanes);
     const body = [parts.counts, parts.lanesBox];
@@ -340,6 +275,101 @@ export class Diagram {
     parts.consumers.prune();
     syncChildren(b.qb, body);
   }
+
+  /** queueParts makes the parts of a queue's box, kept from one drawing
+   * to the next. */
+  queueParts() {
+    const tr = this.tr;
+    const parts = {
+      ready: h("span.ready"),
+      unacked: h("span.unacked"),
+      bytes: h("span"),
+      policy: h("span.policy"),
+      lanesBox: h("div.lanes", { "aria-label": tr("diagram.lanes") }),
+      lanes: new Keyed(),
+      nextBody: h("code"),
+      nextWords: document.createTextNode(""),
+      consumersBox: h("div.consumers"),
+      consumers: new Keyed(),
+    };
+    parts.counts = h("p.counts", null, parts.ready, " · ", parts.unacked, " · ", parts.bytes);
+    parts.next = h("p.head-props", { "data-role": "next-message" }, h("span.k", { text: tr("chip.next") }), " ", parts.nextBody, parts.nextWords);
+    return parts;
+  }
+
+  /** queueCounts says a queue's ready and unacknowledged messages, its
+   * bytes and its policy. */
+  queueCounts(parts, q) {
+    const tr = this.tr;
+    setAttr(parts.ready, "data-count", q.ready);
+    setText(parts.ready, tr("diagram.ready", { n: q.ready }));
+    setText(parts.unacked, tr("diagram.unacked", { n: q.unacked }));
+    setText(parts.bytes, formatBytes(q.bytes));
+    if (q.policy) {
+      setText(parts.policy, ` · ${tr("diagram.policy", { policy: q.policy })}`);
+    }
+    syncChildren(parts.counts, q.policy ? [parts.ready, parts.unacked, parts.bytes, parts.policy] : [parts.ready, parts.unacked, parts.bytes]);
+  }
+
+  /** queueLanes are the rows of a queue's priority levels, highest
+   * first, each with its share of heads (which it takes from the list).
+   * A queue of many levels (up to 255) draws a run of empty levels that
+   * did not just change as one row: 256 rows would say nothing more, and
+   * take the page's main thread for longer than a frame. */
+  queueLanes(parts, q, heads) {
+    const levels = q.levels && q.levels.length ? q.levels : [q.ready];
+    const lanes = [];
+    const fold = levels.length > FOLD_LEVELS;
+    const quiet = (lvl) => levels[lvl] === 0 && !this.changed.lanes.has(`${q.pid}/${lvl}`);
+    for (let lvl = levels.length - 1; lvl >= 0; lvl--) {
+      if (fold && quiet(lvl) && lvl > 0 && quiet(lvl - 1)) {
+        const hi = lvl;
+        while (lvl > 0 && quiet(lvl - 1)) lvl--;
+        lanes.push(this.foldedLane(parts, lvl, hi));
+      } else {
+        lanes.push(this.levelLane(parts, q, levels, lvl, heads.splice(0, Math.min(levels[lvl], heads.length))));
+      }
+    }
+    return lanes;
+  }
+
+  /** foldedLane is the one row of the empty levels lo to hi. */
+  foldedLane(parts, lo, hi) {
+    const lane = parts.lanes.get(`${lo}-${hi}`, () => {
+      const r = { k: h("span.k"), n: h("span.n", { text: "0" }), msgs: h("div.msgs") };
+      r.el = h("div.lane.empty", { "data-levels": `${lo}-${hi}` }, r.k, r.n, r.msgs);
+      return r;
+    });
+    setText(lane.k, this.tr("diagram.priorities", { from: lo, to: hi }));
+    return lane.el;
+  }
+
+  /** levelLane is the row of level lvl of a queue's levels, mine the
+   * heads it shows. */
+  levelLane(parts, q, levels, lvl, mine) {
+    const tr = this.tr;
+    const n = levels[lvl];
+    const chips = mine.map(({ body, props }) => ({
+      cls: `msg${props.persistent ? " persistent" : props.transient ? " transient" : ""}${props.others.length ? " props" : ""}`,
+      text: `${body.length > 10 ? body.slice(0, 9) + "…" : body}${props.priority !== null ? ` p${props.priority}` : ""}${props.others.length ? " +" : ""}`,
+      title: [body, ...propWords(props, tr)].join(tr("list.comma")),
+    }));
+    if (n > mine.length) {
+      chips.push({ cls: "msg more", text: `+${n - mine.length}` });
+    }
+    const lane = parts.lanes.get(lvl, () => {
+      const r = { k: h("span.k"), n: h("span.n"), msgs: h("div.msgs") };
+      r.el = h("div.lane", { "data-level": lvl }, r.k, r.n, r.msgs);
+      return r;
+    });
+    setClass(lane.el, n ? "lane" : "lane empty");
+    mark(lane.el, this.changed.lanes.has(`${q.pid}/${lvl}`), this.gen);
+    setText(lane.k, levels.length > 1 ? tr("diagram.priority", { lvl }) : tr("diagram.messages"));
+    setText(lane.n, String(n));
+    syncChips(lane.msgs, chips, null, this.changed === NONE);
+    return lane.el;
+  }
+
 
   /** consumer updates (or makes) the drawing of one consumer of queue q:
    * its unacked deliveries against its prefetch limit, and its channel. */

@@ -118,101 +118,105 @@ export const SAW_KEYS = {
 /** goalSentence says a parsed goal as one plain sentence in lang
  * (English by default), ending in a full stop. */
 export function goalSentence(g, lang) {
-  const tr = (key, params) => t(key, params, lang);
-  const num = (v) => (/^-?\d+$/.test(v) ? number(Number(v), lang) : v);
-  const n = (v) => (/^-?\d+$/.test(v) ? Number(v) : 2);
-  /** list joins phrases: "a", "a and b", "a, b and c". */
-  const list = (parts) => {
-    if (parts.length <= 1) {
-      return parts.join("");
-    }
-    let out = parts[0];
-    for (let i = 1; i < parts.length - 1; i++) {
-      out = tr("goal.comma", { a: out, b: parts[i] });
-    }
-    return tr("goal.and", { a: out, b: parts[parts.length - 1] });
-  };
-  const fields = new Map(g.fields);
-  const has = (k) => fields.has(k);
-  const get = (k) => fields.get(k);
-  let s;
-  switch (g.form) {
-    case "queue": {
-      const parts = g.fields.map(([k, v]) => queueField(tr, k, v, num, n));
-      s = parts.length ? tr("goal.queue", { name: g.subject, parts: list(parts) }) : tr("goal.queueExists", { name: g.subject });
-      break;
-    }
-    case "process": {
-      const parts = [];
-      if (has("state")) {
-        parts.push(tr("goal.p.state", { state: get("state") }));
-      }
-      if (has("mailbox")) {
-        parts.push(tr("goal.p.mailbox", { n: n(get("mailbox")), count: num(get("mailbox")) }));
-      }
-      if (has("blocked")) {
-        parts.push(yes(get("blocked")) ? tr("goal.p.flow") : tr("goal.p.noFlow"));
-      }
-      s = parts.length ? tr("goal.process", { name: g.subject, parts: list(parts) }) : tr("goal.processExists", { name: g.subject });
-      break;
-    }
-    case "credit": {
-      const [from, to] = g.subject.split("->").map((x) => x.trim());
-      const parts = [];
-      if (has("left")) {
-        parts.push(tr("goal.c.left", { n: n(get("left")), count: num(get("left")) }));
-      }
-      if (has("blocked")) {
-        parts.push(yes(get("blocked")) ? tr("goal.c.out") : tr("goal.c.notOut"));
-      }
-      s = tr(parts.length ? "goal.credit" : "goal.creditAny", { from: from || g.subject, to: to || "?", parts: list(parts) });
-      break;
-    }
-    case "file": {
-      const parts = [];
-      if (has("entries")) {
-        parts.push(tr("goal.f.entries", { n: n(get("entries")), count: num(get("entries")) }));
-      }
-      if (has("live")) {
-        parts.push(tr("goal.f.live", { count: num(get("live")) }));
-      }
-      if (has("dead")) {
-        parts.push(tr("goal.f.dead", { count: num(get("dead")) }));
-      }
-      if (has("size")) {
-        parts.push(tr("goal.f.size", { n: n(get("size")), count: num(get("size")) }));
-      }
-      if (g.flags.includes("gone")) {
-        s = tr("goal.fileGone", { name: g.subject });
-        break;
-      }
-      s = parts.length ? tr("goal.file", { name: g.subject, parts: list(parts) }) : tr("goal.fileExists", { name: g.subject });
-      break;
-    }
-    case "alarm":
-      s = g.subject === "none" ? tr("goal.alarmNone") : g.subject === "disk" ? tr("goal.alarmDisk") : tr("goal.alarmMemory");
-      break;
-    case "never":
-      s = g.subject === "blocked" ? tr("goal.neverBlocked", { on: g.on || "?" }) : tr("goal.neverDropped", { on: g.on || "?" });
-      break;
-    default: {
-      const what = SAW_KEYS[g.subject] ? tr(SAW_KEYS[g.subject]) : tr("goal.saw.kind", { kind: g.subject || "?" });
-      const bits = g.fields.filter(([k]) => k !== "after").map(([k, v]) => sawField(tr, k, v));
-      for (const f of g.flags) {
-        bits.push(f === "redelivered" ? tr("goal.s.redelivered") : f === "persistent" ? tr("goal.s.persistent") : f);
-      }
-      const seen = bits.length ? tr("goal.sawWith", { what, fields: list(bits) }) : what;
-      s = tr(g.on.includes(".") ? "goal.sawChannel" : "goal.sawConnection", { on: g.on || "?", what: seen });
-      const after = AFTER_KEYS[get("after")];
-      if (after) {
-        s = tr(after, { s });
-      }
-    }
-  }
+  const say = sayer(lang);
+  let s = (Object.hasOwn(FORM_SENTENCES, g.form) ? FORM_SENTENCES[g.form] : sawSentence)(g, say, new Map(g.fields));
   if (g.within !== null && Number.isFinite(g.within)) {
-    s = tr("goal.within", { s, ms: number(g.within, lang) });
+    s = say.tr("goal.within", { s, ms: number(g.within, lang) });
   }
-  return tr("goal.sentence", { s: normLang(lang) === "en" ? `${s[0].toUpperCase()}${s.slice(1)}` : s });
+  return say.tr("goal.sentence", { s: normLang(lang) === "en" ? `${s[0].toUpperCase()}${s.slice(1)}` : s });
+}
+
+/** sayer is what the sentences of goals say their parts with, in lang:
+ * tr a key, num a number as written, n a number's plural form (2 when it
+ * is no number), list phrases joined ("a", "a and b", "a, b and c"). */
+function sayer(lang) {
+  const tr = (key, params) => t(key, params, lang);
+  return {
+    tr,
+    num: (v) => (/^-?\d+$/.test(v) ? number(Number(v), lang) : v),
+    n: (v) => (/^-?\d+$/.test(v) ? Number(v) : 2),
+    list(parts) {
+      if (parts.length <= 1) {
+        return parts.join("");
+      }
+      let out = parts[0];
+      for (let i = 1; i < parts.length - 1; i++) {
+        out = tr("goal.comma", { a: out, b: parts[i] });
+      }
+      return tr("goal.and", { a: out, b: parts[parts.length - 1] });
+    },
+  };
+}
+
+/** FORM_SENTENCES say a goal of each form but a saw goal (sawSentence),
+ * from the goal, a sayer and its fields. */
+const FORM_SENTENCES = {
+  queue(g, { tr, num, n, list }) {
+    const parts = g.fields.map(([k, v]) => queueField(tr, k, v, num, n));
+    return parts.length ? tr("goal.queue", { name: g.subject, parts: list(parts) }) : tr("goal.queueExists", { name: g.subject });
+  },
+  process(g, { tr, num, n, list }, fields) {
+    const parts = [];
+    if (fields.has("state")) {
+      parts.push(tr("goal.p.state", { state: fields.get("state") }));
+    }
+    if (fields.has("mailbox")) {
+      parts.push(tr("goal.p.mailbox", { n: n(fields.get("mailbox")), count: num(fields.get("mailbox")) }));
+    }
+    if (fields.has("blocked")) {
+      parts.push(yes(fields.get("blocked")) ? tr("goal.p.flow") : tr("goal.p.noFlow"));
+    }
+    return parts.length ? tr("goal.process", { name: g.subject, parts: list(parts) }) : tr("goal.processExists", { name: g.subject });
+  },
+  credit(g, { tr, num, n, list }, fields) {
+    const [from, to] = g.subject.split("->").map((x) => x.trim());
+    const parts = [];
+    if (fields.has("left")) {
+      parts.push(tr("goal.c.left", { n: n(fields.get("left")), count: num(fields.get("left")) }));
+    }
+    if (fields.has("blocked")) {
+      parts.push(yes(fields.get("blocked")) ? tr("goal.c.out") : tr("goal.c.notOut"));
+    }
+    return tr(parts.length ? "goal.credit" : "goal.creditAny", { from: from || g.subject, to: to || "?", parts: list(parts) });
+  },
+  file(g, { tr, num, n, list }, fields) {
+    if (g.flags.includes("gone")) {
+      return tr("goal.fileGone", { name: g.subject });
+    }
+    const parts = [];
+    if (fields.has("entries")) {
+      parts.push(tr("goal.f.entries", { n: n(fields.get("entries")), count: num(fields.get("entries")) }));
+    }
+    if (fields.has("live")) {
+      parts.push(tr("goal.f.live", { count: num(fields.get("live")) }));
+    }
+    if (fields.has("dead")) {
+      parts.push(tr("goal.f.dead", { count: num(fields.get("dead")) }));
+    }
+    if (fields.has("size")) {
+      parts.push(tr("goal.f.size", { n: n(fields.get("size")), count: num(fields.get("size")) }));
+    }
+    return parts.length ? tr("goal.file", { name: g.subject, parts: list(parts) }) : tr("goal.fileExists", { name: g.subject });
+  },
+  alarm(g, { tr }) {
+    return g.subject === "none" ? tr("goal.alarmNone") : g.subject === "disk" ? tr("goal.alarmDisk") : tr("goal.alarmMemory");
+  },
+  never(g, { tr }) {
+    return g.subject === "blocked" ? tr("goal.neverBlocked", { on: g.on || "?" }) : tr("goal.neverDropped", { on: g.on || "?" });
+  },
+};
+
+/** sawSentence says a goal that a connection or channel saw something. */
+function sawSentence(g, { tr, list }, fields) {
+  const what = SAW_KEYS[g.subject] ? tr(SAW_KEYS[g.subject]) : tr("goal.saw.kind", { kind: g.subject || "?" });
+  const bits = g.fields.filter(([k]) => k !== "after").map(([k, v]) => sawField(tr, k, v));
+  for (const f of g.flags) {
+    bits.push(f === "redelivered" ? tr("goal.s.redelivered") : f === "persistent" ? tr("goal.s.persistent") : f);
+  }
+  const seen = bits.length ? tr("goal.sawWith", { what, fields: list(bits) }) : what;
+  const s = tr(g.on.includes(".") ? "goal.sawChannel" : "goal.sawConnection", { on: g.on || "?", what: seen });
+  const after = AFTER_KEYS[fields.get("after")];
+  return after ? tr(after, { s }) : s;
 }
 
 /** queueField says one list_queues column of a queue. */

@@ -388,6 +388,8 @@ export default {
   "console.noMatch": "No match. {usage}",
   "console.noCommand": "No command starts like that.",
   "console.unknownDirective": "unknown widget directive {name}",
+  "console.cutNumber": "#@cut takes a number of events, not {a}",
+  "console.seekNumber": "#@seek takes an event number, not {a}",
   "console.held": "(handed to the node: step to see it run)",
   "diagram.col.reader": "Readers",
   "diagram.col.channel": "Channels",

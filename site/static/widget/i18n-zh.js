@@ -427,6 +427,8 @@ export default {
   "console.noMatch": "没有匹配项。{usage}",
   "console.noCommand": "没有以此开头的命令。",
   "console.unknownDirective": "未知的组件指令 {name}",
+  "console.cutNumber": "#@cut 需要一个事件数，而不是 {a}",
+  "console.seekNumber": "#@seek 需要一个事件序号，而不是 {a}",
   "console.held": "（已交给节点：单步执行即可看到它运行）",
   "diagram.col.reader": "读取进程（reader）",
   "diagram.col.channel": "信道（channel）",

@@ -1,0 +1,289 @@
+// running.js: how <warren-scenario> (element.js) runs its script: the
+// scenario line by line when it opens or resets, each command with its
+// cut, the widget's directives (history.js reads them) handed to the part
+// that keeps each, and the rebuild of a simulation its worker lost. These
+// are methods of the element (element.js joins them to it): this is the
+// widget.
+
+import { withOmitted } from "./bridge-loader.js";
+import { errorText } from "./i18n.js";
+import { NARRATION, parseDirective, StoppedLines } from "./history.js";
+
+/** WHOLE_COMMAND, given to exec as a command's cut with whole set, lets a
+ * lesson's own line run as far as the engine's budget of one command
+ * (engine.CommandEvents) whatever the time it takes: the browser's time
+ * budget guards scripts from links and the console (a link's #@cut is
+ * still under it), and a lesson cut short on a slow computer would teach
+ * something else. */
+const WHOLE_COMMAND = 3_000_000;
+
+export class Running {
+  /** rebuild makes the simulation again in a new worker: the script that
+   * made it (a share link's), then a seek to the event it showed. The
+   * command that was running when the worker died is left out. */
+  rebuild(why) {
+    return this.quietly(() => this.rebuildNow(why));
+  }
+
+  async rebuildNow() {
+    if (!this.engine || (!(this.id_ && this.engine.isLost(this.id_)) && !this.hadLost)) {
+      return; // this simulation is where it was
+    }
+    this.hadLost = false;
+    const culprit = this.lostCommand;
+    this.lostCommand = "";
+    if (!this.isConnected) {
+      return;
+    }
+    const wasRunning = this.player.playing;
+    this.pause();
+    const at = this.pos;
+    // what replaying the history costs, and the old simulation forgotten
+    // (if it is still in a worker, it is destroyed there)
+    const cost = this.id_ ? this.engine.costOf(this.id_) : 0;
+    if (this.id_) {
+      this.engine.destroy(this.id_);
+    }
+    this.id_ = 0;
+    this.snap = null;
+    if (!this.ran) {
+      await this.startAgain(culprit);
+      return;
+    }
+    await this.replay(cost, at);
+    if (culprit) {
+      this.showProblem(this.tx("problem.stopped"), this.tx("problem.restarted", { culprit, pos: this.pos }));
+    }
+    const again = this.retries;
+    this.retries = [];
+    if (!culprit) {
+      for (const fn of again) {
+        await fn();
+      }
+    }
+    if (wasRunning && !culprit) {
+      this.play();
+    }
+  }
+
+  /** startAgain runs the scenario from the top, when its worker was lost
+   * before it first ran; or says it cannot run here, when it was the
+   * culprit. */
+  async startAgain(culprit) {
+    if (culprit) {
+      this.showProblem(this.tx("problem.stopped"), this.tx("problem.cannotRunHere", { culprit }));
+      this.status("");
+      this.resolveReady();
+      return;
+    }
+    this.console.clear();
+    this.hideProblem();
+    this.captions.clear();
+    this.guide.clear();
+    await this.runSource(this.source);
+    await this.openWhereAsked();
+    this.started_();
+  }
+
+  /** replay makes the history again on a new simulation (see
+   * History.replay), cost being what it cost before, and shows event at. */
+  async replay(cost, at) {
+    this.busy = true;
+    this.status(this.tx("status.rebuilding"));
+    try {
+      this.id_ = await this.engine.create(this.options(), cost);
+      for (const step of this.history.replay()) {
+        if ("seek" in step) {
+          await this.engine.seek(this.id_, step.seek);
+        } else {
+          await this.engine.exec(this.id_, step.line, step.cut || (this.lesson ? WHOLE_COMMAND : 0), this.lesson);
+        }
+      }
+      await this.position();
+      await this.engine.seek(this.id_, Math.min(at, this.end));
+    } finally {
+      this.busy = false;
+      this.status("");
+    }
+    this.setControlsEnabled(true);
+    await this.refresh();
+  }
+
+  /** runSource runs a script line by line, as share links replay. */
+  async runSource(text) {
+    this.busy = true;
+    this.setControlsEnabled(false);
+    try {
+      if (!this.id_) {
+        this.id_ = await this.engine.create(this.options());
+      }
+      await this.parseFirst(text);
+      await this.runLines(text);
+      if (this.id_) {
+        await this.resolveWhens();
+      }
+    } finally {
+      this.busy = false;
+      this.status("");
+    }
+    this.setControlsEnabled(true);
+    await this.refresh();
+    // only now: an action the engine's restarting interrupts once the
+    // scenario has run is done again after the rebuild, which has run the
+    // script itself; a first run interrupted in its refresh must not be
+    // run a second time on the rebuilt simulation
+    this.ran = true;
+  }
+
+  /** parseFirst shows the first mistake the engine's parser finds in
+   * text's commands, before any runs. */
+  async parseFirst(text) {
+    try {
+      await this.engine.parse(text.split("\n").filter((l) => !parseDirective(l)).join("\n"));
+    } catch (e) {
+      if (e.lost) {
+        throw e;
+      }
+      this.showProblem(this.tx("problem.mistake"), this.tx("problem.mistakeDetail", { error: errorText(e, this.lang, "parse") }));
+    }
+  }
+
+  /** resolveWhens finds, once the script ran, the event of each #@when. */
+  async resolveWhens() {
+    try {
+      await this.captions.resolve((goal, from) => this.engine.firstEvent(this.id_, goal, from));
+    } catch (e) {
+      if (e.lost) {
+        throw e;
+      }
+      this.showProblem(this.tx("problem.whenStopped"), this.tx("problem.whenStoppedDetail", { error: errorText(e, this.lang) }));
+    }
+  }
+
+  /** runLines runs the lines of a script, saying how far it is. */
+  async runLines(text) {
+    const lines = text.split("\n");
+    const stopped = new StoppedLines();
+    let refused = 0;
+    const parseFailed = !this.el.problem.hidden;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i].trim();
+      const d = parseDirective(line);
+      if (!line || (line.startsWith("#") && !d)) {
+        continue;
+      }
+      if (lines.length > 20 && i % 5 === 0) {
+        this.status(this.tx("status.running", { i: i + 1, n: lines.length }));
+      }
+      if (!this.id_) {
+        return; // removed meanwhile
+      }
+      this.lastCut = 0;
+      const ok = await this.runLine(line, i + 1, d);
+      stopped.ran(i, d, ok, this.lastCut);
+      if (!ok) {
+        refused++;
+        if (refused === 1 && !parseFailed && !this.hasAttribute("error-ok")) {
+          this.showProblem(this.tx("problem.refused"), this.tx("problem.refusedDetail", { i: i + 1, line }));
+        }
+      }
+    }
+    if (text === this.source) {
+      this.history.keepCuts(lines, stopped.cuts);
+    }
+  }
+
+  /** runLine runs one line of a script, lineNo, read as d (see
+   * parseDirective); false when it was refused. */
+  async runLine(line, lineNo, d) {
+    if (!d) {
+      this.captions.command();
+      return this.execLine(line, false, lineNo);
+    }
+    if (d.error) {
+      return this.refuseDirective(line, lineNo, this.tx(d.error.key, d.error.params));
+    }
+    if (d.word === "seek") {
+      return this.seekLine(line, d.n);
+    }
+    if (d.word === "cut") {
+      this.history.cut = d.n;
+      return true;
+    }
+    if (d.word === "holds") {
+      return true; // a caption's claim: the lessons' tests check it
+    }
+    if (NARRATION.includes(d.word)) {
+      return this.captions.directive(line, this.pos);
+    }
+    const q = this.guide.directive(line, this.pos);
+    if (typeof q === "string") {
+      return this.refuseDirective(line, lineNo, q);
+    }
+    return true; // a question's, or an exercise's (read by setGoals)
+  }
+
+  /** refuseDirective shows why the directive on line lineNo is refused
+   * (what), and is false. */
+  refuseDirective(line, lineNo, what) {
+    this.console.add({ cmd: line, lines: [`error: line ${lineNo}, ${what}`], at: this.pos });
+    return false;
+  }
+
+  /** seekLine goes back to event n for the next command; false when the
+   * engine cannot. */
+  async seekLine(line, n) {
+    try {
+      await this.engine.seek(this.id_, n);
+    } catch (e) {
+      if (e.lost) {
+        throw e;
+      }
+      this.console.add({ cmd: line, lines: ["error: " + e.message], at: this.pos });
+      return false;
+    }
+    await this.position();
+    return true;
+  }
+
+  /** execLine runs one command until quiet and shows its lines. */
+  async execLine(line, typed, lineNo) {
+    const from = this.pos;
+    const cut = this.history.takeCut();
+    this.lastCut = 0;
+    let lines;
+    try {
+      lines = await this.engine.exec(this.id_, line, cut || (this.lesson && !typed ? WHOLE_COMMAND : undefined), this.lesson && !typed);
+    } catch (e) {
+      if (e.lost) {
+        this.console.add({ cmd: line, lines: ["error: " + e.message], at: from, typed });
+        throw e;
+      }
+      lines = withOmitted({ lines: ["error: " + e.message], said: e.said ? [[0, { text: "error: " + e.message, key: "con.error", args: [e.said] }]] : [] });
+    }
+    const refused = lines.length > 0 && lines[0].startsWith("error: ");
+    if (lines.cut && (!cut || lines.cut < cut)) {
+      // the time budget stopped it, before the cut if it had one
+      this.lastCut = lines.cut;
+    }
+    if (refused && lineNo && !/^error: line \d+/.test(lines[0])) {
+      lines[0] = lines[0].replace(/^error: /, `error: line ${lineNo}, `);
+      const s = lines.said && lines.said.get(0);
+      if (s && s.key === "con.error") {
+        lines.said.set(0, { text: lines[0], key: "con.error", args: [{ key: "con.line", args: [String(lineNo), s.args[0]] }] });
+      }
+    }
+    await this.position();
+    const held = !refused && !lines.length && /^submit\s/.test(line);
+    this.console.add({ cmd: line, lines: held ? [this.tx("console.held")] : lines, at: from, to: this.end, typed, note: held });
+    return !refused;
+  }
+
+  /** position reads where the simulation is: pos and end. */
+  async position() {
+    const snap = await this.engine.snapshot(this.id_);
+    this.snap = snap;
+    this.pos = snap.events;
+    this.end = snap.furthest;
+  }
+}
