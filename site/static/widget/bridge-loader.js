@@ -196,6 +196,17 @@ export class Engine {
   markers(id) {
     return this.call("markers", id);
   }
+  /** upcoming is what the node does next from the moment shown: {in,
+   * timer, process, what} (in: µs from now; a process that can run now is
+   * in 0, timer false), or null when nothing ever will. */
+  upcoming(id) {
+    return this.call("upcoming", id);
+  }
+  /** eventAt is the last event of the timeline that starts by virtual
+   * time t (µs), 0 for none. */
+  eventAt(id, t) {
+    return this.call("eventAt", id, t);
+  }
   /** firstEvent is the first event from event from on at which a goal
    * (an expect line) holds, or -1 if none does. */
   firstEvent(id, goal, from) {

@@ -7,6 +7,12 @@
 import { h, setText } from "./dom.js";
 import { realTools } from "./realtools.js";
 
+/** STORY_GAP is how far ahead (µs of the node's time) the next event may
+ * be for a Step at the end of the timeline to run it at once: past it,
+ * the scenario's story has ended (what is left is a timer such as the
+ * consumer timeout, half an hour on), and the widget says so first. */
+export const STORY_GAP = 60_000_000;
+
 export class Playback {
   /** typed runs a command as if typed in the console. */
   typed(line) {
@@ -50,6 +56,9 @@ export class Playback {
       await this.doSeek(this.pos + 1, true);
       return;
     }
+    if (await this.storyEnds()) {
+      return;
+    }
     let ran = 0;
     try {
       ran = await this.engine.step(this.id_, 1);
@@ -70,6 +79,35 @@ export class Playback {
     await this.refresh();
     this.announceEvent();
     this.updateURL();
+  }
+
+  /** storyEnds is true when, at the end of the timeline, the node's next
+   * event is a timer more than STORY_GAP away: the widget says that the
+   * scenario ends here, what comes next and when, and a second Step goes
+   * there. */
+  async storyEnds() {
+    if (this.endSaid === this.pos) {
+      this.endSaid = -1;
+      return false; // asked again: go on
+    }
+    let u = null;
+    try {
+      u = await this.engine.upcoming(this.id_);
+    } catch (e) {
+      if (e.lost) {
+        throw e;
+      }
+      return false;
+    }
+    if (!u || !u.timer || u.in < STORY_GAP) {
+      return false;
+    }
+    this.endSaid = this.pos;
+    this.pause();
+    const text = this.tx("status.storyEnd", { what: u.what, process: u.process, min: Math.round(u.in / 60_000_000) });
+    setText(this.el.idle, text);
+    this.announce(text);
+    return true;
   }
 
   stepBack() {
@@ -103,6 +141,7 @@ export class Playback {
       return;
     }
     this.history.moved();
+    this.endSaid = -1; // back at the end, a Step says where the story ends again
     await this.refresh();
     if (speak) {
       this.announceEvent();

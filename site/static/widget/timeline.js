@@ -8,6 +8,12 @@ import { formatTime } from "./format.js";
 import { eventLine, translator } from "./i18n.js";
 
 const SPEEDS = [1, 2, 5, 10, 50, 200, 1000, 10000];
+
+/** NODE_TIME are the speeds by the node's own clock: ms of its time
+ * played in a second, a value "tN" of the speed list. A run of a million
+ * events cannot be watched event by event; at these speeds a second of
+ * the node's life takes a second, ten or a thousand. */
+const NODE_TIME = [1, 10, 100, 1000];
 const EVENT_LIST = 8;
 
 /** Player is the timeline controls of one widget. The host is the
@@ -33,6 +39,11 @@ export class Player {
       "select.speed",
       { id: `s-${uid}`, onchange: () => this.playing && (this.pause(), this.play()) },
       SPEEDS.map((s) => h("option", { value: s, text: tr("player.speed", { n: s }), selected: s === 10 })),
+      h(
+        "optgroup",
+        { label: tr("player.nodeTime") },
+        NODE_TIME.map((ms) => h("option", { value: `t${ms}`, text: tr("player.speedTime", { n: ms }) })),
+      ),
     );
     if (speed && /^\d+$/.test(speed)) {
       const v = Number(speed);
@@ -90,13 +101,16 @@ export class Player {
       }
     }
     let last = performance.now();
+    let clock = null; // by the node's time: where playing has got to (µs)
     const tick = async () => {
       if (!on()) {
         return;
       }
       const now = performance.now();
-      const speed = Number(this.speed.value);
+      const value = this.speed.value;
+      const speed = value.startsWith("t") ? 10 : Number(value); // by time: ten looks a second
       const n = Math.max(1, Math.round(((now - last) / 1000) * speed));
+      const wall = now - last;
       last = now;
       if (host.pos >= host.end) {
         this.pause();
@@ -104,7 +118,22 @@ export class Player {
         return;
       }
       const t0 = performance.now();
-      const target = Math.min(host.pos + n, host.end);
+      let target = Math.min(host.pos + n, host.end);
+      if (value.startsWith("t")) {
+        // the node's time moves on at the speed's pace; the last event
+        // that has started by then is shown (none new: wait for it)
+        clock = Math.max(clock ?? 0, (host.snap && host.snap.time) || 0) + (wall / 1000) * Number(value.slice(1)) * 1000;
+        target = Math.min(Math.max(await host.engine.eventAt(host.id_, Math.floor(clock)), host.pos), host.end);
+        if (!on()) {
+          return;
+        }
+        if (target === host.pos) {
+          // nothing starts yet: the clock shows the node's time going on
+          setText(this.clock, this.tr("player.clock", { pos: host.pos, end: host.end, time: formatTime(Math.floor(clock)) }));
+          this.timer = setTimeout(tick, 100);
+          return;
+        }
+      }
       const to = host.guide ? host.guide.playTo(host.pos, target) : target;
       await host.seekTo(to, false);
       if (!on()) {
@@ -120,7 +149,7 @@ export class Player {
       const interval = Math.max(1000 / Math.min(speed, 30) - cost, 0, cost * 0.5);
       this.timer = setTimeout(tick, interval);
     };
-    this.timer = setTimeout(tick, 1000 / Math.min(Number(this.speed.value), 30));
+    this.timer = setTimeout(tick, this.speed.value.startsWith("t") ? 100 : 1000 / Math.min(Number(this.speed.value), 30));
   }
 
   /** pause stops playing; quiet leaves the live region to the caller. */
