@@ -227,11 +227,21 @@ func (b *bridge) events(id int, from, to int64) (string, error) {
 	}
 	from = max(from, 1)
 	to = min(to, s.EventCount(), from+maxEventsPerCall-1)
-	count := int(max(to-from+1, 0))
-	return numberedJSON(count, func(i int) (int64, int64, bool, string) {
-		e := s.Event(from + int64(i))
-		return e.N, 0, false, s.Describe(&e)
-	}), nil
+	e := jsonenc.Encoder{}
+	e.Open("", '[')
+	for n := from; n <= to; n++ {
+		ev := s.Event(n)
+		e.Open("", '{')
+		e.Int("n", ev.N)
+		e.Str("text", s.Describe(&ev))
+		e.Int("pid", int64(ev.PID))
+		if !ev.Input && ev.From != 0 {
+			e.Int("from", int64(ev.From)) // who sent what it handled; a client's frame has none
+		}
+		e.Close('}')
+	}
+	e.Close(']')
+	return e.String(), nil
 }
 
 // upcoming says what the node does next from the moment shown:

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 )
 
 // scenarioStory ends with a delivery its consumer never acks: after it the
@@ -102,5 +105,72 @@ func TestPlayByTheNodesClock(t *testing.T) {
 		t.Errorf("the speed reads %q", evalJS[string](b, in(w, ".speed")+".selectedOptions[0].textContent"))
 	}
 	evalJS[bool](b, in(w, "button.play")+".click(), true")
+	b.noErrors()
+}
+
+// TestStepShowsWhatTravels: stepping one event at a time, what each event
+// handled is drawn going from its sender's box to its handler's (the
+// publish from the reader to the channel, then from the channel to the
+// queue, among the others); the token goes once it has arrived. With less motion asked for,
+// nothing moves.
+func TestStepShowsWhatTravels(t *testing.T) {
+	b := newBrowser(t)
+	b.open("/test-story.html")
+	const w = "#story"
+	watch := func() {
+		evalJS[bool](b, `(() => {
+			const d = `+in(w, ".diagram")+`;
+			globalThis.__tokens = [];
+			new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes) if (n.classList && n.classList.contains("token")) globalThis.__tokens.push([Number(n.dataset.from), Number(n.dataset.to)]); }).observe(d, { childList: true });
+			return true;
+		})()`)
+	}
+	watch()
+	end := b.playState(w).End
+	b.scrubTo(w, 0)
+	for range end {
+		evalJS[bool](b, in(w, "button.step")+".click(), true")
+	}
+	type moved struct {
+		Tokens [][2]int       `json:"tokens"`
+		Names  map[int]string `json:"names"`
+		Left   int            `json:"left"`
+	}
+	read := func() moved {
+		return evalJS[moved](b, `(() => {
+			const w = document.querySelector("`+w+`");
+			const names = {};
+			for (const p of w.snap.processes) names[p.pid] = p.name;
+			return {tokens: globalThis.__tokens, names, left: w.shadowRoot.querySelectorAll(".diagram .token").length};
+		})()`)
+	}
+	m := read()
+	var paths []string
+	for _, tk := range m.Tokens {
+		paths = append(paths, m.Names[tk[0]]+" -> "+m.Names[tk[1]])
+	}
+	got := strings.Join(paths, ", ")
+	if !strings.Contains(got, "reader c1 -> channel c1.1") || !strings.Contains(got, "channel c1.1 -> queue q") {
+		t.Errorf("stepping %d events moved %q: want a publish from reader c1 to channel c1.1, then from channel c1.1 to queue q", end, got)
+	}
+	time.Sleep(900 * time.Millisecond)
+	if left := read().Left; left != 0 {
+		t.Errorf("%d tokens stay in the diagram after they arrived", left)
+	}
+
+	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/test-story.html")
+	watch()
+	b.scrubTo(w, 0)
+	for range end {
+		evalJS[bool](b, in(w, "button.step")+".click(), true")
+	}
+	if m := read(); len(m.Tokens) != 0 {
+		t.Errorf("with less motion asked for, %d tokens moved", len(m.Tokens))
+	}
 	b.noErrors()
 }

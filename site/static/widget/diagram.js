@@ -96,6 +96,42 @@ export class Diagram {
     this.empty.hidden = s.processes.length > 0;
   }
 
+  /** travel shows what an event handled going from the box of the
+   * process that sent it to the box of the one that handled it: a token
+   * moves from one to the other (once, for a step; the boxes have
+   * changed in place by then). Nothing moves for a reader who asks for
+   * less motion, or when either box is not drawn. */
+  travel(from, to) {
+    const a = this.boxes.get(from);
+    const b = this.boxes.get(to);
+    if (!a || !b || a === b || !this.el.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      return null;
+    }
+    const base = this.el.getBoundingClientRect();
+    const centre = (el) => {
+      const r = el.getBoundingClientRect();
+      return [r.left - base.left + r.width / 2, r.top - base.top + Math.min(r.height / 2, 24)];
+    };
+    const [x1, y1] = centre(a.el);
+    const [x2, y2] = centre(b.el);
+    const token = h("span.token", { "aria-hidden": "true", "data-from": from, "data-to": to });
+    this.el.append(token);
+    const move = token.animate(
+      [
+        { transform: `translate(${x1}px, ${y1}px)`, opacity: 0.2 },
+        { transform: `translate(${x1}px, ${y1}px)`, opacity: 1, offset: 0.15 },
+        { transform: `translate(${x2}px, ${y2}px)`, opacity: 1, offset: 0.85 },
+        { transform: `translate(${x2}px, ${y2}px)`, opacity: 0 },
+      ],
+      { duration: 600, easing: "ease-in-out" },
+    );
+    move.finished.then(
+      () => token.remove(),
+      () => token.remove(),
+    );
+    return token;
+  }
+
   /** renderNode draws the node's schedulers and memory. */
   renderNode(s) {
     const tr = this.tr;

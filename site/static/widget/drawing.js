@@ -206,6 +206,20 @@ export class Drawing {
       this.markFiles();
     } else {
       this.diagram.render(s, this.changed, this.gen);
+      this.travelled(evs);
+    }
+    this.drawnPos = this.pos;
+  }
+
+  /** travelled moves a token from sender to handler when the reader went
+   * one event on (a step, or playing at 10 events a second or fewer): a
+   * message seen going from the reader to the channel, the queue, the
+   * writer. */
+  travelled(evs) {
+    const ev = evs[evs.length - 1];
+    const slow = !this.player.playing || Number(this.player.speed.value) <= 10;
+    if (!this.quiet && ev && ev.from && this.pos === this.drawnPos + 1 && ev.n === this.pos && slow) {
+      this.diagram.travel(ev.from, ev.pid);
     }
   }
 
