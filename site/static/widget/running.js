@@ -226,7 +226,11 @@ export class Running {
   /** refuseDirective shows why the directive on line lineNo is refused
    * (what), and is false. */
   refuseDirective(line, lineNo, what) {
-    this.console.add({ cmd: line, lines: [`error: line ${lineNo}, ${what}`], at: this.pos });
+    // what is in the reader's language already; the line around it is
+    // said as the engine's refusals are (con.error, con.line)
+    const text = `error: line ${lineNo}, ${what}`;
+    const lines = withOmitted({ lines: [text], said: [[0, { text, key: "con.error", args: [{ key: "con.line", args: [String(lineNo), what] }] }]] });
+    this.console.add({ cmd: line, lines, at: this.pos });
     return false;
   }
 
