@@ -80,10 +80,15 @@ func (s Scenario) Directives() ([]Directive, error) {
 	seen := map[string]int{}
 	pendingWhen := ""
 	var caption *Directive // the caption a holds line now would claim for (a copy)
-	for i, line := range strings.Split(s.Script, "\n") {
+	if _, err := s.Varies(); err != nil {
+		return nil, err
+	}
+	for i, line := range strings.Split(s.filled(0), "\n") {
 		t := strings.TrimSpace(line)
 		num := s.Line + 1 + i
 		switch {
+		case strings.HasPrefix(t, VaryPrefix+" "):
+			continue // the block's numbers that can vary (Varies)
 		case strings.HasPrefix(t, "#@"):
 			word, rest, _ := strings.Cut(t, " ")
 			rest = strings.TrimSpace(rest)

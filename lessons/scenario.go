@@ -213,7 +213,10 @@ type Step = scenario.Step
 // the first command is an error, and so is a `----` line: a block quotes
 // what it teaches instead of recording output.
 func (s Scenario) Steps() ([]Step, error) {
-	f, err := scenario.ParseAt("", s.Line+1, s.Script)
+	if _, err := s.Varies(); err != nil {
+		return nil, err
+	}
+	f, err := scenario.ParseAt("", s.Line+1, s.filled(0))
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { captionTarget, guidedOn, isRight, playStop, QuestionList, rightAnswer } from "../static/widget/guide.js";
+import { answerField, captionTarget, guidedOn, isRight, playStop, QuestionList, rightAnswer } from "../static/widget/guide.js";
 
 test("Play stops at the first caption or question after where it is, not at one it stands on", () => {
   const stops = [0, 30, 430, 900];
@@ -74,4 +74,14 @@ test("a malformed question line says what is wrong", () => {
   assert.match(qs.directive("#@question a at=m", 0), /asked twice/);
   assert.match(qs.directive("#@answer lots", 0), /needs a number/);
   assert.match(qs.directive("#@why", 0), /needs words/);
+});
+
+test("a number question keeps its goal, and the field that holds its answer", () => {
+  const qs = new QuestionList();
+  qs.directive("#@question left at=acked", 3);
+  qs.directive("#@answer 1 queue=tasks messages_unacknowledged={n}", 3);
+  assert.equal(qs.list[0].goal, "queue=tasks messages_unacknowledged={n}");
+  assert.equal(answerField(qs.list[0].goal), "messages_unacknowledged");
+  assert.equal(answerField('credit="reader c1 -> channel c1.1" left={n}'), "left");
+  assert.equal(answerField("queue=q messages=3"), "");
 });

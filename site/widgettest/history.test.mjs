@@ -45,6 +45,7 @@ test("each directive is read with what it takes", () => {
     ["#@caption The queue fills.", { word: "caption", arg: "The queue fills." }],
     ["#@when spent queue q messages=0", { word: "when", arg: "spent queue q messages=0" }],
     ["#@holds at=landing queue=q messages=7", { word: "holds", arg: "at=landing queue=q messages=7" }],
+    ["#@vary upto 3 2 4", { word: "vary", arg: "upto 3 2 4" }],
     ["#@question left at=spent", { word: "question", arg: "left at=spent" }],
     ["#@ask How many?", { word: "ask", arg: "How many?" }],
     ["#@choice 3", { word: "choice", arg: "3" }],
@@ -195,4 +196,20 @@ test("a share link carries the history's script whole, and its replay is the sam
   assert.equal(back.event, 9);
   assert.equal(back.view, "files");
   assert.deepEqual(new History(back.script).replay(), h.replay());
+});
+
+test("varied fills a block's #@vary numbers, as written or another draw", async () => {
+  const { varied } = await import("../static/widget/history.js");
+  const src = ["#@vary upto 3 2 4", "basic.ack tag={upto} multiple on=c2.1", "#@ask After basic.ack tag={upto} multiple?", 'basic.publish key=q body="job {i}" count=4'].join("\n");
+  const as = varied(src);
+  assert.equal(as.count, 3);
+  assert.deepEqual(as.vars, [{ name: "upto", values: ["3", "2", "4"] }]);
+  assert.equal(as.text.split("\n")[1], "basic.ack tag=3 multiple on=c2.1");
+  assert.equal(as.text.split("\n")[3], 'basic.publish key=q body="job {i}" count=4', "{i} is the language's, not a variant's");
+  assert.equal(varied(src, 1).text.split("\n")[2], "#@ask After basic.ack tag=2 multiple?");
+  assert.equal(varied(src, 3).text.split("\n")[1], "basic.ack tag=3 multiple on=c2.1", "the draws go round");
+  assert.equal(varied(src, 1).text.split("\n")[0], "#@vary upto 3 2 4", "the #@vary line stays");
+  for (const bad of ["#@vary upto 3", "#@vary i 1 2", "#@vary Upto 1 2", "#@vary upto 1 two"]) {
+    assert.equal(varied(`${bad}\nbasic.ack tag={upto}`).count, 1, bad);
+  }
 });

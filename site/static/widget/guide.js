@@ -43,7 +43,7 @@ export class QuestionList {
       if (this.list.some((q) => q.name === m[1])) {
         return `#@question ${m[1]} is asked twice`;
       }
-      this.list.push({ name: m[1], at, reveal: m[2], ask: "", choices: [], answer: null, why: "" });
+      this.list.push({ name: m[1], at, reveal: m[2], ask: "", choices: [], answer: null, goal: "", why: "" });
       return true;
     }
     const q = this.list[this.list.length - 1];
@@ -65,6 +65,7 @@ export class QuestionList {
         return `#@answer needs a number first, got "${rest}"`;
       }
       q.answer = Number(m[1]);
+      q.goal = rest.slice(m[0].length).trim(); // with {n} for the answer
     }
     return true;
   }
@@ -85,6 +86,13 @@ export function isRight(q, given) {
   }
   const c = q.choices[given];
   return !!(c && c.correct);
+}
+
+/** answerField is the field of a number question's goal that holds the
+ * answer ({n}): "messages" of "queue=q messages={n}"; "" when none. */
+export function answerField(goal) {
+  const m = /(?:^|\s)([a-z_-]+)=\{n\}(?:\s|$)/.exec(goal || "");
+  return m ? m[1] : "";
 }
 
 /** rightAnswer is the answer's words: the number, or the right choice. */

@@ -172,6 +172,9 @@ export class Guide {
       kids.push(h(`p.question-result.${a.right ? "right" : "wrong"}`, { "data-role": "question-result", text: tr(a.right ? "guide.right" : "guide.wrong", { given, answer: rightAnswer(q) }) }));
       kids.push(h("p.question-why", { text: q.why }));
     }
+    if ((this.host.variants || 1) > 1) {
+      kids.push(h("button.question-vary", { type: "button", onclick: () => this.host.otherNumbers() }, tr("guide.otherNumbers")));
+    }
     this.panel.replaceChildren(...kids);
   }
 

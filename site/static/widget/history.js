@@ -20,6 +20,10 @@
 //	#@mark, #@caption, #@when      the narration (captions.js)
 //	#@holds GOAL      a claim of the caption before it, which the lessons'
 //	                  tests check (the widget has nothing to do with it)
+//	#@vary NAME V0 V1 ...
+//	                  a number of the block that can vary: {NAME} in its
+//	                  lines is V0 as written, or another value for a
+//	                  reader who asks for other numbers (varied)
 //	#@question, #@ask, #@choice, #@correct, #@answer, #@why
 //	                  a block's questions (guide.js)
 
@@ -38,6 +42,7 @@ export const DIRECTIVES = {
   caption: "words",
   when: "words",
   holds: "words",
+  vary: "words",
   ...Object.fromEntries(QUESTION_WORDS.map((w) => [w.slice(2), "words"])),
 };
 
@@ -68,6 +73,31 @@ export function parseDirective(line) {
     return { word, error: { key: `console.${word}Number`, params: { a: arg } } };
   }
   return { word, arg, n };
+}
+
+/** varied is source with each {NAME} of its #@vary lines filled in: with
+ * the values at index k of their lists (0: the values as written; a list
+ * shorter than k + 1 starts again). count is how many variants there are
+ * (the longest list; 1 with no #@vary), vars the names and values. A
+ * #@vary line that is not NAME and two or more whole numbers varies
+ * nothing (the lessons' tests refuse it). */
+export function varied(source, k = 0) {
+  const vars = [];
+  for (const line of source.split("\n")) {
+    const m = /^#@vary\s+([a-z][a-z0-9-]*)((?:\s+\d+){2,})\s*$/.exec(line.trim());
+    if (m && m[1] !== "i" && m[1] !== "n") {
+      vars.push({ name: m[1], values: m[2].trim().split(/\s+/) });
+    }
+  }
+  if (vars.length === 0) {
+    return { text: source, count: 1, vars };
+  }
+  const count = Math.max(...vars.map((v) => v.values.length));
+  const text = source
+    .split("\n")
+    .map((line) => (line.trim().startsWith("#@vary") ? line : vars.reduce((l, v) => l.replaceAll(`{${v.name}}`, v.values[k % v.values.length]), line)))
+    .join("\n");
+  return { text, count, vars };
 }
 
 /** typedEntries are the lines a command typed into the console adds to

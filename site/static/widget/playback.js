@@ -187,6 +187,15 @@ export class Playback {
     }));
   }
 
+  /** otherNumbers runs the block again with the next draw of its #@vary
+   * numbers: its questions ask about them, and the engine works out the
+   * answers (solveVariant). */
+  otherNumbers() {
+    this.variant = ((this.variant || 0) + 1) % Math.max(this.variants || 1, 1);
+    this.guide.answered.clear();
+    return this.reset(this.tx("announce.otherNumbers"));
+  }
+
   /** runScript runs a whole script from the top on a fresh node, as the
    * widget's scenario from now on (the editor's Run). */
   runScript(text) {

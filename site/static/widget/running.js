@@ -7,7 +7,8 @@
 
 import { withOmitted } from "./bridge-loader.js";
 import { errorText } from "./i18n.js";
-import { NARRATION, parseDirective, StoppedLines } from "./history.js";
+import { NARRATION, parseDirective, StoppedLines, varied } from "./history.js";
+import { answerField } from "./guide.js";
 
 /** WHOLE_COMMAND, given to exec as a command's cut with whole set, lets a
  * lesson's own line run as far as the engine's budget of one command
@@ -111,6 +112,10 @@ export class Running {
 
   /** runSource runs a script line by line, as share links replay. */
   async runSource(text) {
+    // the block's #@vary numbers, as written or as the reader last drew
+    const v = varied(text, this.variant || 0);
+    this.variants = v.count;
+    text = v.text;
     this.busy = true;
     this.setControlsEnabled(false);
     try {
@@ -121,6 +126,9 @@ export class Running {
       await this.runLines(text);
       if (this.id_) {
         await this.resolveWhens();
+      }
+      if (this.id_ && this.variant) {
+        await this.solveVariant();
       }
     } finally {
       this.busy = false;
@@ -133,6 +141,28 @@ export class Running {
     // script itself; a first run interrupted in its refresh must not be
     // run a second time on the rebuilt simulation
     this.ran = true;
+  }
+
+  /** solveVariant works out, with the engine, the answer of each number
+   * question for the numbers this variant drew: what its goal finds at
+   * the question's moment (the value of its {n} field there). The
+   * simulation is left where it was. */
+  async solveVariant() {
+    const back = (await this.engine.snapshot(this.id_)).events;
+    for (const q of this.guide.questions.list) {
+      const field = answerField(q.goal);
+      const at = this.captions.moment(q.reveal);
+      if (q.answer === null || !field || at === null) {
+        continue;
+      }
+      await this.engine.seek(this.id_, at);
+      const r = await this.engine.expect(this.id_, `expect ${q.goal.replaceAll("{n}", "0")}`);
+      const c = (r.checks || []).find((x) => x.name === field);
+      if (c && /^-?\d+$/.test(c.found)) {
+        q.answer = Number(c.found);
+      }
+    }
+    await this.engine.seek(this.id_, back);
   }
 
   /** parseFirst shows the first mistake the engine's parser finds in
