@@ -85,7 +85,7 @@ func step(s *Sim, cmd script.Command, _ bool) ([]string, error) {
 	if s.opts.Record {
 		for i := before + 1; i <= s.EventCount(); i++ {
 			e := s.Event(i)
-			out = append(out, s.Describe(&e))
+			out = append(out, s.sayLine(s.EventSaid(&e)))
 		}
 	} else {
 		out = append(out, fmt.Sprintf("ran %d events", ran))

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 
 	"warren/engine/beam"
 	"warren/engine/node"
@@ -267,20 +268,46 @@ func (s *Sim) afterEach(mark bool) {
 	}
 }
 
-// Describe prints one event for the console and the widget's event list.
-func (s *Sim) Describe(e *beam.Event) string {
-	p := s.rt.Process(e.PID)
-	from := ""
-	if f := s.rt.Process(e.From); f != nil {
-		from = " from " + f.Name
-	}
-	what := node.KindName(e.Kind)
-	if e.Input {
-		what = "frame from client"
-		from = ""
-	}
-	return fmt.Sprintf("#%d t=%s sched=%d %s: %s%s (%dµs)", e.N, formatTime(e.Start), e.Sched+1, p.Name, what, from, e.End-e.Start)
+// EventWords is one event as its line says it, piece by piece: a widget
+// says the line in another language from them, reading none of it.
+type EventWords struct {
+	N     int64
+	At    string // the virtual time it started, as the line writes it
+	Sched int    // 1-based
+	Proc  string // the process that handled it
+	Kind  string // the Erlang message it handled (node.KindName)
+	From  string // who sent it ("" for none, and for a client's frame)
+	Input bool   // a frame from the client, read off the socket
+	Us    int64  // how long it took, µs
 }
+
+// Words are the pieces of the event's line.
+func (s *Sim) Words(e *beam.Event) EventWords {
+	w := EventWords{N: e.N, At: formatTime(e.Start), Sched: e.Sched + 1, Proc: s.rt.Process(e.PID).Name, Kind: node.KindName(e.Kind), Input: e.Input, Us: e.End - e.Start}
+	if f := s.rt.Process(e.From); f != nil && !e.Input {
+		w.From = f.Name
+	}
+	return w
+}
+
+// EventSaid is the event's line as data: its English is the line
+// Describe prints (#12 t=1.234ms sched=2 queue q1: deliver from channel
+// c1.1 (3µs)), and a widget says it in another language from its keys,
+// keeping RabbitMQ's names (the process, the Erlang message).
+func (s *Sim) EventSaid(e *beam.Event) say.Text {
+	w := s.Words(e)
+	var what any = w.Kind
+	switch {
+	case w.Input:
+		what = say.T("engine.eventInput")
+	case w.From != "":
+		what = say.S("engine.eventFrom", w.Kind, w.From)
+	}
+	return say.T("engine.event", strconv.FormatInt(w.N, 10), w.At, strconv.Itoa(w.Sched), w.Proc, what, strconv.FormatInt(w.Us, 10))
+}
+
+// Describe prints one event for the console and the widget's event list.
+func (s *Sim) Describe(e *beam.Event) string { return s.EventSaid(e).String() }
 
 func formatTime(us int64) string {
 	return fmt.Sprintf("%d.%03dms", us/1000, us%1000)

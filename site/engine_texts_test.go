@@ -206,17 +206,26 @@ var views = []string{
 
 // runMistakes runs typicalMistakes on a recording engine, and views on
 // another: each line with the console lines it printed, and the events
-// list's line of every event of the mistakes.
-func runMistakes() ([][]any, []string) {
+// list's event, as the bridge gives it (its line, the line as data, the
+// message it handled), of every event of the mistakes.
+func runMistakes() ([][]any, []json.RawMessage) {
 	s := engine.New(engine.Options{Record: true})
 	var out [][]any
 	for _, line := range widgettest.TypicalMistakes {
 		out = append(out, append([]any{line}, said(s.Run(line, engine.RunOptions{}))...))
 	}
-	var events []string
+	var events []json.RawMessage
 	for n := int64(1); n <= s.EventCount(); n++ {
-		e := s.Event(n)
-		events = append(events, s.Describe(&e))
+		ev := s.Event(n)
+		w := s.Words(&ev)
+		e := &jsonenc.Encoder{}
+		e.Open("", '{')
+		e.Str("text", s.Describe(&ev))
+		e.Said("said", s.EventSaid(&ev))
+		e.Str("kind", w.Kind)
+		e.Bool("input", w.Input)
+		e.Close('}')
+		events = append(events, json.RawMessage(e.String()))
 	}
 	v := engine.New(engine.Options{Record: true})
 	for _, line := range views {
@@ -243,7 +252,7 @@ func said(r engine.Result) []any {
 
 // eventTimes are the parts of an event line that the cost model decides
 // (when it ran, how long it took), which the file need not follow.
-var eventTimes = regexp.MustCompile(`t=[0-9.]+ms|\([0-9]+µs\)`)
+var eventTimes = regexp.MustCompile(`t=[0-9.]+ms|\([0-9]+µs\)|"[0-9.]+ms"|"[0-9]+"\s*\]`)
 
 // timeless is the file with its events' times left out.
 func timeless(s string) string { return eventTimes.ReplaceAllString(s, "") }

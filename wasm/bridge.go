@@ -231,6 +231,7 @@ func (b *bridge) events(id int, from, to int64) (string, error) {
 	e.Open("", '[')
 	for n := from; n <= to; n++ {
 		ev := s.Event(n)
+		w := s.Words(&ev)
 		e.Open("", '{')
 		e.Int("n", ev.N)
 		e.Str("text", s.Describe(&ev))
@@ -238,6 +239,11 @@ func (b *bridge) events(id int, from, to int64) (string, error) {
 		if !ev.Input && ev.From != 0 {
 			e.Int("from", int64(ev.From)) // who sent what it handled; a client's frame has none
 		}
+		// the line as data, and the message it handled, whose meaning a
+		// widget gives in the line's title
+		e.Said("said", s.EventSaid(&ev))
+		e.Str("kind", w.Kind)
+		e.Bool("input", w.Input)
 		e.Close('}')
 	}
 	e.Close(']')

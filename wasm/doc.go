@@ -48,8 +48,11 @@
 //	transcript(id, from?)    → JSON [{"n": event, "t": µs, "text": line}, ...]
 //	                                          trace lines from index from on
 //	events(id, from?, to?)   → JSON [{"n": event, "text": description, "pid",
-//	                                          "from"?}, ...]: the process that handled
-//	                                          it and the one that sent what it handled
+//	                                          "from"?, "said", "kind", "input"}, ...]: the
+//	                                          process that handled it and the one that
+//	                                          sent what it handled (pids), the line as
+//	                                          data (engine.Sim.EventSaid), and the
+//	                                          Erlang message it handled
 //	                                          events from..to (1-based, inclusive,
 //	                                          at most 10,000 a call)
 //	samples(id, from?)       → JSON [{"time": µs, "publish": /s, "deliver": /s,

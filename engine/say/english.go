@@ -8,6 +8,9 @@ package say
 // every key in their catalogs (site/static/widget/i18n-LANG.js), which a
 // test in site holds.
 const english = `
+engine.event	#{a} t={b} sched={c} {d}: {e} ({f}µs)
+engine.eventFrom	{a} from {b}
+engine.eventInput	frame from client
 engine.mailboxEmpty	its mailbox is empty
 engine.mailboxOne	1 more message waits in its mailbox
 engine.mailboxMany	{a} more messages wait in its mailbox

@@ -250,8 +250,6 @@ export function consoleLine(line, lang) {
   }
   if (line.startsWith("error: ")) {
     out.text = t("con.error", { a: errorText(line.slice(7), l) }, l); // RabbitMQ's words, or the widget's
-  } else if (EVENT_LINE.test(line)) {
-    out.text = eventLine(line, l).text; // step prints the events it ran
   } else if (line.startsWith("gc ") && (m = gcStepText(line.slice(3), l)) !== null) {
     out.text = `gc ${m}`;
   } else {
@@ -328,28 +326,24 @@ export const SHOW_KEYS = SHOW_LINES.map(([, key]) => key);
 // DOWN), which a reader compares with a real broker's trace; the English
 // line and what the message means go in the title.
 
-const EVENT_LINE = /^#(\d+) t=(\S+) sched=(\d+) (.+?): (frame from client|\S+)(?: from (.+?))? \((\d+)µs\)$/s;
-
 /** eventKey is the catalog key that says what an Erlang message (a kind
  * of event, engine/node/node.go kindNames) means. */
 export function eventKey(kind) {
   return `events.kind.${kind === "?" ? "unknown" : kind.replace(/\W/g, "_")}`;
 }
 
-/** eventLine says a line of the events list in lang: {text, title}; title
- * is the English line and what its message means, or "" in English. */
-export function eventLine(line, lang) {
+/** eventLine says an event of the events list in lang: {text, title};
+ * ev is the bridge's event: its line (text), the line as data (said,
+ * engine.Sim.EventSaid) and the Erlang message it handled (kind, input);
+ * title is the English line and what its message means, or "" in
+ * English. */
+export function eventLine(ev, lang) {
   const l = normLang(lang);
-  const m = l === "en" || typeof line !== "string" ? null : EVENT_LINE.exec(line);
-  if (!m) {
-    return { text: line, title: "" };
+  if (l === "en" || !ev || !ev.said || typeof ev.kind !== "string") {
+    return { text: ev && typeof ev.text === "string" ? ev.text : "", title: "" };
   }
-  const [, n, at, sched, proc, kind, from, us] = m;
-  const input = kind === "frame from client";
-  const what = input ? t("events.fromClient", null, l) : from ? t("events.kindFrom", { kind, from }, l) : kind;
-  const text = t("events.line", { n, at, sched, proc, what, us }, l);
-  const means = input ? t("events.kind.frame", null, l) : t(eventKey(kind), null, l);
-  return { text, title: `${line}\n${input ? "" : `${kind}: `}${means}` };
+  const means = ev.input ? t("events.kind.frame", null, l) : t(eventKey(ev.kind), null, l);
+  return { text: engineSays(ev.said, l), title: `${ev.text}\n${ev.input ? "" : `${ev.kind}: `}${means}` };
 }
 
 // -------------------------------------------------------------------

@@ -247,7 +247,7 @@ export class EventList {
     // in Chinese, warren's words of the line are said in Chinese and the
     // English line (as a broker's trace would compare) is the title
     const items = evs.map((e, i) => {
-      const said = eventLine(e.text, this.tr.lang);
+      const said = eventLine(e, this.tr.lang);
       const now = i === evs.length - 1;
       return { cls: now ? "now" : null, text: said.text, title: said.title || null, current: now ? "step" : null };
     });
