@@ -30,7 +30,7 @@ func TestConsumerUtilisationFormula(t *testing.T) {
 		}
 		return f
 	}
-	start := float64(s.Runtime().Now())
+	start := float64(s.rt.Now())
 	s.runLine("queue.declare queue=q")
 	s.runLine("basic.qos prefetch=1 on=c2.1")
 	s.runLine("basic.consume queue=q tag=c on=c2.1")
@@ -39,22 +39,22 @@ func TestConsumerUtilisationFormula(t *testing.T) {
 	}
 	// commands start at the time the last one ended: the publish and the
 	// ack below act within a few µs of the times read before them
-	blocked := float64(s.Runtime().Now())
+	blocked := float64(s.rt.Now())
 	s.runLine("basic.publish key=q body=a count=2") // the second waits: prefetch 1
 	s.runLine("run ms=1000")
-	now := float64(s.Runtime().Now())
+	now := float64(s.rt.Now())
 	active, inactive := blocked-start, now-blocked
 	want := movingAverage(active+inactive, 1e6, active/(active+inactive), 1.0)
 	if got := util(); math.Abs(got-want) > 1e-3 || got > 0.6 {
 		t.Errorf("after a second at its prefetch: %v, want %.4f", got, want)
 	}
 	// the ack unblocks the consumer: active again, the average taken
-	back := float64(s.Runtime().Now())
+	back := float64(s.rt.Now())
 	s.runLine("basic.ack tag=1 on=c2.1")
 	avg := movingAverage(back-start, 1e6, (blocked-start)/(back-start), 1.0)
 	s.runLine("basic.ack tag=2 on=c2.1")
 	s.runLine("run ms=2000")
-	now = float64(s.Runtime().Now())
+	now = float64(s.rt.Now())
 	want = movingAverage(now-back, 1e6, 1.0, avg)
 	if got := util(); math.Abs(got-want) > 1e-3 || got < 0.8 {
 		t.Errorf("two seconds after the ack: %v, want %.4f", got, want)

@@ -29,7 +29,7 @@ func (h *heldChecker) check(where string) {
 	if h.bad != "" {
 		return
 	}
-	c := h.s.Cluster()
+	c := h.s.cluster
 	if got, want := c.Depth(), c.CountDepth(); got != want {
 		h.bad = fmt.Sprintf("%s: depth %d, counted %d", where, got, want)
 		return

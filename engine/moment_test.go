@@ -21,8 +21,8 @@ func TestFirstEventWhere(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("not found: %v %v", ok, err)
 	}
-	if s.Runtime().Events() != end {
-		t.Errorf("left at event %d, want %d", s.Runtime().Events(), end)
+	if s.rt.Events() != end {
+		t.Errorf("left at event %d, want %d", s.rt.Events(), end)
 	}
 	if err := s.SeekEvent(n); err != nil {
 		t.Fatal(err)
@@ -67,8 +67,8 @@ func TestWhenScanKeepsTheBudgets(t *testing.T) {
 	if took > 2*time.Second {
 		t.Errorf("a scan under a 20ms budget took %v", took)
 	}
-	if s.Runtime().Events() != end || seekState(t, s) != before {
-		t.Errorf("left at event %d, want %d as it was", s.Runtime().Events(), end)
+	if s.rt.Events() != end || seekState(t, s) != before {
+		t.Errorf("left at event %d, want %d as it was", s.rt.Events(), end)
 	}
 
 	s.SetTimeBudget(0, wallClock)
@@ -76,7 +76,7 @@ func TestWhenScanKeepsTheBudgets(t *testing.T) {
 	if _, ok, err := s.FirstEventWhere(goal, 100); ok || err == nil || err.Error() != "when: stopped looking after 5,000 events, at event 5100 (the budget of one command)" {
 		t.Fatalf("a scan past the budget of events: %v %v", ok, err)
 	}
-	if s.Runtime().Events() != end || seekState(t, s) != before {
-		t.Errorf("left at event %d, want %d as it was", s.Runtime().Events(), end)
+	if s.rt.Events() != end || seekState(t, s) != before {
+		t.Errorf("left at event %d, want %d as it was", s.rt.Events(), end)
 	}
 }

@@ -39,7 +39,7 @@ func TestSeekKeepsTheBudgets(t *testing.T) {
 	if !errors.As(err, &stop) {
 		t.Fatalf("a seek back over %d events under a budget of 40,000: %v", end, err)
 	}
-	if at := s.Runtime().Events(); stop.At != at || at < 40_000 || at >= end-5 {
+	if at := s.rt.Events(); stop.At != at || at < 40_000 || at >= end-5 {
 		t.Fatalf("stopped at %d, the simulation is at %d (want 40,000 or more, short of %d)", stop.At, at, end-5)
 	}
 	if msg := err.Error(); !strings.HasPrefix(msg, "seek: stopped at event ") ||

@@ -140,12 +140,6 @@ func (s *Sim) link() {
 	s.cluster.KeepNotices(s.opts.Record) // only a recorded run has markers
 }
 
-// Cluster exposes the simulated broker for inspection.
-func (s *Sim) Cluster() *node.Cluster { return s.cluster }
-
-// Runtime exposes the process runtime for inspection.
-func (s *Sim) Runtime() *beam.Runtime { return s.rt }
-
 // baseline is where the last command that runs events started, for the
 // utilisation `show schedulers` reports. (Not a marker: those are the
 // timeline's, markers.go.)

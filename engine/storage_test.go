@@ -48,7 +48,7 @@ func compareFiles(t *testing.T, s *Sim, snapshot string, skip ...string) {
 			}
 		}
 		want, _ := os.ReadFile(p)
-		got, err := vfs.ReadFile(s.Cluster().First().Disk, vhostDir+"/"+filepath.ToSlash(rel))
+		got, err := vfs.ReadFile(s.cluster.First().Disk, vhostDir+"/"+filepath.ToSlash(rel))
 		if err != nil {
 			t.Errorf("%s: %s is missing: %v", snapshot, rel, err)
 			return nil

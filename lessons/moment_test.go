@@ -146,10 +146,10 @@ func TestExercisesTeach(t *testing.T) {
 func runSteps(t *testing.T, l Lesson, steps []Step) (*engine.Sim, []int64) {
 	t.Helper()
 	sim := lessonSim(t, l)
-	at := []int64{sim.Runtime().Events()}
+	at := []int64{sim.EventCount()}
 	for _, s := range steps {
 		scenario.Exec(target(sim), s)
-		at = append(at, sim.Runtime().Events())
+		at = append(at, sim.EventCount())
 	}
 	return sim, at
 }

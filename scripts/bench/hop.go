@@ -149,7 +149,7 @@ func engineHop(n, size int) (local, remote float64, err error) {
 			}
 		}
 		busy := func() (b int64) {
-			for _, sc := range s.Runtime().Schedulers() {
+			for _, sc := range s.Snapshot().Schedulers {
 				b += sc.Busy
 			}
 			return b

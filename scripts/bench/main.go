@@ -140,16 +140,16 @@ func benchEngine(n int) (wall, virtual float64, err error) {
 	}
 	const batch = 10_000
 	start := time.Now()
-	busy0 := s.Runtime().Schedulers()[0].Busy
+	busy0 := s.Snapshot().Schedulers[0].Busy
 	for done := 0; done < n; done += batch {
 		k := min(batch, n-done)
 		s.Run("basic.publish key=bench size=16 count="+strconv.Itoa(k), engine.RunOptions{})
 	}
 	elapsed := time.Since(start)
-	if q := s.Cluster().ListQueues()[0]; q.Messages != 0 {
-		return 0, 0, fmt.Errorf("queue not drained: %d left", q.Messages)
+	if q := s.Snapshot().Queues[0]; q.Ready+q.Unacked != 0 {
+		return 0, 0, fmt.Errorf("queue not drained: %d left", q.Ready+q.Unacked)
 	}
-	busy := s.Runtime().Schedulers()[0].Busy - busy0
+	busy := s.Snapshot().Schedulers[0].Busy - busy0
 	return float64(n) / elapsed.Seconds(), float64(n) / (float64(busy) / 1e6), nil
 }
 

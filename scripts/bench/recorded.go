@@ -23,8 +23,8 @@ func benchRecorded(n int) (float64, error) {
 		s.Run("basic.publish key=bench size=16 count="+strconv.Itoa(min(10_000, n-done)), engine.RunOptions{})
 	}
 	elapsed := time.Since(start)
-	if q := s.Cluster().ListQueues()[0]; q.Messages != 0 {
-		return 0, fmt.Errorf("queue not drained: %d left", q.Messages)
+	if q := s.Snapshot().Queues[0]; q.Ready+q.Unacked != 0 {
+		return 0, fmt.Errorf("queue not drained: %d left", q.Ready+q.Unacked)
 	}
 	return float64(n) / elapsed.Seconds(), nil
 }

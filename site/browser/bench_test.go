@@ -270,7 +270,7 @@ func benchRecordedRatio(t testing.TB, b *browser, say func(string, ...any)) {
 		if !strings.HasPrefix(answer, `{"lines":[`) {
 			t.Errorf("the command's answer natively: %.100s", answer)
 		}
-		if len(shown)+omitted < benchMessages || s.Cluster().ListQueues()[0].Messages != 0 {
+		if len(shown)+omitted < benchMessages || s.Snapshot().Queues[0].Ready+s.Snapshot().Queues[0].Unacked != 0 {
 			t.Errorf("the command natively did not deliver everything: %d lines shown, %d omitted", len(shown), omitted)
 		}
 		return ms

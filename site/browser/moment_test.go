@@ -33,10 +33,10 @@ func blockMoments(t *testing.T, l lessons.Lesson, b lessons.Scenario) moments {
 	}
 	s := engine.New(engine.Options{Record: true})
 	s.Run("set version="+l.Version, engine.RunOptions{})
-	at := []int64{s.Runtime().Events()}
+	at := []int64{s.EventCount()}
 	for _, st := range steps {
 		s.Run(st.Command, engine.RunOptions{})
-		at = append(at, s.Runtime().Events())
+		at = append(at, s.EventCount())
 	}
 	k, err := b.OpenAfter()
 	if err != nil {
