@@ -119,7 +119,7 @@ func TestStepShowsWhatTravels(t *testing.T) {
 	const w = "#story"
 	watch := func() {
 		evalJS[bool](b, `(() => {
-			const d = `+in(w, ".diagram")+`;
+			const d = `+in(w, ".stage")+`;
 			globalThis.__tokens = [];
 			new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes) if (n.classList && n.classList.contains("token")) globalThis.__tokens.push([Number(n.dataset.from), Number(n.dataset.to)]); }).observe(d, { childList: true });
 			return true;
@@ -141,7 +141,7 @@ func TestStepShowsWhatTravels(t *testing.T) {
 			const w = document.querySelector("`+w+`");
 			const names = {};
 			for (const p of w.snap.processes) names[p.pid] = p.name;
-			return {tokens: globalThis.__tokens, names, left: w.shadowRoot.querySelectorAll(".diagram .token").length};
+			return {tokens: globalThis.__tokens, names, left: w.shadowRoot.querySelectorAll(".stage .token").length};
 		})()`)
 	}
 	m := read()

@@ -314,6 +314,9 @@ func TestPhoneControlsStayOverTheDiagram(t *testing.T) {
 	if got.Height > 0.125*at.Height || got.ViewsTop < got.BarTop+got.Height {
 		t.Errorf("on a phone the bar that stays on the screen is %.0f px of %.0f, with the views at %.0f px and the bar at %.0f: want at most an eighth, and the views in the widget's flow", got.Height, at.Height, got.ViewsTop, got.BarTop)
 	}
+	// a step back first (a button, not a scroll): at its end a lesson's
+	// scenario has told its story, and Step says so before it goes on
+	evalJS[bool](b, in(w, "button.back")+".click(), true")
 	before := b.shown(w).Pos
 	x := evalJS[float64](b, `(() => { const r = `+in(w, "button.step")+`.getBoundingClientRect(); return r.left + r.width / 2; })()`)
 	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(x, (at.Top+at.Bottom)/2)); err != nil {

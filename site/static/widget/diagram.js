@@ -100,14 +100,17 @@ export class Diagram {
    * process that sent it to the box of the one that handled it: a token
    * moves from one to the other (once, for a step; the boxes have
    * changed in place by then). Nothing moves for a reader who asks for
-   * less motion, or when either box is not drawn. */
+   * less motion, or when either box is not drawn. The token goes over
+   * the diagram, in the element around it (the widget's stage), not in
+   * the drawing, which stays what the state draws. */
   travel(from, to) {
     const a = this.boxes.get(from);
     const b = this.boxes.get(to);
-    if (!a || !b || a === b || !this.el.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    const over = this.el.parentElement;
+    if (!a || !b || a === b || !over || !this.el.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) {
       return null;
     }
-    const base = this.el.getBoundingClientRect();
+    const base = over.getBoundingClientRect();
     const centre = (el) => {
       const r = el.getBoundingClientRect();
       return [r.left - base.left + r.width / 2, r.top - base.top + Math.min(r.height / 2, 24)];
@@ -115,7 +118,7 @@ export class Diagram {
     const [x1, y1] = centre(a.el);
     const [x2, y2] = centre(b.el);
     const token = h("span.token", { "aria-hidden": "true", "data-from": from, "data-to": to });
-    this.el.append(token);
+    over.append(token);
     const move = token.animate(
       [
         { transform: `translate(${x1}px, ${y1}px)`, opacity: 0.2 },
