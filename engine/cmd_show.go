@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"warren/engine/say"
 	"warren/engine/script"
 )
 
@@ -37,8 +38,8 @@ func (s *Sim) show(view string) []string {
 		out = append(out, s.cluster.DiskLines()...)
 	case "gc":
 		// the steps of every job so far, then where each store stands
-		for _, l := range s.node.GCLog {
-			out = append(out, "gc "+l)
+		for _, l := range s.node.GCSaid {
+			out = append(out, s.sayLine(say.T("con.gc.line", l)))
 		}
 		for _, l := range s.node.GCStatus() {
 			out = append(out, "gc "+l)

@@ -67,14 +67,14 @@ func widgetTexts(t *testing.T) [][2]string {
 }
 
 // showTexts lists the words of warren's own inside show's views that are
-// not name=value fields: what each step of the message store's garbage
-// collection did (a GCReport's Detail, engine/store) and a supervisor's
-// note (engine/node/supervision.go), as Go formats.
+// not name=value fields: a supervisor's note (engine/node/supervision.go),
+// as Go formats. (What each step of the message store's garbage
+// collection did is said as data, engine/say's con.gc keys.)
 func showTexts(t *testing.T) [][2]string {
 	var out [][2]string
 	seen := map[string]bool{}
 	fset := token.NewFileSet()
-	for _, path := range []string{"../engine/store/msg_store_gc.go", "../engine/store/msg_store_compact.go", "../engine/node/supervision.go"} {
+	for _, path := range []string{"../engine/node/supervision.go"} {
 		f, err := parser.ParseFile(fset, path, nil, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -87,19 +87,8 @@ func showTexts(t *testing.T) [][2]string {
 			}
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.KeyValueExpr:
-				if callName(n.Key) == "Detail" {
-					add(n.Value)
-				}
-			case *ast.AssignStmt:
-				if l := callName(n.Lhs[0]); l == "detail" || strings.HasSuffix(l, ".Note") {
-					add(n.Rhs[0])
-				}
-			case *ast.CallExpr:
-				if strings.HasSuffix(callName(n.Fun), "truncateStepFn") && len(n.Args) == 3 {
-					add(n.Args[2])
-				}
+			if n, ok := n.(*ast.AssignStmt); ok && strings.HasSuffix(callName(n.Lhs[0]), ".Note") {
+				add(n.Rhs[0])
 			}
 			return true
 		})
@@ -204,10 +193,24 @@ var views = []string{
 	"show cpu",
 }
 
-// runMistakes runs typicalMistakes on a recording engine, and views on
-// another: each line with the console lines it printed, and the events
-// list's event, as the bridge gives it (its line, the line as data, the
-// message it handled), of every event of the mistakes.
+// gcRuns make the message store collect its garbage, 3.10's merge of a
+// file into its neighbour and 3.13's compaction of a file in place, and
+// show every step (engine/gc_show_test.go).
+var gcRuns = [][]string{
+	{"set file-size-limit=16384", "queue.declare queue=big durable x-queue-version=2", "confirm.select",
+		"basic.publish key=big size=5000 count=12 persistent", "basic.consume queue=big tag=w on=c2.1",
+		"basic.ack tag=1 on=c2.1", "basic.ack tag=2 on=c2.1", "basic.ack tag=3 on=c2.1", "basic.ack tag=5 on=c2.1",
+		"basic.ack tag=6 on=c2.1", "basic.ack tag=7 on=c2.1", "basic.ack tag=9 on=c2.1", "run ms=1000", "show gc"},
+	{"set version=3.13", "set file-size-limit=16384", "queue.declare queue=big durable x-queue-version=2",
+		"basic.publish key=big size=5000 count=12 persistent", "basic.consume queue=big tag=w on=c2.1",
+		"basic.ack tag=5 on=c2.1", "basic.ack tag=6 on=c2.1", "basic.ack tag=7 on=c2.1", "run ms=20000", "show gc"},
+}
+
+// runMistakes runs typicalMistakes on a recording engine, views on
+// another and each of gcRuns on its own: each line with the console lines
+// it printed, and the events list's event, as the bridge gives it (its
+// line, the line as data, the message it handled), of every event of the
+// mistakes.
 func runMistakes() ([][]any, []json.RawMessage) {
 	s := engine.New(engine.Options{Record: true})
 	var out [][]any
@@ -230,6 +233,12 @@ func runMistakes() ([][]any, []json.RawMessage) {
 	v := engine.New(engine.Options{Record: true})
 	for _, line := range views {
 		out = append(out, append([]any{line}, said(v.Run(line, engine.RunOptions{}))...))
+	}
+	for _, script := range gcRuns {
+		g := engine.New(engine.Options{})
+		for _, line := range script {
+			out = append(out, append([]any{line}, said(g.Run(line, engine.RunOptions{}))...))
+		}
 	}
 	return out, events
 }

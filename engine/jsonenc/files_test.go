@@ -3,9 +3,11 @@ package jsonenc
 import (
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"warren/engine"
+	"warren/engine/say"
 )
 
 // TestFileBytesJSON: the JSON of a file of the Files view parses and
@@ -39,7 +41,8 @@ func TestFileBytesJSON(t *testing.T) {
 }
 
 // TestSnapshotDuringGC: a snapshot whose files carry a GC step encodes as
-// encoding/json encodes it.
+// encoding/json encodes it, with the step as data beside its line (gcSaid,
+// as Said writes a sentence), which says the line byte for byte.
 func TestSnapshotDuringGC(t *testing.T) {
 	s := engine.New(engine.Options{Record: true})
 	for _, l := range []string{"set file-size-limit=16384", "queue.declare queue=big durable x-queue-version=2", "confirm.select",
@@ -57,12 +60,45 @@ func TestSnapshotDuringGC(t *testing.T) {
 		for _, f := range snap.Files {
 			seen = seen || f.GC != ""
 		}
-		want, _ := json.Marshal(snap)
-		if got := Snapshot(&snap); got != string(want) {
+		marshalled, _ := json.Marshal(snap)
+		want := string(marshalled)
+		done := map[string]bool{}
+		for _, f := range snap.Files {
+			if f.GC == "" || done[f.GC] {
+				continue
+			}
+			done[f.GC] = true
+			if f.GCSaid.String() != f.GC {
+				t.Fatalf("event %d: %s's step is said %q, its line is %q", n, f.Path, f.GCSaid.String(), f.GC)
+			}
+			line, _ := json.Marshal(f.GC)
+			said, _ := json.Marshal(saidJSON{Text: f.GC, Key: f.GCSaid.Key, Args: saidArgs(f.GCSaid)})
+			want = strings.ReplaceAll(want, `"gc":`+string(line)+`}`, `"gc":`+string(line)+`,"gcSaid":`+string(said)+`}`)
+		}
+		if got := Snapshot(&snap); got != want {
 			t.Fatalf("event %d: snapshot JSON differs:\n got %s\nwant %s", n, got, want)
 		}
 	}
 	if !seen {
 		t.Fatal("no snapshot had a file under GC")
 	}
+}
+
+// saidJSON is a sentence as the widget takes it, for encoding/json; a
+// sentence inside it has no text.
+type saidJSON struct {
+	Text string `json:"text,omitempty"`
+	Key  string `json:"key"`
+	Args []any  `json:"args"`
+}
+
+func saidArgs(t say.Text) []any {
+	args := []any{}
+	for _, a := range t.Args {
+		if in, ok := a.(say.Text); ok {
+			a = saidJSON{Key: in.Key, Args: saidArgs(in)}
+		}
+		args = append(args, a)
+	}
+	return args
 }

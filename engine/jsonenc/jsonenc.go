@@ -257,6 +257,7 @@ func Snapshot(s *engine.Snapshot) string {
 			e.Str("marks", f.Marks)
 			if f.GC != "" {
 				e.Str("gc", f.GC)
+				e.saidAs("gcSaid", f.GC, f.GCSaid) // GC is its English
 			}
 			e.Close('}')
 		}

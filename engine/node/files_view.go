@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"warren/engine/say"
 	"warren/engine/store"
 	"warren/engine/store/format"
 	"warren/engine/vfs"
@@ -35,6 +36,8 @@ type FileView struct {
 	// latest step ("combine 1 into 0: copy msg_store_persistent/0.rdt
 	// (...)"); empty otherwise.
 	GC string `json:"gc,omitempty"`
+	// GCSaid is GC as data (con.gc.step, con.gc.stepBare).
+	GCSaid say.Text `json:"-"`
 }
 
 // FileViews describes every file under the vhost directory, with a light
@@ -55,7 +58,7 @@ func (n *Node) FileViews() []FileView {
 
 func (n *Node) fileViews() []FileView {
 	var out []FileView
-	var work map[string]string
+	var work map[string]say.Text
 	for _, f := range n.Files() {
 		rel := n.relPath(f.Path)
 		v := FileView{Path: rel, Size: f.Size, Synced: f.Synced, Kind: strings.TrimPrefix(path.Ext(rel), ".")}
@@ -70,7 +73,9 @@ func (n *Node) fileViews() []FileView {
 					if work == nil {
 						work = n.gcWork()
 					}
-					v.GC = work[rel]
+					if step, ok := work[rel]; ok {
+						v.GC, v.GCSaid = step.String(), step
+					}
 				case "qs":
 					live = n.qsLiveness(f.Path)
 					acked = n.ackedUnwritten(f.Path)

@@ -3,8 +3,8 @@ package node
 import (
 	"path"
 	"strconv"
-	"strings"
 
+	"warren/engine/say"
 	"warren/engine/store"
 	"warren/engine/store/format"
 )
@@ -24,14 +24,16 @@ type gcJobLog struct {
 	start int64 // virtual µs
 	moved map[format.MsgID]bool
 	files []uint64 // the job's files
-	step  string   // the line of its latest step
+	step  say.Text // the line of its latest step
 }
 
 // addGCLine appends one line to the log, dropping the oldest past maxGCLog.
-func (n *Node) addGCLine(line string) {
-	n.GCLog = append(n.GCLog, line)
+func (n *Node) addGCLine(line say.Text) {
+	n.GCLog = append(n.GCLog, line.String())
+	n.GCSaid = append(n.GCSaid, line)
 	if len(n.GCLog) > maxGCLog {
 		n.GCLog = n.GCLog[len(n.GCLog)-maxGCLog:]
+		n.GCSaid = n.GCSaid[len(n.GCSaid)-maxGCLog:]
 	}
 }
 
@@ -50,39 +52,41 @@ func (g *msgStoreGC) logJob(rep store.GCReport, before []store.FileInfo) {
 		j = gcJobLog{start: now, moved: map[format.MsgID]bool{}}
 	}
 	if rep.Start {
-		n.addGCLine(rep.Job + ": start t=" + msText(now) + " " + path.Base(g.st.Dir()) + " " + filesWords(before, rep.Files))
+		n.addGCLine(say.T("con.gc.start", rep.JobSaid, msText(now), path.Base(g.st.Dir()), filesWords(before, rep.Files)))
 	}
 	j.files, j.step = rep.Files, n.logGC(rep)
 	for _, m := range rep.Moved {
 		j.moved[m.ID] = true
-		n.addGCLine(rep.Job + ": moved " + m.ID.String() + " from " + strconv.FormatUint(m.FromFile, 10) + ".rdq@" +
-			strconv.FormatInt(m.FromOffset, 10) + " to " + path.Base(rep.File) + "@" + strconv.FormatInt(m.ToOffset, 10) +
-			" (" + strconv.FormatInt(m.Size, 10) + " bytes)")
+		n.addGCLine(say.T("con.gc.moved", rep.JobSaid, m.ID.String(), strconv.FormatUint(m.FromFile, 10)+".rdq@"+strconv.FormatInt(m.FromOffset, 10),
+			path.Base(rep.File)+"@"+strconv.FormatInt(m.ToOffset, 10), strconv.FormatInt(m.Size, 10)))
 	}
 	if !rep.Done {
 		g.jobs[rep.Job] = j
 		return
 	}
 	delete(g.jobs, rep.Job)
-	n.addGCLine(rep.Job + ": end t=" + msText(now) + " after " + msText(now-j.start) + ", " + strconv.Itoa(len(j.moved)) + " moved; " +
-		filesWords(g.st.Files(), rep.Files))
+	n.addGCLine(say.T("con.gc.end", rep.JobSaid, msText(now), msText(now-j.start), strconv.Itoa(len(j.moved)), filesWords(g.st.Files(), rep.Files)))
 }
 
 // filesWords says, for each of nums, the file's size and its live and
 // dead bytes, or that it is gone.
-func filesWords(files []store.FileInfo, nums []uint64) string {
-	var parts []string
-	for _, num := range nums {
-		w := strconv.FormatUint(num, 10) + ".rdq gone"
+func filesWords(files []store.FileInfo, nums []uint64) say.Text {
+	var out say.Text
+	for i, num := range nums {
+		w := say.S("con.gc.fileGone", strconv.FormatUint(num, 10)+".rdq")
 		for _, f := range files {
 			if f.Num == num {
-				w = strconv.FormatUint(num, 10) + ".rdq size=" + strconv.FormatInt(f.Size, 10) + " live=" + strconv.FormatInt(f.Valid, 10) +
-					" dead=" + strconv.FormatInt(f.Size-f.Valid, 10)
+				w = say.Words(strconv.FormatUint(num, 10) + ".rdq size=" + strconv.FormatInt(f.Size, 10) + " live=" + strconv.FormatInt(f.Valid, 10) +
+					" dead=" + strconv.FormatInt(f.Size-f.Valid, 10))
 			}
 		}
-		parts = append(parts, w)
+		if i == 0 {
+			out = w
+		} else {
+			out = say.T("con.gc.files", out, w)
+		}
 	}
-	return strings.Join(parts, ", ")
+	return out
 }
 
 // msText writes virtual µs as milliseconds, as the trace does.
@@ -121,8 +125,8 @@ func (n *Node) GCStatus() []string {
 
 // gcWork maps each message store file a GC job is working on
 // ("msg_store_persistent/1.rdq") to the job's latest step.
-func (n *Node) gcWork() map[string]string {
-	out := map[string]string{}
+func (n *Node) gcWork() map[string]say.Text {
+	out := map[string]say.Text{}
 	for _, pid := range n.stores {
 		p := n.cluster.RT.Process(pid)
 		if p == nil {

@@ -2,6 +2,7 @@ package node
 
 import (
 	"warren/engine/internal/order"
+	"warren/engine/say"
 	"warren/engine/store"
 	"warren/engine/vfs"
 
@@ -139,8 +140,10 @@ type Node struct {
 	StorageErrors []string
 	// Restarts are the node's restarts so far, oldest first.
 	Restarts []Restart
-	// GCLog is the message stores' latest GC steps.
-	GCLog []string
+	// GCLog is the message stores' latest GC steps; GCSaid is each line
+	// as data.
+	GCLog  []string
+	GCSaid []say.Text
 
 	// paging is set while memory is above the paging threshold.
 	paging bool

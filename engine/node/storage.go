@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"warren/engine/beam"
+	"warren/engine/say"
 	"warren/engine/store"
 	"warren/engine/store/format"
 	"warren/engine/vfs"
@@ -252,15 +253,15 @@ func (g *msgStoreGC) step(ctx *beam.Ctx) {
 }
 
 // logGC keeps the latest GC steps for show gc and the widget; it returns
-// the step's line.
-func (n *Node) logGC(r store.GCReport) string {
+// the step's line as data.
+func (n *Node) logGC(r store.GCReport) say.Text {
 	file := r.File
 	if i := strings.Index(file, "/msg_store_"); i >= 0 {
 		file = file[i+1:]
 	}
-	line := r.Job + ": " + r.Step + " " + file
+	line := say.T("con.gc.stepBare", r.JobSaid, r.Step, file)
 	if r.Detail != "" {
-		line += " (" + r.Detail + ")"
+		line = say.T("con.gc.step", r.JobSaid, r.Step, file, r.Said)
 	}
 	n.addGCLine(line)
 	return line

@@ -1,9 +1,8 @@
 package node
 
 import (
-	"strings"
-
 	"warren/engine/beam"
+	"warren/engine/say"
 )
 
 // What the narration reads of one process after an event: its credit
@@ -61,13 +60,15 @@ func (c *Cluster) GCJob(pid beam.PID) string {
 	return g.n.lastGCJob()
 }
 
-// lastGCJob is the job of the GC log's latest line.
+// lastGCJob is the job of the GC log's latest line (its first argument,
+// con.gc.job.*).
 func (n *Node) lastGCJob() string {
-	job := ""
-	if k := len(n.GCLog); k > 0 {
-		job, _, _ = strings.Cut(n.GCLog[k-1], ":")
+	if k := len(n.GCSaid); k > 0 && len(n.GCSaid[k-1].Args) > 0 {
+		if job, ok := n.GCSaid[k-1].Args[0].(say.Text); ok {
+			return job.String()
+		}
 	}
-	return job
+	return ""
 }
 
 // QueueCounts reads a queue process: its name, ready and unacked

@@ -230,4 +230,47 @@ con.argString	argument {a} ({b}) must be a string, not {c}
 con.argWhole	argument {a} ({b}) must be a whole number, not {c}
 con.argMissing	missing argument {a} ({b})
 con.atOffset	{a} at offset {b}
+con.gc.job.combine	combine {a} into {b}
+con.gc.job.delete	delete {a}
+con.gc.job.compact	compact {a}
+con.gc.job.truncate	truncate {a}
+con.gc.line	gc {a}
+con.gc.start	{a}: start t={b} {c} {d}
+con.gc.step	{a}: {b} {c} ({d})
+con.gc.stepBare	{a}: {b} {c}
+con.gc.moved	{a}: moved {b} from {c} to {d} ({e} bytes)
+con.gc.end	{a}: end t={b} after {c}, {d} moved; {e}
+con.gc.files	{a}, {b}
+con.gc.fileGone	{a} gone
+con.gc.d.and	{a}; {b}
+con.gc.d.abandoned	the job stopped after an error
+con.gc.d.nothing	nothing to collect
+con.gc.d.liveContiguous	{a} live messages ({b} bytes), contiguous up to {c}
+con.gc.d.mergedSize	merged size will be {a}
+con.gc.d.tempCopy	temporary copy of the live messages above the contiguous prefix
+con.gc.d.messagesFromTo	{a} messages from {b}@{c} to {d}@{e}
+con.gc.d.fsync	fsync
+con.gc.d.cutPrefix	cut after the contiguous prefix
+con.gc.d.extend	extend to the merged size
+con.gc.d.cutLive	cut after the live messages
+con.gc.d.bytesBack	{a} bytes back from {b} to {c}@{d}
+con.gc.d.tempGone	temporary copy no longer needed
+con.gc.d.toBytes	to {a} bytes: {b}
+con.gc.d.append	{a} live messages ({b} bytes) to append to {c}@{d}
+con.gc.d.mergedInto	merged into {a} ({b} bytes)
+con.gc.d.reclaimed	{a} bytes reclaimed
+con.gc.d.liveAgain	{a} live messages again
+con.gc.d.stays	the file stays
+con.gc.d.noLive	no live messages
+con.gc.d.noneLive	{a} entries, none live
+con.gc.d.zeroes	{a} zero bytes at {b}
+con.gc.d.bytesFromTo	{a} bytes from {b} to {c}
+con.gc.d.moved	{a} messages moved
+con.gc.d.indexUpdated	index updated
+con.gc.d.truncateLater	truncate to {a} once no reader uses the file
+con.gc.d.live	{a} live messages
+con.gc.d.toMove	{a} to move
+con.gc.d.canShrink	the file can shrink to {a} bytes
+con.gc.d.fileGone	the file is gone
+con.gc.d.fromTo	from {a} to {b} bytes
 `

@@ -1,7 +1,9 @@
 package store
 
 import (
-	"fmt"
+	"strconv"
+
+	"warren/engine/say"
 )
 
 // Models the in-place compaction of rabbit_msg_store 3.13.7 (maybe_gc/2,
@@ -81,7 +83,7 @@ func (s *MsgStore) compactScan(j *gcJob) (GCReport, error) {
 				}
 				defer f.close()
 				_, err = f.writeAt(make([]byte, size), from)
-				return GCReport{Step: "blank", File: name, Detail: fmt.Sprintf("%d zero bytes at %d", size, from)}, err
+				return GCReport{Step: "blank", File: name, Said: say.S("con.gc.d.zeroes", i64(size), i64(from))}, err
 			})
 		}
 		prevEnd = m.offset + m.total
@@ -91,7 +93,7 @@ func (s *MsgStore) compactScan(j *gcJob) (GCReport, error) {
 		from, to := mv[0], mv[1]
 		steps = append(steps, func() (GCReport, error) {
 			moves, err := s.copyBlock(n, n, name, []workMsg{from}, to.offset, false)
-			return GCReport{Step: "move", File: name, Detail: fmt.Sprintf("%d bytes from %d to %d", from.total, from.offset, to.offset), Moved: moves}, err
+			return GCReport{Step: "move", File: name, Said: say.S("con.gc.d.bytesFromTo", i64(from.total), i64(from.offset), i64(to.offset)), Moved: moves}, err
 		})
 	}
 	steps = append(steps, func() (GCReport, error) {
@@ -106,15 +108,16 @@ func (s *MsgStore) compactScan(j *gcJob) (GCReport, error) {
 		if f := s.files[n]; f != nil {
 			f.locked = false
 		}
-		detail := fmt.Sprintf("fsync; %d messages moved; index updated", len(plan))
+		detail := say.S("con.gc.d.indexUpdated")
 		if truncateSize > 0 {
 			s.jobs = append(s.jobs, &gcJob{kind: gcTruncate, file: n, size: truncateSize})
-			detail += fmt.Sprintf("; truncate to %d once no reader uses the file", truncateSize)
+			detail = gcAnd(detail, say.S("con.gc.d.truncateLater", i64(truncateSize)))
 		}
-		return GCReport{Step: "sync", File: name, Detail: detail}, nil
+		detail = gcAnd(say.S("con.gc.d.fsync"), gcAnd(say.S("con.gc.d.moved", strconv.Itoa(len(plan))), detail))
+		return GCReport{Step: "sync", File: name, Said: detail}, nil
 	})
 	j.steps = append(steps, j.steps...)
-	return GCReport{Step: "scan", File: name, Detail: fmt.Sprintf("%d live messages; %d to move; the file can shrink to %d bytes", len(live), len(plan), truncateSize)}, nil
+	return GCReport{Step: "scan", File: name, Said: gcAnd(say.S("con.gc.d.live", strconv.Itoa(len(live))), gcAnd(say.S("con.gc.d.toMove", strconv.Itoa(len(plan))), say.S("con.gc.d.canShrink", i64(truncateSize))))}, nil
 }
 
 // truncateStep cuts a compacted file after its last message.
@@ -122,7 +125,7 @@ func (s *MsgStore) truncateStep(j *gcJob) (GCReport, error) {
 	name := s.fileName(j.file)
 	f := s.files[j.file]
 	if f == nil {
-		return GCReport{Step: "truncate", File: name, Detail: "the file is gone"}, nil
+		return GCReport{Step: "truncate", File: name, Said: say.S("con.gc.d.fileGone")}, nil
 	}
 	if err := s.truncateFile(name, j.size); err != nil {
 		return GCReport{}, err
@@ -130,5 +133,5 @@ func (s *MsgStore) truncateStep(j *gcJob) (GCReport, error) {
 	s.sumSize -= f.size - j.size
 	old := f.size
 	f.size = j.size
-	return GCReport{Step: "truncate", File: name, Detail: fmt.Sprintf("from %d to %d bytes", old, j.size)}, nil
+	return GCReport{Step: "truncate", File: name, Said: say.S("con.gc.d.fromTo", i64(old), i64(j.size))}, nil
 }

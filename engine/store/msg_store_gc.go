@@ -3,7 +3,9 @@ package store
 import (
 	"fmt"
 	"path"
+	"strconv"
 
+	"warren/engine/say"
 	"warren/engine/store/format"
 )
 
@@ -51,9 +53,12 @@ type GCReport struct {
 	Job    string // "combine 2 into 1", "delete 3", "compact 4", "truncate 4"
 	Step   string // scan, create, copy, sync, truncate, extend, remove, blank, move, idle
 	File   string // the file operated on
-	Detail string // what happened, for people
-	Moved  []Move // messages written at a new place by this step
-	Done   bool   // the job finished with this step
+	Detail string // what happened, for people: Said in English
+	// JobSaid is Job and Said is Detail as data (con.gc.job.*, con.gc.d.*).
+	JobSaid say.Text
+	Said    say.Text
+	Moved   []Move // messages written at a new place by this step
+	Done    bool   // the job finished with this step
 	// Start says the job began with this step; Files are the numbers of
 	// the files the job works on (combine: destination, then source).
 	Start bool
@@ -74,17 +79,28 @@ type gcJob struct {
 	steps   []gcStep
 }
 
-func (j *gcJob) name() string {
+func (j *gcJob) name() string { return j.said().String() }
+
+// said is the job's name as data.
+func (j *gcJob) said() say.Text {
+	f := u64(j.file)
 	switch j.kind {
 	case gcCombine:
-		return fmt.Sprintf("combine %d into %d", j.src, j.file)
+		return say.S("con.gc.job.combine", u64(j.src), f)
 	case gcDelete:
-		return fmt.Sprintf("delete %d", j.file)
+		return say.S("con.gc.job.delete", f)
 	case gcCompact:
-		return fmt.Sprintf("compact %d", j.file)
+		return say.S("con.gc.job.compact", f)
 	}
-	return fmt.Sprintf("truncate %d", j.file)
+	return say.S("con.gc.job.truncate", f)
 }
+
+// u64 and i64 are a number as a word of a said detail.
+func u64(n uint64) string { return strconv.FormatUint(n, 10) }
+func i64(n int64) string  { return strconv.FormatInt(n, 10) }
+
+// gcAnd says two pieces of a step's detail, "; " between them.
+func gcAnd(a, b say.Text) say.Text { return say.T("con.gc.d.and", a, b) }
 
 // files lists the files the job works on.
 func (j *gcJob) files() []uint64 {
@@ -114,12 +130,16 @@ func (s *MsgStore) GCStep() (GCReport, error) {
 		if len(j.steps) == 0 {
 			// A step failed before planning the rest: drop the job.
 			s.jobs = append(s.jobs[:i:i], s.jobs[i+1:]...)
-			return GCReport{Step: "abandon", Job: j.name(), Detail: "the job stopped after an error", Done: true, IO: s.since(base)}, nil
+			rep := GCReport{Step: "abandon", Said: say.S("con.gc.d.abandoned"), Done: true, IO: s.since(base)}
+			rep.JobSaid = j.said()
+			rep.Job, rep.Detail = rep.JobSaid.String(), rep.Said.String()
+			return rep, nil
 		}
 		step := j.steps[0]
 		j.steps = j.steps[1:]
 		rep, err := step()
-		rep.Job, rep.Start, rep.Files = j.name(), start, j.files()
+		rep.JobSaid, rep.Start, rep.Files = j.said(), start, j.files()
+		rep.Job, rep.Detail = rep.JobSaid.String(), rep.Said.String()
 		if err == nil && len(j.steps) == 0 {
 			rep.Done = true
 			s.jobs = append(s.jobs[:i:i], s.jobs[i+1:]...)
@@ -127,7 +147,9 @@ func (s *MsgStore) GCStep() (GCReport, error) {
 		rep.IO = s.since(base)
 		return rep, err
 	}
-	return GCReport{Step: "idle", Detail: "nothing to collect", IO: s.since(base)}, nil
+	rep := GCReport{Step: "idle", Said: say.S("con.gc.d.nothing"), IO: s.since(base)}
+	rep.Detail = rep.Said.String()
+	return rep, nil
 }
 
 // RunGC runs GC steps until no job can run, and returns their file
@@ -375,7 +397,7 @@ func (s *MsgStore) combineScanDst(j *gcJob) (GCReport, error) {
 		top += work[i].total
 	}
 	tail := work[i:]
-	rep := GCReport{Step: "scan", File: dstName, Detail: fmt.Sprintf("%d live messages (%d bytes), contiguous up to %d; merged size will be %d", len(work), dstValid, top, total)}
+	rep := GCReport{Step: "scan", File: dstName, Said: gcAnd(say.S("con.gc.d.liveContiguous", strconv.Itoa(len(work)), i64(dstValid), i64(top)), say.S("con.gc.d.mergedSize", i64(total)))}
 	var steps []gcStep
 	if len(tail) > 0 {
 		tmp := s.tmpName(dst)
@@ -384,7 +406,7 @@ func (s *MsgStore) combineScanDst(j *gcJob) (GCReport, error) {
 			if err == nil {
 				f.close()
 			}
-			return GCReport{Step: "create", File: tmp, Detail: "temporary copy of the live messages above the contiguous prefix"}, err
+			return GCReport{Step: "create", File: tmp, Said: say.S("con.gc.d.tempCopy")}, err
 		})
 		at := int64(0)
 		for _, b := range blocks(tail) {
@@ -397,14 +419,16 @@ func (s *MsgStore) combineScanDst(j *gcJob) (GCReport, error) {
 						loc.offset = top + m.ToOffset
 					}
 				}
-				return GCReport{Step: "copy", File: tmp, Detail: fmt.Sprintf("%d messages from %s@%d to %s@%d", len(b), path.Base(dstName), b[0].offset, path.Base(tmp), to), Moved: moves}, err
+				return GCReport{Step: "copy", File: tmp, Said: say.S("con.gc.d.messagesFromTo", strconv.Itoa(len(b)), path.Base(dstName), i64(b[0].offset), path.Base(tmp), i64(to)), Moved: moves}, err
 			})
 		}
 		tmpSize := at
 		steps = append(steps,
-			func() (GCReport, error) { return GCReport{Step: "sync", File: tmp, Detail: "fsync"}, s.syncFile(tmp) },
-			s.truncateStepFn(dstName, top, "cut after the contiguous prefix"),
-			s.truncateStepFn(dstName, total, "extend to the merged size"),
+			func() (GCReport, error) {
+				return GCReport{Step: "sync", File: tmp, Said: say.S("con.gc.d.fsync")}, s.syncFile(tmp)
+			},
+			s.truncateStepFn(dstName, top, "con.gc.d.cutPrefix"),
+			s.truncateStepFn(dstName, total, "con.gc.d.extend"),
 			func() (GCReport, error) {
 				err := s.copyRaw(tmp, dstName, 0, tmpSize, top)
 				var moves []Move
@@ -413,32 +437,35 @@ func (s *MsgStore) combineScanDst(j *gcJob) (GCReport, error) {
 						moves = append(moves, Move{ID: m.id, FromFile: dst, FromOffset: m.offset, ToFile: dst, ToOffset: loc.offset, Size: m.total})
 					}
 				}
-				return GCReport{Step: "copy", File: dstName, Detail: fmt.Sprintf("%d bytes back from %s to %s@%d", tmpSize, path.Base(tmp), path.Base(dstName), top), Moved: moves}, err
+				return GCReport{Step: "copy", File: dstName, Said: say.S("con.gc.d.bytesBack", i64(tmpSize), path.Base(tmp), path.Base(dstName), i64(top)), Moved: moves}, err
 			})
 		steps = append(steps,
 			func() (GCReport, error) {
-				return GCReport{Step: "sync", File: dstName, Detail: "fsync"}, s.syncFile(dstName)
+				return GCReport{Step: "sync", File: dstName, Said: say.S("con.gc.d.fsync")}, s.syncFile(dstName)
 			},
 			func() (GCReport, error) {
-				return GCReport{Step: "remove", File: tmp, Detail: "temporary copy no longer needed"}, s.d.remove(tmp)
+				return GCReport{Step: "remove", File: tmp, Said: say.S("con.gc.d.tempGone")}, s.d.remove(tmp)
 			})
 	} else {
 		steps = append(steps,
-			s.truncateStepFn(dstName, top, "cut after the live messages"),
-			s.truncateStepFn(dstName, total, "extend to the merged size"))
+			s.truncateStepFn(dstName, top, "con.gc.d.cutLive"),
+			s.truncateStepFn(dstName, total, "con.gc.d.extend"))
 	}
 	steps = append(steps, func() (GCReport, error) { return s.combineScanSrc(j, dstValid, total) })
 	j.steps = append(steps, j.steps...)
 	return rep, nil
 }
 
+// truncateStepFn is a step that cuts or extends a file to size; why is
+// the key of what for (con.gc.d.cutPrefix, con.gc.d.cutLive,
+// con.gc.d.extend).
 func (s *MsgStore) truncateStepFn(name string, size int64, why string) gcStep {
 	return func() (GCReport, error) {
 		op := "truncate"
-		if why == "extend to the merged size" {
+		if why == "con.gc.d.extend" {
 			op = "extend"
 		}
-		return GCReport{Step: op, File: name, Detail: fmt.Sprintf("to %d bytes: %s", size, why)}, s.truncateFile(name, size)
+		return GCReport{Step: op, File: name, Said: say.T("con.gc.d.toBytes", i64(size), say.S(why))}, s.truncateFile(name, size)
 	}
 }
 
@@ -474,7 +501,7 @@ func (s *MsgStore) combineScanSrc(j *gcJob, dstValid, total int64) (GCReport, er
 	if dstValid+srcValid != total {
 		return GCReport{}, fmt.Errorf("%s: the index says %d valid bytes, a scan finds %d", srcName, total-dstValid, srcValid)
 	}
-	rep := GCReport{Step: "scan", File: srcName, Detail: fmt.Sprintf("%d live messages (%d bytes) to append to %s@%d", len(work), srcValid, path.Base(dstName), dstValid)}
+	rep := GCReport{Step: "scan", File: srcName, Said: say.S("con.gc.d.append", strconv.Itoa(len(work)), i64(srcValid), path.Base(dstName), i64(dstValid))}
 	var steps []gcStep
 	at := dstValid
 	for _, b := range blocks(work) {
@@ -482,12 +509,12 @@ func (s *MsgStore) combineScanSrc(j *gcJob, dstValid, total int64) (GCReport, er
 		at += b[len(b)-1].offset + b[len(b)-1].total - b[0].offset
 		steps = append(steps, func() (GCReport, error) {
 			moves, err := s.copyBlock(src, dst, dstName, b, to, true)
-			return GCReport{Step: "copy", File: dstName, Detail: fmt.Sprintf("%d messages from %s@%d to %s@%d", len(b), path.Base(srcName), b[0].offset, path.Base(dstName), to), Moved: moves}, err
+			return GCReport{Step: "copy", File: dstName, Said: say.S("con.gc.d.messagesFromTo", strconv.Itoa(len(b)), path.Base(srcName), i64(b[0].offset), path.Base(dstName), i64(to)), Moved: moves}, err
 		})
 	}
 	if len(work) > 0 {
 		steps = append(steps, func() (GCReport, error) {
-			return GCReport{Step: "sync", File: dstName, Detail: "fsync"}, s.syncFile(dstName)
+			return GCReport{Step: "sync", File: dstName, Said: say.S("con.gc.d.fsync")}, s.syncFile(dstName)
 		})
 	}
 	steps = append(steps, func() (GCReport, error) { return s.combineFinish(j, total) })
@@ -507,7 +534,7 @@ func (s *MsgStore) combineFinish(j *gcJob, total int64) (GCReport, error) {
 	delete(s.files, src)
 	d.locked = false
 	s.sumSize -= reclaimed
-	rep := GCReport{Step: "remove", File: s.fileName(src), Detail: fmt.Sprintf("merged into %s (%d bytes); %d bytes reclaimed", path.Base(s.fileName(dst)), total, reclaimed)}
+	rep := GCReport{Step: "remove", File: s.fileName(src), Said: gcAnd(say.S("con.gc.d.mergedInto", path.Base(s.fileName(dst)), i64(total)), say.S("con.gc.d.reclaimed", i64(reclaimed)))}
 	err := s.runPending(src, dst)
 	s.maybeCompact()
 	return rep, err
@@ -540,7 +567,7 @@ func (s *MsgStore) deleteScan(j *gcJob) (GCReport, error) {
 			f.locked = false
 		}
 		err := s.runPending(j.file)
-		return GCReport{Step: "scan", File: name, Detail: fmt.Sprintf("%d live messages again; the file stays", len(live))}, err
+		return GCReport{Step: "scan", File: name, Said: gcAnd(say.S("con.gc.d.liveAgain", strconv.Itoa(len(live))), say.S("con.gc.d.stays"))}, err
 	}
 	j.steps = append([]gcStep{func() (GCReport, error) {
 		f := s.files[j.file]
@@ -551,7 +578,7 @@ func (s *MsgStore) deleteScan(j *gcJob) (GCReport, error) {
 		s.sumSize -= f.size
 		err := s.runPending(j.file)
 		s.maybeCompact()
-		return GCReport{Step: "remove", File: name, Detail: fmt.Sprintf("no live messages; %d bytes reclaimed", f.size)}, err
+		return GCReport{Step: "remove", File: name, Said: gcAnd(say.S("con.gc.d.noLive"), say.S("con.gc.d.reclaimed", i64(f.size)))}, err
 	}}, j.steps...)
-	return GCReport{Step: "scan", File: name, Detail: fmt.Sprintf("%d entries, none live", len(scanned))}, nil
+	return GCReport{Step: "scan", File: name, Said: say.S("con.gc.d.noneLive", strconv.Itoa(len(scanned)))}, nil
 }

@@ -227,32 +227,99 @@ test("the hint names every kind of argument the bridge knows in the catalogs", (
   }
 });
 
+/** english is a sentence of the engine's ({key, args}) in English, from
+ * the engine's catalog (engine/say), as Text.String says it. */
+function english(s) {
+  if (typeof s === "string") {
+    return s;
+  }
+  const args = (s.args || []).map(english);
+  if (!s.key) {
+    return args.join(", ");
+  }
+  return data.said[s.key].replace(/\{([a-z])\}/g, (w, c) => args[c.charCodeAt(0) - 97] ?? "?");
+}
+
+/** said is a sentence of the engine's; gcLine is a line of show gc as the
+ * bridge gives it, its English beside it. */
+const said = (key, ...args) => ({ key, args });
+const gcLine = (s) => ({ text: english(said("con.gc.line", s)), ...said("con.gc.line", s) });
+
 test("every detail of a garbage collection step and every supervisor's note reads in Chinese", () => {
-  assert.ok(data.shown.length >= 20, `only ${data.shown.length} texts`);
-  const formats = data.shown.map(([file, format]) => [file, format]);
-  for (let i = 0; i < formats.length; i++) {
-    const [file, format] = formats[i];
-    if (format.startsWith("; ")) {
-      continue; // said with the piece before it
-    }
-    let detail = sample(format).replace(/^q1$/, "");
-    if (i + 1 < formats.length && formats[i + 1][1].startsWith("; ")) {
-      detail += sample(formats[i + 1][1]);
-    }
-    const line = file.endsWith("supervision.go") ? `    rabbit_amqqueue_sup q ${detail}` : `gc combine 1 into 0: scan msg_store_persistent/0.rdq (${detail})`;
+  const details = Object.keys(data.said).filter((k) => k.startsWith("con.gc.d.") && k !== "con.gc.d.and");
+  assert.ok(details.length >= 25, `only ${details.length} details of a step`);
+  assert.ok(data.shown.length >= 2, `only ${data.shown.length} supervisor's notes`);
+  for (const [file, format] of data.shown) {
+    const line = `    rabbit_amqqueue_sup q ${sample(format)}`;
     const { text } = consoleLine(line, "zh");
     assert.notEqual(text, line, `${file}: ${format} is not said in Chinese`);
     assert.equal(englishRun(text), null, `${file}: ${format}\n  → ${text}`);
   }
+  for (const key of details) {
+    const places = [...data.said[key].matchAll(/\{[a-z]\}/g)].map(() => "3");
+    const args = key === "con.gc.d.toBytes" ? ["3", said("con.gc.d.cutPrefix")] : places;
+    const line = gcLine(said("con.gc.step", said("con.gc.job.combine", "1", "0"), "scan", "msg_store_persistent/0.rdq", said(key, ...args)));
+    const { text } = consoleSaid(line, "zh");
+    assert.notEqual(text, line.text, `${key} is not said in Chinese`);
+    assert.equal(englishRun(text), null, `${key}: ${line.text}\n  → ${text}`);
+  }
+  const and = (a, b) => said("con.gc.d.and", a, b);
   const lines = [
-    ["gc combine 1 into 0: start t=12.000ms msg_store_persistent 0.rdq size=10 live=5 dead=5, 1.rdq size=8 live=4 dead=4", "gc 把 1 合并进 0：开始 t=12.000ms msg_store_persistent 0.rdq size=10 live=5 dead=5，1.rdq size=8 live=4 dead=4"],
-    ["gc compact 1: moved 0a1b from 1.rdq@0 to 1.rdq@10 (10 bytes)", "gc 压缩 1：把 0a1b 从 1.rdq@0 移到 1.rdq@10（10 字节）"],
-    ["gc delete 2: end t=1.000ms after 0.500ms, 0 moved; 2.rdq gone", "gc 删除 2：结束 t=1.000ms，用时 0.500ms，移动了 0 条；2.rdq 已删除"],
-    ["gc compact 1: sync msg_store_persistent/1.rdq (fsync; 1 messages moved; index updated; truncate to 5189 once no reader uses the file)", "gc 压缩 1：sync msg_store_persistent/1.rdq（fsync 落盘；移动了 1 条消息；索引已更新；等没有读者使用该文件时截断到 5189）"],
+    [
+      gcLine(said("con.gc.start", said("con.gc.job.combine", "1", "0"), "12.000ms", "msg_store_persistent", said("con.gc.files", said("", "0.rdq size=10 live=5 dead=5"), said("", "1.rdq size=8 live=4 dead=4")))),
+      "gc combine 1 into 0: start t=12.000ms msg_store_persistent 0.rdq size=10 live=5 dead=5, 1.rdq size=8 live=4 dead=4",
+      "gc 把 1 合并进 0：开始 t=12.000ms msg_store_persistent 0.rdq size=10 live=5 dead=5，1.rdq size=8 live=4 dead=4",
+    ],
+    [
+      gcLine(said("con.gc.moved", said("con.gc.job.compact", "1"), "0a1b", "1.rdq@0", "1.rdq@10", "10")),
+      "gc compact 1: moved 0a1b from 1.rdq@0 to 1.rdq@10 (10 bytes)",
+      "gc 压缩 1：把 0a1b 从 1.rdq@0 移到 1.rdq@10（10 字节）",
+    ],
+    [
+      gcLine(said("con.gc.end", said("con.gc.job.delete", "2"), "1.000ms", "0.500ms", "0", said("con.gc.fileGone", "2.rdq"))),
+      "gc delete 2: end t=1.000ms after 0.500ms, 0 moved; 2.rdq gone",
+      "gc 删除 2：结束 t=1.000ms，用时 0.500ms，移动了 0 条；2.rdq 已删除",
+    ],
+    [
+      gcLine(said("con.gc.step", said("con.gc.job.compact", "1"), "sync", "msg_store_persistent/1.rdq", and(said("con.gc.d.fsync"), and(said("con.gc.d.moved", "1"), and(said("con.gc.d.indexUpdated"), said("con.gc.d.truncateLater", "5189")))))),
+      "gc compact 1: sync msg_store_persistent/1.rdq (fsync; 1 messages moved; index updated; truncate to 5189 once no reader uses the file)",
+      "gc 压缩 1：sync msg_store_persistent/1.rdq（fsync 落盘；移动了 1 条消息；索引已更新；等没有读者使用该文件时截断到 5189）",
+    ],
   ];
-  for (const [line, want] of lines) {
-    assert.equal(consoleLine(line, "zh").text, want);
-    assert.equal(consoleLine(line, "en").text, line);
+  for (const [line, en, want] of lines) {
+    assert.equal(line.text, en, "the engine's English says the line byte for byte");
+    assert.equal(consoleSaid(line, "zh").text, want);
+    assert.equal(consoleSaid(line, "en").text, en);
+  }
+});
+
+test("every step of a real garbage collection reads in Chinese, from the engine's data", () => {
+  const seen = new Set();
+  let n = 0;
+  for (const [, ...lines] of data.mistakes) {
+    for (const s of lines) {
+      if (typeof s === "string") {
+        assert.ok(!/^gc (combine|compact|delete|truncate) /.test(s), `a step of show gc comes as words: ${s}`);
+        continue;
+      }
+      if (s.key !== "con.gc.line") {
+        continue;
+      }
+      n++;
+      const [inner] = s.args;
+      seen.add(inner.key);
+      seen.add(inner.args[0].key);
+      assert.equal(english(s), s.text, "the engine's catalog says the line");
+      const { text, en } = consoleSaid(s, "zh");
+      assert.equal(en, s.text);
+      assert.ok(text.startsWith("gc "), text);
+      assert.match(text, /[\u3400-\u9fff]/, `${s.text} → ${text}`);
+      assert.equal(englishRun(text), null, `${s.text}\n  → ${text}`);
+    }
+  }
+  assert.ok(n >= 20, `show gc printed ${n} steps`);
+  for (const k of ["con.gc.start", "con.gc.step", "con.gc.moved", "con.gc.end", "con.gc.job.combine", "con.gc.job.compact"]) {
+    assert.ok(seen.has(k), `no line of ${k}: ${[...seen]}`);
   }
 });
 

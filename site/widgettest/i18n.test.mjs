@@ -71,7 +71,7 @@ test("a plural key has both English forms", () => {
 // SAME lists the keys whose Chinese text may have no Chinese in it: names
 // and symbols that read the same in both languages, and the frames of a
 // goal's sentence (goalwords.js), which hold only Chinese punctuation.
-const SAME = new Set(["site.name", "con.onWrap", "con.named", "con.hinted", "con.gc.step", "con.gc.stepBare", "goal.sentence", "goal.comma", "list.semicolon", "list.comma", "announce.sentence", "files.describe", "rates.memEnd"]);
+const SAME = new Set(["site.name", "con.onWrap", "con.named", "con.hinted", "con.gc.step", "con.gc.stepBare", "con.gc.line", "con.gc.files", "con.gc.d.and", "goal.sentence", "goal.comma", "list.semicolon", "list.comma", "announce.sentence", "files.describe", "rates.memEnd"]);
 
 test("Chinese texts are written in Chinese", () => {
   for (const [k, text] of Object.entries(CATALOGS.zh)) {

@@ -17,7 +17,7 @@ import { formatBytes } from "./format.js";
 import { ascii, hex2, hexRows, offsetText, unsynced } from "./files-hex.js";
 import { FolderView } from "./files-folder.js";
 import { said } from "./files-words.js";
-import { gcStepText, t } from "./i18n.js";
+import { engineSays, t } from "./i18n.js";
 
 const KIND_KEYS = { qi: "files.kind.qi", qs: "files.kind.qs", rdq: "files.kind.rdq", idx: "files.kind.idx", jif: "files.kind.jif", other: "files.kind.file" };
 
@@ -45,6 +45,12 @@ function markClass(m) {
 
 const english = (k, p) => t(k, p, "en");
 
+/** gcStep is the latest step of the GC job at work on a file, in tr's
+ * language: the engine's sentence (gcSaid). */
+function gcStep(f, tr) {
+  return f.gcSaid ? engineSays(f.gcSaid, tr.lang || "en") : f.gc;
+}
+
 /** describeFile is a file's line for a screen reader and the table view. */
 export function describeFile(f, tr = english) {
   const parts = [tr("files.describe", { path: f.path, kind: tr(KIND_KEYS[f.kind] || "files.kind.file"), size: formatBytes(f.size) })];
@@ -55,7 +61,7 @@ export function describeFile(f, tr = english) {
     parts.push(tr(f.kind === "qi" ? "files.slotsLive" : "files.entriesLive", { n: f.entries, live: f.live }));
   }
   if (f.gc) {
-    parts.push(tr("files.gcStep", { step: gcStepText(f.gc, tr.lang || "en") }));
+    parts.push(tr("files.gcStep", { step: gcStep(f, tr) }));
   }
   return parts.join(tr("list.comma"));
 }
@@ -422,7 +428,7 @@ export class FilesView {
               onfocus: () => this.prepare(),
             })
           : null;
-        const gc = f.gc ? h("p.file-gc", { text: tr("files.gcStep", { step: gcStepText(f.gc, tr.lang || "en") }) }) : null;
+        const gc = f.gc ? h("p.file-gc", { text: tr("files.gcStep", { step: gcStep(f, tr) }) }) : null;
         const item = h("li.file", { "data-path": f.path, "data-kind": f.kind }, h("div.file-head", null, label, sizes, counts, btn), bar, marks ? strip : null, gc);
         item.setAttribute("aria-label", describeFile(f, tr));
         if (isOpen) {

@@ -250,8 +250,6 @@ export function consoleLine(line, lang) {
   }
   if (line.startsWith("error: ")) {
     out.text = t("con.error", { a: errorText(line.slice(7), l) }, l); // RabbitMQ's words, or the widget's
-  } else if (line.startsWith("gc ") && (m = gcStepText(line.slice(3), l)) !== null) {
-    out.text = `gc ${m}`;
   } else {
     for (const [re, key] of SHOW_LINES) {
       if ((m = re.exec(line))) {
@@ -344,109 +342,4 @@ export function eventLine(ev, lang) {
   }
   const means = ev.input ? t("events.kind.frame", null, l) : t(eventKey(ev.kind), null, l);
   return { text: engineSays(ev.said, l), title: `${ev.text}\n${ev.input ? "" : `${ev.kind}: `}${means}` };
-}
-
-// -------------------------------------------------------------------
-// The message store's garbage collection, as show gc lists it (engine/
-// node/gc_log.go, engine/store/msg_store_gc.go and msg_store_compact.go):
-//   combine 1 into 0: start t=12.000ms msg_store_persistent 0.rdq size=.. live=.. dead=.., 1.rdq ...
-//   combine 1 into 0: scan msg_store_persistent/0.rdq (1 live messages (5189 bytes), contiguous up to 0; ...)
-//   combine 1 into 0: moved 0a1b... from 1.rdq@0 to 0.rdq@5189 (5189 bytes)
-//   combine 1 into 0: end t=12.500ms after 0.500ms, 1 moved; 0.rdq size=.., 1.rdq gone
-// The operations (scan, copy, sync, truncate, ...) name what is done to a
-// file, as show disk does, and stay; the jobs and the details are said.
-
-// GC_TEXTS are the pieces of a step's detail (the detail is pieces joined
-// by "; "), as Go formats, with their catalog keys.
-const GC_TEXTS = [
-  ["the job stopped after an error", "con.gc.d.abandoned"],
-  ["nothing to collect", "con.gc.d.nothing"],
-  ["%d live messages (%d bytes), contiguous up to %d", "con.gc.d.liveContiguous"],
-  ["merged size will be %d", "con.gc.d.mergedSize"],
-  ["temporary copy of the live messages above the contiguous prefix", "con.gc.d.tempCopy"],
-  ["%d messages from %s@%d to %s@%d", "con.gc.d.messagesFromTo"],
-  ["fsync", "con.gc.d.fsync"],
-  ["cut after the contiguous prefix", "con.gc.d.cutPrefix"],
-  ["extend to the merged size", "con.gc.d.extend"],
-  ["cut after the live messages", "con.gc.d.cutLive"],
-  ["%d bytes back from %s to %s@%d", "con.gc.d.bytesBack"],
-  ["temporary copy no longer needed", "con.gc.d.tempGone"],
-  ["to %d bytes: %s", "con.gc.d.toBytes"],
-  ["%d live messages (%d bytes) to append to %s@%d", "con.gc.d.append"],
-  ["merged into %s (%d bytes)", "con.gc.d.mergedInto"],
-  ["%d bytes reclaimed", "con.gc.d.reclaimed"],
-  ["%d live messages again", "con.gc.d.liveAgain"],
-  ["the file stays", "con.gc.d.stays"],
-  ["no live messages", "con.gc.d.noLive"],
-  ["%d entries, none live", "con.gc.d.noneLive"],
-  ["%d zero bytes at %d", "con.gc.d.zeroes"],
-  ["%d bytes from %d to %d", "con.gc.d.bytesFromTo"],
-  ["%d messages moved", "con.gc.d.moved"],
-  ["index updated", "con.gc.d.indexUpdated"],
-  ["truncate to %d once no reader uses the file", "con.gc.d.truncateLater"],
-  ["%d live messages", "con.gc.d.live"],
-  ["%d to move", "con.gc.d.toMove"],
-  ["the file can shrink to %d bytes", "con.gc.d.canShrink"],
-  ["the file is gone", "con.gc.d.fileGone"],
-  ["from %d to %d bytes", "con.gc.d.fromTo"],
-].map(([format, key]) => ({ ...formatRegExp(format), key }));
-
-/** gcPiece says one piece of a step's detail, or null. */
-function gcPiece(s, l) {
-  for (const p of GC_TEXTS) {
-    const m = p.re.exec(s);
-    if (m) {
-      const params = {};
-      m.slice(1).forEach((g, i) => (params[String.fromCharCode(97 + i)] = p.verbs[i] === "s" ? (gcPiece(g, l) ?? g) : g));
-      return t(p.key, params, l);
-    }
-  }
-  return null;
-}
-
-/** gcDetail says a step's detail, or null when a piece is none it knows. */
-function gcDetail(s, l) {
-  const pieces = s.split("; ").map((p) => gcPiece(p, l));
-  return pieces.includes(null) ? null : pieces.join(t("list.semicolon", null, l));
-}
-
-/** gcJob says a job's name: combine 1 into 0, compact 1, delete 2. */
-function gcJob(s, l) {
-  const m = /^(combine|delete|compact|truncate) (\d+)(?: into (\d+))?$/.exec(s);
-  return m ? t(`con.gc.job.${m[1]}`, m[3] ? { a: m[2], b: m[3] } : { a: m[2] }, l) : s;
-}
-
-/** gcFiles says the files of a job: "0.rdq size=.. live=.. dead=.., 1.rdq gone". */
-function gcFiles(s, l) {
-  return s
-    .split(", ")
-    .map((f) => f.replace(/^(\S+) gone$/, (w, name) => t("con.gc.fileGone", { name }, l)))
-    .join(t("list.comma", null, l));
-}
-
-/** gcStepText says a line of the garbage collection's log (without show
- * gc's "gc " in front) in lang, or null when it is none of its lines. */
-export function gcStepText(s, lang) {
-  const l = normLang(lang);
-  if (l === "en") {
-    return s;
-  }
-  let m;
-  if ((m = /^(.+?): start t=(\S+) (\S+) (.*)$/.exec(s))) {
-    return t("con.gc.start", { job: gcJob(m[1], l), at: m[2], store: m[3], files: gcFiles(m[4], l) }, l);
-  }
-  if ((m = /^(.+?): moved ([0-9a-f]+) from (\S+) to (\S+) \((\d+) bytes\)$/.exec(s))) {
-    return t("con.gc.moved", { job: gcJob(m[1], l), id: m[2], from: m[3], to: m[4], n: m[5] }, l);
-  }
-  if ((m = /^(.+?): end t=(\S+) after (\S+), (\d+) moved; (.*)$/.exec(s))) {
-    return t("con.gc.end", { job: gcJob(m[1], l), at: m[2], took: m[3], moved: m[4], files: gcFiles(m[5], l) }, l);
-  }
-  if ((m = /^(.*?): (\S+) (\S+) \((.*)\)$/.exec(s))) {
-    const detail = gcDetail(m[4], l);
-    return detail === null ? null : t("con.gc.step", { job: gcJob(m[1], l), op: m[2], file: m[3], detail }, l);
-  }
-  if ((m = /^(.*?): (\S+) (\S+)$/.exec(s))) {
-    return t("con.gc.stepBare", { job: gcJob(m[1], l), op: m[2], file: m[3] }, l);
-  }
-  return null;
 }
