@@ -272,18 +272,23 @@ test("a very long line is not searched: its words stay, and it takes no time", (
 });
 
 test("show's charts and the cluster's locator say their few words in Chinese", () => {
+  // as the engine sends them: the line and its sentence
+  const said = (text, key, ...args) => ({ text, key, args });
+  const unit = (u) => ({ key: `con.show.unit.${u}`, args: [] });
   const lines = [
-    ["depth    ▁████ max 3 msgs now 3 msgs", "depth    ▁████ 最高 3 条，当前 3 条"],
-    ["publish  ▁█▁▁▁ max 30/s now 0/s", "publish  ▁█▁▁▁ 最高 30/秒，当前 0/秒"],
-    ["sched1   ▁▁▁▁▁ now 0%", "sched1   ▁▁▁▁▁ 当前 0%"],
-    ["queue_master_locator=client-local (none set) link-delay=0µs", "queue_master_locator=client-local（未设置） link-delay=0µs"],
-    ["idle: nothing left to run", "idle：没有可运行的了"],
-    ["node cpu=100.0% of 1 schedulers over 0.150ms", "node cpu=100.0%（1 个调度器，0.150ms 内）"],
-    ["node rabbit@b cpu=50.0% of 2 schedulers over 1.000ms", "node rabbit@b cpu=50.0%（2 个调度器，1.000ms 内）"],
+    [said("depth    ▁████ max 3 msgs now 3 msgs", "con.show.rateRow", "depth    ▁████", "3", unit("msgs"), "3"), "depth    ▁████ 最高 3 条，当前 3 条"],
+    [said("publish  ▁█▁▁▁ max 30/s now 0/s", "con.show.rateRow", "publish  ▁█▁▁▁", "30", unit("perSecond"), "0"), "publish  ▁█▁▁▁ 最高 30/秒，当前 0/秒"],
+    [said("sched1   ▁▁▁▁▁ now 0%", "con.show.schedRow", "sched1   ▁▁▁▁▁", "0%"), "sched1   ▁▁▁▁▁ 当前 0%"],
+    [said("queue_master_locator=client-local (none set) link-delay=0µs", "con.show.noneSet", "queue_master_locator=client-local", " link-delay=0µs"), "queue_master_locator=client-local（未设置） link-delay=0µs"],
+    [said("idle: nothing left to run", "con.show.idle"), "idle：没有可运行的了"],
+    [said("node cpu=100.0% of 1 schedulers over 0.150ms", "con.show.nodeCpu", "node cpu=100.0%", "1", "0.150ms"), "node cpu=100.0%（1 个调度器，0.150ms 内）"],
+    [said("node rabbit@b cpu=50.0% of 2 schedulers over 1.000ms", "con.show.nodeCpu", "node rabbit@b cpu=50.0%", "2", "1.000ms"), "node rabbit@b cpu=50.0%（2 个调度器，1.000ms 内）"],
+    [said("    rabbit_amqqueue_sup q restarts=2 in the last 10s, gives up at 6", "con.show.restarts", "    rabbit_amqqueue_sup q ", "2", "6"), "    rabbit_amqqueue_sup q restarts=2（最近 10 秒内），第 6 次时放弃"],
   ];
   for (const [line, want] of lines) {
-    assert.equal(consoleLine(line, "zh").text, want);
-    assert.equal(consoleLine(line, "en").text, line);
+    assert.equal(consoleSaid(line, "zh").text, want);
+    assert.deepEqual(consoleSaid(line, "en"), { text: line.text, en: null, explain: null });
+    assert.equal(consoleLine(line.text, "zh").text, line.text, "the widget reads no show line back");
   }
 });
 

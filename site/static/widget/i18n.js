@@ -252,18 +252,6 @@ export function consoleLine(line, lang) {
     out.text = t("con.error", { a: errorText(line.slice(7), l) }, l); // RabbitMQ's words, or the widget's
   } else if (line.startsWith("gc ") && (m = gcStepText(line.slice(3), l)) !== null) {
     out.text = `gc ${m}`;
-  } else {
-    for (const [re, key] of SHOW_LINES) {
-      if ((m = re.exec(line))) {
-        const params = {};
-        m.slice(1).forEach((g, i) => (params[String.fromCharCode(97 + i)] = g));
-        if (key === "con.show.rateRow") {
-          params.c = t(`con.show.unit.${params.c === "/s" ? "perSecond" : params.c.trim()}`, null, l);
-        }
-        out.text = t(key, params, l);
-        break;
-      }
-    }
   }
   out.explain = explanation(line, l);
   if (out.text !== line) {
@@ -293,27 +281,6 @@ function explanation(line, l) {
   }
   return null;
 }
-
-// SHOW_LINES are the lines of show's views that hold words of warren's
-// own (the rest are name=value fields), each with the catalog key that
-// says it with the groups as {a}, {b}, ...
-const SHOW_LINES = [
-  [/^no process ran during the last command$/, "con.show.noProcess"],
-  [/^idle: nothing left to run$/, "con.show.idle"],
-  [/^(.*?)restarts=(\d+) in the last 10s, gives up at (\d+)$/, "con.show.restarts"],
-  [/^(.*?)gave-up: a sixth crash within 10s, the queue has no process$/, "con.show.gaveUp"],
-  [/^throughput over (\S+): ?(.*)$/, "con.show.throughput"],
-  [/^(node (?:\S+ )?cpu=\S+) of (\d+) schedulers over (\S+)$/, "con.show.nodeCpu"],
-  [/^rates over (\S+) to (\S+), one column per (\d+)ms$/, "con.show.rates"],
-  [/^(\S+ +\S+) max (\d+)( msgs| bytes|\/s) now (\d+)(?: msgs| bytes|\/s)$/, "con.show.rateRow"],
-  [/^(sched\d+ +\S+) now (\d+%)$/, "con.show.schedRow"],
-  [/^(queue_master_locator=client-local) \(none set\)(.*)$/, "con.show.noneSet"],
-  [/^(gc store \S+ files=\d+ size=\d+ live=\d+ dead=\d+) \(([\d.]+%) dead\): merges two neighbouring files once the files hold more than (\d+) bytes and more than half of them are dead$/, "con.show.gcCombine"],
-  [/^(gc store \S+ files=\d+ size=\d+ live=\d+ dead=\d+) \(([\d.]+%) dead\): compacts a file in place when less than half of it is live, 15 s after an ack$/, "con.show.gcCompact"],
-];
-
-/** SHOW_KEYS are the catalog keys of SHOW_LINES, for the tests. */
-export const SHOW_KEYS = SHOW_LINES.map(([, key]) => key);
 
 // -------------------------------------------------------------------
 // The events list: engine/sim.go Describe prints an event as
