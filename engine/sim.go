@@ -71,6 +71,7 @@ type history struct {
 	ops        []op                // every operation applied, in order
 	furthest   int64               // the most events any replay of ops has reached
 	said       map[string]say.Text // the sentences of lines printed lately (sayLine)
+	explains   map[string]say.Text // what the replies of lines printed lately mean (explainLine)
 }
 
 // running bounds what runs now.

@@ -236,16 +236,23 @@ func runMistakes() ([][]any, []json.RawMessage) {
 
 // said is a command's output lines as the bridge gives them: each line
 // the engine says as data as its sentence ({"text", "key", "args"}), the
-// others as they are.
+// others as they are, and a line that shows a reply of RabbitMQ's whose
+// meaning the engine says as {"line": the line, "explain": the sentence}.
 func said(r engine.Result) []any {
 	out := make([]any, len(r.Lines))
 	for i, l := range r.Lines {
 		out[i] = l
 	}
-	for _, l := range r.Said {
+	sentence := func(t say.Text) json.RawMessage {
 		e := &jsonenc.Encoder{}
-		e.Said("", l.Text)
-		out[l.At] = json.RawMessage(e.String())
+		e.Said("", t)
+		return json.RawMessage(e.String())
+	}
+	for _, l := range r.Said {
+		out[l.At] = sentence(l.Text)
+	}
+	for _, l := range r.Explain {
+		out[l.At] = map[string]any{"line": out[l.At], "explain": sentence(l.Text)}
 	}
 	return out
 }

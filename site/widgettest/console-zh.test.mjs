@@ -96,10 +96,12 @@ test("the console lines of typical mistakes are Chinese, and RabbitMQ's replies 
   let errors = 0;
   let replies = 0;
   for (const [cmd, ...lines] of data.mistakes) {
-    for (const said of lines) {
-      // a line the engine says as data comes as its sentence
+    for (const entry of lines) {
+      // a line the engine says as data comes as its sentence, a reply of
+      // RabbitMQ's with the sentence that says what it means
+      const { line: said, explain: why } = typeof entry === "object" && "line" in entry ? entry : { line: entry };
       const line = typeof said === "string" ? said : said.text;
-      const out = typeof said === "string" ? consoleLine(said, "zh") : consoleSaid(said, "zh");
+      const out = typeof said === "string" ? consoleLine(said, "zh", why) : consoleSaid(said, "zh", why);
       if (/^error: (Validation failed|Parameter does not exist)/.test(line)) {
         // rabbitmqctl's words, as rabbitmqctl says them, and what they mean
         assert.ok(out.text.startsWith("错误：") && out.text.endsWith(line.slice(7)), out.text);
@@ -114,6 +116,7 @@ test("the console lines of typical mistakes are Chinese, and RabbitMQ's replies 
       const reply = /closed code=(\d+) text="([A-Z_]+) - /.exec(line) || /return code=(\d+) text=([A-Z_]+) /.exec(line);
       if (reply) {
         replies++;
+        assert.equal(consoleLine(line, "zh").explain, null, "the widget reads no reply back");
         assert.ok(out.text === line, "RabbitMQ's reply stays as it is");
         assert.ok(out.explain && out.explain.includes(`${reply[1]} ${reply[2]}`), `${line}: no explanation`);
         assert.match(out.explain, /[\u3400-\u9fff]/);
@@ -127,6 +130,8 @@ test("the console lines of typical mistakes are Chinese, and RabbitMQ's replies 
 });
 
 test("the common AMQP reply codes each have a Chinese explanation", () => {
+  // as the engine says them beside the line (engine/explain.go)
+  const meanings = { 404: "notFound", 406: "preconditionFailed", 405: "resourceLocked", 403: "accessRefused", 530: "notAllowed", 504: "channelError", 320: "connectionForced", 541: "internalError" };
   const replies = {
     404: "NOT_FOUND - no queue 'x' in vhost '/'",
     406: "PRECONDITION_FAILED - unknown delivery tag 9",
@@ -141,18 +146,29 @@ test("the common AMQP reply codes each have a Chinese explanation", () => {
   for (const [code, text] of Object.entries(replies)) {
     for (const who of ["c1.1", "c1"]) {
       const line = `${who} closed code=${code} text="${text}"`;
-      const out = consoleLine(line, "zh");
+      const what = { key: who.includes(".") ? "con.amqp.channel" : "con.amqp.connection", args: [who] };
+      const why = { text: "…", key: "con.amqp.explain", args: [what, code, text.split(" ")[0], { key: `con.amqp.${meanings[code]}`, args: [] }] };
+      const out = consoleLine(line, "zh", why);
       assert.equal(out.text, line, "the line itself is RabbitMQ's and the trace's");
       assert.ok(out.explain, `${code}: no explanation`);
       assert.ok(out.explain.includes(who.includes(".") ? `通道 ${who}` : `连接 ${who}`), out.explain);
+      assert.ok(out.explain.includes(`${code} ${text.split(" ")[0]}`), out.explain);
+      assert.match(out.explain, /[\u3400-\u9fff]/);
+      assert.equal(englishRun(out.explain), null, out.explain);
       seen.add(out.explain);
-      assert.equal(consoleLine(line, "en").explain, null, "English explains nothing the reply does not say");
+      assert.equal(consoleLine(line, "en", why).explain, null, "English explains nothing the reply does not say");
+      assert.equal(consoleLine(line, "zh").explain, null, "the widget reads no reply back");
     }
   }
   assert.equal(seen.size, 16, "each code and target its own explanation");
-  const returned = consoleLine("c1.1 return code=312 text=NO_ROUTE exchange=amq.direct key=nowhere body=x", "zh");
-  assert.equal(returned.text, "c1.1 return code=312 text=NO_ROUTE exchange=amq.direct key=nowhere body=x");
+  const line = "c1.1 return code=312 text=NO_ROUTE exchange=amq.direct key=nowhere body=x";
+  const returned = consoleLine(line, "zh", { text: "…", key: "con.amqp.returned", args: ["312", "NO_ROUTE", { key: "con.amqp.noRoute", args: [] }] });
+  assert.equal(returned.text, line);
   assert.equal(returned.explain, "↳ RabbitMQ 以 312 NO_ROUTE 把消息退回给发布者：这条消息带有 mandatory，却没有路由到任何队列。");
+  const refused = consoleLine("error: Parameter does not exist", "zh", { text: "…", key: "con.ctl.noParameter", args: [] });
+  assert.equal(refused.explain, "↳ rabbitmqctl：没有这个名字的策略。");
+  const invalid = consoleSaid({ text: "error: set_policy: Validation failed: x", key: "con.error", args: [{ key: "con.named", args: ["set_policy", { key: "", args: ["Validation failed: x"] }] }] }, "zh", { key: "con.ctl.validation", args: [] });
+  assert.equal(invalid.explain, "↳ rabbitmqctl 拒绝了这条策略：它的某个定义无效。");
 });
 
 /** kinds are the names of engine/node/node.go's kindNames. */

@@ -219,22 +219,27 @@ export function errorText(e, lang, name) {
   return widgetText(s, l) ?? s;
 }
 
-// AMQP_CODES are the reply codes the widget explains, by number.
-const AMQP_CODES = { 320: "connectionForced", 403: "accessRefused", 404: "notFound", 405: "resourceLocked", 406: "preconditionFailed", 501: "frameError", 502: "syntaxError", 503: "commandInvalid", 504: "channelError", 505: "unexpectedFrame", 506: "resourceError", 530: "notAllowed", 540: "notImplemented", 541: "internalError" };
-
 /** consoleSaid says an output line the engine gave as data ({text, key,
  * args}) in lang, as consoleLine does: {text, en, explain}. */
-export function consoleSaid(s, lang) {
+export function consoleSaid(s, lang, why) {
   const l = normLang(lang);
   const text = engineSays(s, l);
-  return { text, en: text === s.text ? null : s.text, explain: l === "en" ? null : explanation(s.text, l) };
+  return { text, en: text === s.text ? null : s.text, explain: explained(why, l) };
+}
+
+/** explained says in l what a line's reply means, why as the engine gave
+ * it beside the line (engine.Result.Explain), or null: in English, whose
+ * reader reads RabbitMQ's reply as it is, and for a line without one. */
+function explained(why, l) {
+  return l === "en" || !why || typeof why !== "object" ? null : saidIn(why, l);
 }
 
 /** consoleLine says one output line of the console in lang: {text, en,
  * explain}. text is what the line shows, en the English original when
- * text differs from it, explain a line that explains RabbitMQ's reply
- * when the line shows one (the reply itself stays as RabbitMQ wrote it). */
-export function consoleLine(line, lang) {
+ * text differs from it, explain what RabbitMQ's reply or rabbitmqctl's
+ * refusal the line shows means, from why, the engine's sentence beside
+ * the line (the reply itself stays as RabbitMQ wrote it). */
+export function consoleLine(line, lang, why) {
   const l = normLang(lang);
   const out = { text: line, en: null, explain: null };
   if (l === "en" || typeof line !== "string") {
@@ -253,33 +258,11 @@ export function consoleLine(line, lang) {
   } else if (line.startsWith("gc ") && (m = gcStepText(line.slice(3), l)) !== null) {
     out.text = `gc ${m}`;
   }
-  out.explain = explanation(line, l);
+  out.explain = explained(why, l);
   if (out.text !== line) {
     out.en = line;
   }
   return out;
-}
-
-/** explanation is a line that explains RabbitMQ's reply or rabbitmqctl's
- * refusal that line shows, in l, or null. */
-function explanation(line, l) {
-  let m;
-  if ((m = /^(c\d+(?:\.\d+)?) closed code=(\d+) text="(.*)"$/s.exec(line)) || (m = /\b()code=(\d+) text="([A-Z_]+ - .*)"/s.exec(line))) {
-    const code = AMQP_CODES[m[2]];
-    if (code) {
-      const what = m[1] === "" ? "" : m[1].includes(".") ? t("con.amqp.channel", { name: m[1] }, l) : t("con.amqp.connection", { name: m[1] }, l);
-      return t("con.amqp.explain", { code: m[2], name: /^([A-Z_]+)/.exec(m[3]) ? /^([A-Z_]+)/.exec(m[3])[1] : "", what, why: t(`con.amqp.${code}`, null, l) }, l);
-    }
-  }
-  // a message RabbitMQ returned to its publisher (basic.return)
-  if ((m = /^(c\d+\.\d+) return code=(312|313) text=([A-Z_]+) /.exec(line))) {
-    return t("con.amqp.returned", { code: m[2], name: m[3], why: t(m[2] === "312" ? "con.amqp.noRoute" : "con.amqp.noConsumers", null, l) }, l);
-  }
-  // rabbitmqctl's refusals of a policy, which stay as rabbitmqctl says them
-  if ((m = /^error: (?:(?:set|clear)_policy: )?(Validation failed|Parameter does not exist)\b/.exec(line))) {
-    return t(m[1] === "Validation failed" ? "con.ctl.validation" : "con.ctl.noParameter", null, l);
-  }
-  return null;
 }
 
 // -------------------------------------------------------------------

@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"warren/engine/say"
+)
+
+// TestRepliesComeExplained: a line that shows a channel RabbitMQ closed, a
+// message it returned or rabbitmqctl's refusal of a policy stays as
+// RabbitMQ prints it, and its answer says beside it, by its index, what
+// the reply means; a line that shows none is not explained.
+func TestRepliesComeExplained(t *testing.T) {
+	s := New(Options{})
+	for _, c := range []struct {
+		line, shows string
+		want        say.Text
+	}{
+		{"basic.ack tag=99", `c1.1 closed code=406 text="PRECONDITION_FAILED - unknown delivery tag 99"`,
+			say.T("con.amqp.explain", say.S("con.amqp.channel", "c1.1"), "406", "PRECONDITION_FAILED", say.T("con.amqp.preconditionFailed"))},
+		{"basic.publish on=c1.2 key=nowhere body=x mandatory", "c1.2 return code=312 text=NO_ROUTE exchange= key=nowhere body=x",
+			say.T("con.amqp.returned", "312", "NO_ROUTE", say.T("con.amqp.noRoute"))},
+		{"set_policy name=p pattern=q max-length=many", `error: Validation failed: <<"many">> is not a valid maximum length`, say.T("con.ctl.validation")},
+		{"clear_policy name=nope", "error: Parameter does not exist", say.T("con.ctl.noParameter")},
+	} {
+		r := s.Run(c.line, RunOptions{})
+		at := -1
+		for i, l := range r.Lines {
+			if l == c.shows {
+				at = i
+			}
+		}
+		if at < 0 {
+			t.Fatalf("%s printed %q, not %q", c.line, r.Lines, c.shows)
+		}
+		if len(r.Explain) != 1 || r.Explain[0].At != at || r.Explain[0].Text.String() != c.want.String() || r.Explain[0].Text.Key != c.want.Key {
+			t.Errorf("%s: explained %+v, want line %d as %q", c.line, r.Explain, at, c.want)
+		}
+	}
+	if r := s.Run("basic.publish on=c1.3 key=nowhere body=x", RunOptions{}); len(r.Explain) != 0 {
+		t.Errorf("a publish nothing returned is explained: %+v", r.Explain)
+	}
+	if r := s.Run("queue.declare on=c1.4 queue=q", RunOptions{}); len(r.Lines) != 1 || len(r.Explain) != 0 {
+		t.Errorf("a declare-ok: %q explained %+v", r.Lines, r.Explain)
+	}
+}
+
+// TestEveryReplyCodeHasMeaning: each code the engine explains has its
+// sentence in the English catalog.
+func TestEveryReplyCodeHasMeaning(t *testing.T) {
+	codes := strings.Fields(replyMeanings)
+	if len(codes) != 28 {
+		t.Fatalf("%d codes and names", len(codes))
+	}
+	for i := 0; i < len(codes); i += 2 {
+		if got := replyMeaning(codes[i]); got != codes[i+1] {
+			t.Errorf("code %s means %q, want %q", codes[i], got, codes[i+1])
+		}
+		if _, ok := say.English("con.amqp." + codes[i+1]); !ok {
+			t.Errorf("code %s: no English for con.amqp.%s", codes[i], codes[i+1])
+		}
+	}
+	for _, code := range []string{"200", "40", "06", "3"} {
+		if got := replyMeaning(code); got != "" {
+			t.Errorf("code %s means %q", code, got)
+		}
+	}
+}
