@@ -5,49 +5,17 @@ package engine
 // rabbitmqctl's refusal of a policy stay as RabbitMQ prints them, and
 // the engine gives beside each a sentence that says what the reply means
 // (Result.Explain), which a widget shows under the line in the reader's
-// language. The codes are AMQP 0-9-1's (rabbit_framing_amqp_0_9_1).
+// language. The codes are AMQP 0-9-1's (rabbit_framing_amqp_0_9_1), each
+// with its meaning in the catalog as con.amqp.CODE.
 
 import (
 	"errors"
 	"strconv"
-	"strings"
 
 	"warren/engine/node"
 	"warren/engine/say"
 	"warren/engine/trace"
 )
-
-// replyMeanings names, by reply code, the sentence (con.amqp.NAME) that
-// says what RabbitMQ means by closing with it, "CODE NAME" a line; a code
-// not here (200, a normal close) is not explained. NB: one string, not a
-// map: the browser's build is smaller so.
-const replyMeanings = `
-320 connectionForced
-403 accessRefused
-404 notFound
-405 resourceLocked
-406 preconditionFailed
-501 frameError
-502 syntaxError
-503 commandInvalid
-504 channelError
-505 unexpectedFrame
-506 resourceError
-530 notAllowed
-540 notImplemented
-541 internalError
-`
-
-// replyMeaning is the name of the sentence that says what code means, or
-// "" (replyMeanings).
-func replyMeaning(code string) string {
-	i := strings.Index(replyMeanings, "\n"+code+" ")
-	if i < 0 {
-		return ""
-	}
-	name := replyMeanings[i+len(code)+2:]
-	return name[:strings.IndexByte(name, '\n')]
-}
 
 // replyName is the name a reply's text starts with: PRECONDITION_FAILED
 // of "PRECONDITION_FAILED - unknown delivery tag 9".
@@ -60,29 +28,22 @@ func replyName(text string) string {
 }
 
 // explained is the sentence that says what e's reply means, and whether
-// e shows one: a channel or connection closed with a code of
-// replyMeanings, or a message returned as unroutable (312) or with no
-// consumer to take it at once (313).
+// e shows one: a channel or connection closed, or a message returned,
+// with a code whose meaning the catalog says (con.amqp.CODE: not 200, a
+// normal close).
 func explained(e *trace.Event) (say.Text, bool) {
 	code := strconv.Itoa(e.Code)
+	meaning := say.T("con.amqp." + code)
+	if _, ok := say.English(meaning.Key); !ok {
+		return say.Text{}, false
+	}
 	switch e.Kind {
-	case trace.ChannelClosed, trace.ConnectionClosed:
-		meaning := replyMeaning(code)
-		if meaning == "" {
-			return say.Text{}, false
-		}
-		what := say.S("con.amqp.connection", e.Name())
-		if e.Kind == trace.ChannelClosed {
-			what = say.S("con.amqp.channel", e.Name())
-		}
-		return say.T("con.amqp.explain", what, code, replyName(e.Text), say.T("con.amqp."+meaning)), true
+	case trace.ChannelClosed:
+		return say.T("con.amqp.explain", say.S("con.amqp.channel", e.Name()), code, replyName(e.Text), meaning), true
+	case trace.ConnectionClosed:
+		return say.T("con.amqp.explain", say.S("con.amqp.connection", e.Name()), code, replyName(e.Text), meaning), true
 	case trace.Return:
-		switch e.Code {
-		case 312:
-			return say.T("con.amqp.returned", code, e.Text, say.T("con.amqp.noRoute")), true
-		case 313:
-			return say.T("con.amqp.returned", code, e.Text, say.T("con.amqp.noConsumers")), true
-		}
+		return say.T("con.amqp.returned", code, e.Text, meaning), true
 	}
 	return say.Text{}, false
 }

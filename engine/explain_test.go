@@ -1,10 +1,10 @@
 package engine
 
 import (
-	"strings"
 	"testing"
 
 	"warren/engine/say"
+	"warren/engine/trace"
 )
 
 // TestRepliesComeExplained: a line that shows a channel RabbitMQ closed, a
@@ -18,9 +18,9 @@ func TestRepliesComeExplained(t *testing.T) {
 		want        say.Text
 	}{
 		{"basic.ack tag=99", `c1.1 closed code=406 text="PRECONDITION_FAILED - unknown delivery tag 99"`,
-			say.T("con.amqp.explain", say.S("con.amqp.channel", "c1.1"), "406", "PRECONDITION_FAILED", say.T("con.amqp.preconditionFailed"))},
+			say.T("con.amqp.explain", say.S("con.amqp.channel", "c1.1"), "406", "PRECONDITION_FAILED", say.T("con.amqp.406"))},
 		{"basic.publish on=c1.2 key=nowhere body=x mandatory", "c1.2 return code=312 text=NO_ROUTE exchange= key=nowhere body=x",
-			say.T("con.amqp.returned", "312", "NO_ROUTE", say.T("con.amqp.noRoute"))},
+			say.T("con.amqp.returned", "312", "NO_ROUTE", say.T("con.amqp.312"))},
 		{"set_policy name=p pattern=q max-length=many", `error: Validation failed: <<"many">> is not a valid maximum length`, say.T("con.ctl.validation")},
 		{"clear_policy name=nope", "error: Parameter does not exist", say.T("con.ctl.noParameter")},
 	} {
@@ -46,24 +46,24 @@ func TestRepliesComeExplained(t *testing.T) {
 	}
 }
 
-// TestEveryReplyCodeHasMeaning: each code the engine explains has its
-// sentence in the English catalog.
-func TestEveryReplyCodeHasMeaning(t *testing.T) {
-	codes := strings.Fields(replyMeanings)
-	if len(codes) != 28 {
-		t.Fatalf("%d codes and names", len(codes))
+// TestOnlyKnownCodesAreExplained: a close with a code the catalog has no
+// meaning for (200, a normal close) is not explained.
+func TestOnlyKnownCodesAreExplained(t *testing.T) {
+	for _, c := range []struct {
+		e    trace.Event
+		want bool
+	}{
+		{trace.Event{Conn: 1, Chan: 1, Kind: trace.ChannelClosed, Code: 200, Text: "OK"}, false},
+		{trace.Event{Conn: 1, Kind: trace.ConnectionClosed, Code: 320, Text: "CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'"}, true},
+		{trace.Event{Conn: 1, Chan: 1, Kind: trace.Return, Code: 313, Text: "NO_CONSUMERS"}, true},
+		{trace.Event{Conn: 1, Chan: 1, Kind: trace.Deliver, Code: 406}, false},
+	} {
+		if _, got := explained(&c.e); got != c.want {
+			t.Errorf("%s explained: %v, want %v", c.e.String(), got, c.want)
+		}
 	}
-	for i := 0; i < len(codes); i += 2 {
-		if got := replyMeaning(codes[i]); got != codes[i+1] {
-			t.Errorf("code %s means %q, want %q", codes[i], got, codes[i+1])
-		}
-		if _, ok := say.English("con.amqp." + codes[i+1]); !ok {
-			t.Errorf("code %s: no English for con.amqp.%s", codes[i], codes[i+1])
-		}
-	}
-	for _, code := range []string{"200", "40", "06", "3"} {
-		if got := replyMeaning(code); got != "" {
-			t.Errorf("code %s means %q", code, got)
-		}
+	got, _ := explained(&trace.Event{Conn: 2, Kind: trace.ConnectionClosed, Code: 320, Text: "CONNECTION_FORCED - shutdown"})
+	if want := "RabbitMQ closed connection c2 with 320 CONNECTION_FORCED: the broker closed the connection itself (an operator, or the node stopping)."; got.String() != want {
+		t.Errorf("got %q, want %q", got.String(), want)
 	}
 }

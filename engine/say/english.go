@@ -30,22 +30,22 @@ con.amqp.explain	RabbitMQ closed {a} with {b} {c}: {d}
 con.amqp.channel	channel {a}
 con.amqp.connection	connection {a}
 con.amqp.returned	RabbitMQ returned the message to its publisher with {a} {b}: {c}
-con.amqp.connectionForced	the broker closed the connection itself (an operator, or the node stopping).
-con.amqp.accessRefused	the operation is not allowed: a reserved name (amq.*), the default exchange, or a queue another connection uses exclusively.
-con.amqp.notFound	the queue or exchange named does not exist.
-con.amqp.resourceLocked	the queue is exclusive to another connection, or declared with another exclusive setting.
-con.amqp.preconditionFailed	the request conflicts with what exists: other arguments than the first declaration, an unknown delivery tag, a queue not empty or in use, a channel in the wrong mode.
-con.amqp.frameError	the client sent a malformed frame.
-con.amqp.syntaxError	the client sent a frame with bad values.
-con.amqp.commandInvalid	the command is not valid here, e.g. an unknown exchange type; the whole connection is closed.
-con.amqp.channelError	the channel was used wrongly, e.g. a method while tx.commit is still pending.
-con.amqp.unexpectedFrame	the client sent a frame the broker did not expect.
-con.amqp.resourceError	the broker lacks the resources to do it.
-con.amqp.notAllowed	the operation is not allowed, e.g. reusing a consumer tag on the channel; the whole connection is closed.
-con.amqp.notImplemented	RabbitMQ does not implement this (e.g. immediate=true, prefetch_size).
-con.amqp.internalError	an error inside the broker; the connection is closed.
-con.amqp.noRoute	the message was mandatory and reached no queue.
-con.amqp.noConsumers	the message was immediate and no consumer could take it at once.
+con.amqp.320	the broker closed the connection itself (an operator, or the node stopping).
+con.amqp.403	the operation is not allowed: a reserved name (amq.*), the default exchange, or a queue another connection uses exclusively.
+con.amqp.404	the queue or exchange named does not exist.
+con.amqp.405	the queue is exclusive to another connection, or declared with another exclusive setting.
+con.amqp.406	the request conflicts with what exists: other arguments than the first declaration, an unknown delivery tag, a queue not empty or in use, a channel in the wrong mode.
+con.amqp.501	the client sent a malformed frame.
+con.amqp.502	the client sent a frame with bad values.
+con.amqp.503	the command is not valid here, e.g. an unknown exchange type; the whole connection is closed.
+con.amqp.504	the channel was used wrongly, e.g. a method while tx.commit is still pending.
+con.amqp.505	the client sent a frame the broker did not expect.
+con.amqp.506	the broker lacks the resources to do it.
+con.amqp.530	the operation is not allowed, e.g. reusing a consumer tag on the channel; the whole connection is closed.
+con.amqp.540	RabbitMQ does not implement this (e.g. immediate=true, prefetch_size).
+con.amqp.541	an error inside the broker; the connection is closed.
+con.amqp.312	the message was mandatory and reached no queue.
+con.amqp.313	the message was immediate and no consumer could take it at once.
 con.ctl.validation	rabbitmqctl refused the policy: one of its definitions is not valid.
 con.ctl.noParameter	rabbitmqctl: no policy has that name.
 engine.mailboxEmpty	its mailbox is empty
