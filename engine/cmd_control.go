@@ -91,7 +91,7 @@ func step(s *Sim, cmd script.Command, _ bool) ([]string, error) {
 		out = append(out, fmt.Sprintf("ran %d events", ran))
 	}
 	if ran < n {
-		out = append(out, "idle: nothing left to run")
+		out = append(out, s.sayLine(say.T("con.show.idle")))
 	}
 	return append(out, s.lines()...), nil
 }

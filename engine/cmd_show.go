@@ -41,9 +41,7 @@ func (s *Sim) show(view string) []string {
 		for _, l := range s.node.GCSaid {
 			out = append(out, s.sayLine(say.T("con.gc.line", l)))
 		}
-		for _, l := range s.node.GCStatus() {
-			out = append(out, "gc "+l)
-		}
+		out = append(out, s.sayLines(s.node.GCStatus())...)
 	case "throughput":
 		// what the last command that ran events moved, over its span
 		span := s.rt.LastEnd() - s.baseline.time
@@ -55,8 +53,8 @@ func (s *Sim) show(view string) []string {
 			return strconv.FormatFloat(float64(n)*1e6/float64(span), 'f', 0, 64)
 		}
 		count := func(name string, n int64) string { return " " + name + "=" + i64(n) + " (" + rate(n) + "/s)" }
-		out = append(out, "throughput over "+formatTime(max(span, 0))+":"+count("published", st.Published-m.Published)+
-			count("delivered", st.Delivered-m.Delivered)+count("acked", st.Acked-m.Acked))
+		counts := count("published", st.Published-m.Published) + count("delivered", st.Delivered-m.Delivered) + count("acked", st.Acked-m.Acked)
+		out = append(out, s.sayLine(say.S("con.show.throughput", formatTime(max(span, 0)), counts[1:])))
 	case "rates":
 		out = append(out, s.rates(60)...)
 	case "schedulers":
@@ -83,7 +81,7 @@ func (s *Sim) show(view string) []string {
 			if len(members) > 1 {
 				line = "node " + m.Name + " cpu="
 			}
-			out = append(out, line+percent(total[g], span*count[g])+" of "+i64(count[g])+" schedulers over "+formatTime(max(span, 0)))
+			out = append(out, s.sayLine(say.S("con.show.nodeCpu", line+percent(total[g], span*count[g]), i64(count[g]), formatTime(max(span, 0)))))
 		}
 	case "cpu":
 		out = append(out, s.cpuLines()...)
@@ -103,10 +101,10 @@ func (s *Sim) show(view string) []string {
 		}
 	case "supervisors":
 		for _, t := range s.cluster.Supervision() {
-			out = append(out, t.Lines()...)
+			out = append(out, s.sayLines(t.Lines())...)
 		}
 	case "cluster":
-		out = append(out, s.cluster.ClusterLines()...)
+		out = append(out, s.sayLines(s.cluster.ClusterLines())...)
 	case "queues":
 		for _, q := range s.cluster.ListQueues() {
 			out = append(out, "queue "+q.Name+" ready="+strconv.Itoa(q.Ready)+" unacked="+strconv.Itoa(q.Unack)+

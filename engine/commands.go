@@ -170,6 +170,7 @@ func (s *Sim) lines() []string {
 		return nil
 	}
 	defer s.client.recycle(ev)
+	s.explainTrace(ev)
 	if s.summary {
 		return trace.Summary(joined(ev))
 	}

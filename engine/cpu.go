@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"warren/engine/beam"
+	"warren/engine/say"
 )
 
 // cpuLines is the `show cpu` view: the processes that ran during the last
@@ -39,7 +40,7 @@ func (s *Sim) cpuLines() []string {
 			" node="+percent(u.busy, span*per[u.p.Group]))
 	}
 	if len(out) == 0 {
-		out = append(out, "no process ran during the last command")
+		out = append(out, s.sayLine(say.T("con.show.noProcess")))
 	}
 	return out
 }

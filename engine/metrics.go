@@ -2,7 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"warren/engine/say"
 )
 
 // SampleInterval is the width of one metrics bucket in virtual µs.
@@ -134,22 +137,23 @@ func (s *Sim) rates(n int) []string {
 	series := []struct {
 		name string
 		get  func(Sample) float64
-		unit string
+		unit string // its key: con.show.unit.perSecond, msgs, bytes
 	}{
-		{"publish", func(x Sample) float64 { return x.Publish }, "/s"},
-		{"deliver", func(x Sample) float64 { return x.Deliver }, "/s"},
-		{"ack", func(x Sample) float64 { return x.Ack }, "/s"},
-		{"depth", func(x Sample) float64 { return float64(x.Depth) }, " msgs"},
-		{"memory", func(x Sample) float64 { return float64(x.Memory) }, " bytes"},
+		{"publish", func(x Sample) float64 { return x.Publish }, "perSecond"},
+		{"deliver", func(x Sample) float64 { return x.Deliver }, "perSecond"},
+		{"ack", func(x Sample) float64 { return x.Ack }, "perSecond"},
+		{"depth", func(x Sample) float64 { return float64(x.Depth) }, "msgs"},
+		{"memory", func(x Sample) float64 { return float64(x.Memory) }, "bytes"},
 	}
-	out := []string{fmt.Sprintf("rates over %s to %s, one column per %dms", formatTime(smp[0].Time-SampleInterval), formatTime(smp[len(smp)-1].Time), SampleInterval/1000)}
+	whole := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+	out := []string{s.sayLine(say.S("con.show.rates", formatTime(smp[0].Time-SampleInterval), formatTime(smp[len(smp)-1].Time), strconv.Itoa(SampleInterval/1000)))}
 	for _, sr := range series {
 		vals := make([]float64, len(smp))
 		for i, x := range smp {
 			vals[i] = sr.get(x)
 		}
 		line, top := sparkline(vals)
-		out = append(out, fmt.Sprintf("%-8s %s max %.0f%s now %.0f%s", sr.name, line, top, sr.unit, vals[len(vals)-1], sr.unit))
+		out = append(out, s.sayLine(say.T("con.show.rateRow", fmt.Sprintf("%-8s %s", sr.name, line), whole(top), say.T("con.show.unit."+sr.unit), whole(vals[len(vals)-1]))))
 	}
 	for i := range smp[len(smp)-1].Scheduler {
 		vals := make([]float64, len(smp))
@@ -159,7 +163,7 @@ func (s *Sim) rates(n int) []string {
 			}
 		}
 		line, _ := sparkline(append(vals, 100))
-		out = append(out, fmt.Sprintf("sched%-3d %s now %.0f%%", i+1, string([]rune(line)[:len(vals)]), vals[len(vals)-1]))
+		out = append(out, s.sayLine(say.S("con.show.schedRow", fmt.Sprintf("sched%-3d %s", i+1, string([]rune(line)[:len(vals)])), whole(vals[len(vals)-1])+"%")))
 	}
 	return out
 }

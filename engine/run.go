@@ -46,6 +46,11 @@ type Result struct {
 	// the others (RabbitMQ's trace, the command language) are said as
 	// they are in every language.
 	Said []SaidLine
+	// Explain gives, by its index in Lines, what a line that shows
+	// RabbitMQ's reply means: a channel or connection it closed, a
+	// message it returned, rabbitmqctl's refusal of a policy (the line
+	// itself stays RabbitMQ's words).
+	Explain []SaidLine
 	// Omitted counts the lines left out by RunOptions.Most.
 	Omitted int
 	// Cut is the events after which the time budget stopped the command,
@@ -64,7 +69,7 @@ type SaidLine struct {
 
 // Run parses and runs one line and returns what it printed.
 func (s *Sim) Run(line string, o RunOptions) Result {
-	s.said = nil
+	s.said, s.explains = nil, nil
 	s.budget.cut, s.budget.whole = max(o.Cut, 0), o.Whole
 	s.budget.said, s.budget.lastTimeCut = "", 0
 	defer func() { s.budget.cut, s.budget.whole = 0, false }()
@@ -81,6 +86,9 @@ func (s *Sim) Run(line string, o RunOptions) Result {
 	if err != nil {
 		r.Err = err
 		r.Lines, r.Omitted = []string{s.sayError(err)}, 0
+		if t, ok := refusalMeans(err); ok {
+			s.explainLine(r.Lines[0], t)
+		}
 	} else if o.Most > 0 {
 		r.Lines, r.Omitted = s.bound(r.Lines, o.Most, r.Omitted)
 	}
@@ -88,6 +96,9 @@ func (s *Sim) Run(line string, o RunOptions) Result {
 	for i, l := range r.Lines {
 		if t, ok := s.said[l]; ok {
 			r.Said = append(r.Said, SaidLine{i, t})
+		}
+		if t, ok := s.explains[l]; ok {
+			r.Explain = append(r.Explain, SaidLine{i, t})
 		}
 	}
 	return r

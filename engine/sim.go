@@ -71,6 +71,7 @@ type history struct {
 	ops        []op                // every operation applied, in order
 	furthest   int64               // the most events any replay of ops has reached
 	said       map[string]say.Text // the sentences of lines printed lately (sayLine)
+	explains   map[string]say.Text // what the replies of lines printed lately mean (explainLine)
 }
 
 // running bounds what runs now.
@@ -262,43 +263,23 @@ func (s *Sim) afterEach(mark bool) {
 	}
 }
 
-// EventWords is one event as its line says it, piece by piece: a widget
-// says the line in another language from them, reading none of it.
-type EventWords struct {
-	N     int64
-	At    string // the virtual time it started, as the line writes it
-	Sched int    // 1-based
-	Proc  string // the process that handled it
-	Kind  string // the Erlang message it handled (node.KindName)
-	From  string // who sent it ("" for none, and for a client's frame)
-	Input bool   // a frame from the client, read off the socket
-	Us    int64  // how long it took, µs
-}
-
-// Words are the pieces of the event's line.
-func (s *Sim) Words(e *beam.Event) EventWords {
-	w := EventWords{N: e.N, At: formatTime(e.Start), Sched: e.Sched + 1, Proc: s.rt.Process(e.PID).Name, Kind: node.KindName(e.Kind), Input: e.Input, Us: e.End - e.Start}
-	if f := s.rt.Process(e.From); f != nil && !e.Input {
-		w.From = f.Name
-	}
-	return w
-}
-
 // EventSaid is the event's line as data: its English is the line
 // Describe prints (#12 t=1.234ms sched=2 queue q1: deliver from channel
 // c1.1 (3µs)), and a widget says it in another language from its keys,
 // keeping RabbitMQ's names (the process, the Erlang message).
 func (s *Sim) EventSaid(e *beam.Event) say.Text {
-	w := s.Words(e)
-	var what any = w.Kind
-	switch {
-	case w.Input:
+	var what any = node.KindName(e.Kind)
+	if e.Input {
 		what = say.T("engine.eventInput")
-	case w.From != "":
-		what = say.S("engine.eventFrom", w.Kind, w.From)
+	} else if f := s.rt.Process(e.From); f != nil {
+		what = say.S("engine.eventFrom", node.KindName(e.Kind), f.Name)
 	}
-	return say.T("engine.event", strconv.FormatInt(w.N, 10), w.At, strconv.Itoa(w.Sched), w.Proc, what, strconv.FormatInt(w.Us, 10))
+	return say.T("engine.event", strconv.FormatInt(e.N, 10), formatTime(e.Start), strconv.Itoa(e.Sched+1), s.rt.Process(e.PID).Name, what, strconv.FormatInt(e.End-e.Start, 10))
 }
+
+// EventKind is the Erlang message an event handled, as the events list
+// names it (node.KindName), and whether it was a frame off the socket.
+func (s *Sim) EventKind(e *beam.Event) (string, bool) { return node.KindName(e.Kind), e.Input }
 
 // Describe prints one event for the console and the widget's event list.
 func (s *Sim) Describe(e *beam.Event) string { return s.EventSaid(e).String() }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -63,36 +62,6 @@ func widgetTexts(t *testing.T) [][2]string {
 		}
 	}
 	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
-	return out
-}
-
-// showTexts lists the words of warren's own inside show's views that are
-// not name=value fields: a supervisor's note (engine/node/supervision.go),
-// as Go formats. (What each step of the message store's garbage
-// collection did is said as data, engine/say's con.gc keys.)
-func showTexts(t *testing.T) [][2]string {
-	var out [][2]string
-	seen := map[string]bool{}
-	fset := token.NewFileSet()
-	for _, path := range []string{"../engine/node/supervision.go"} {
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel := strings.TrimPrefix(path, "../")
-		add := func(e ast.Expr) {
-			if s := format(e, false); s != "" && s != "%s" && !seen[s] {
-				seen[s] = true
-				out = append(out, [2]string{rel, s})
-			}
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n, ok := n.(*ast.AssignStmt); ok && strings.HasSuffix(callName(n.Lhs[0]), ".Note") {
-				add(n.Rhs[0])
-			}
-			return true
-		})
-	}
 	return out
 }
 
@@ -220,13 +189,13 @@ func runMistakes() ([][]any, []json.RawMessage) {
 	var events []json.RawMessage
 	for n := int64(1); n <= s.EventCount(); n++ {
 		ev := s.Event(n)
-		w := s.Words(&ev)
+		kind, input := s.EventKind(&ev)
 		e := &jsonenc.Encoder{}
 		e.Open("", '{')
 		e.Str("text", s.Describe(&ev))
 		e.Said("said", s.EventSaid(&ev))
-		e.Str("kind", w.Kind)
-		e.Bool("input", w.Input)
+		e.Str("kind", kind)
+		e.Bool("input", input)
 		e.Close('}')
 		events = append(events, json.RawMessage(e.String()))
 	}
@@ -245,16 +214,23 @@ func runMistakes() ([][]any, []json.RawMessage) {
 
 // said is a command's output lines as the bridge gives them: each line
 // the engine says as data as its sentence ({"text", "key", "args"}), the
-// others as they are.
+// others as they are, and a line that shows a reply of RabbitMQ's whose
+// meaning the engine says as {"line": the line, "explain": the sentence}.
 func said(r engine.Result) []any {
 	out := make([]any, len(r.Lines))
 	for i, l := range r.Lines {
 		out[i] = l
 	}
-	for _, l := range r.Said {
+	sentence := func(t say.Text) json.RawMessage {
 		e := &jsonenc.Encoder{}
-		e.Said("", l.Text)
-		out[l.At] = json.RawMessage(e.String())
+		e.Said("", t)
+		return json.RawMessage(e.String())
+	}
+	for _, l := range r.Said {
+		out[l.At] = sentence(l.Text)
+	}
+	for _, l := range r.Explain {
+		out[l.At] = map[string]any{"line": out[l.At], "explain": sentence(l.Text)}
 	}
 	return out
 }
@@ -287,7 +263,7 @@ func TestEngineTextsAreListed(t *testing.T) {
 	for _, k := range say.Keys() {
 		said[k], _ = say.English(k)
 	}
-	want := map[string]any{"texts": texts, "shown": showTexts(t), "usage": usage, "names": codeWords(), "mistakes": mistakes, "events": events, "said": said}
+	want := map[string]any{"texts": texts, "usage": usage, "names": codeWords(), "mistakes": mistakes, "events": events, "said": said}
 	b, err := json.MarshalIndent(want, "", " ")
 	if err != nil {
 		t.Fatal(err)

@@ -231,7 +231,7 @@ func (b *bridge) events(id int, from, to int64) (string, error) {
 	e.Open("", '[')
 	for n := from; n <= to; n++ {
 		ev := s.Event(n)
-		w := s.Words(&ev)
+		kind, input := s.EventKind(&ev)
 		e.Open("", '{')
 		e.Int("n", ev.N)
 		e.Str("text", s.Describe(&ev))
@@ -242,8 +242,8 @@ func (b *bridge) events(id int, from, to int64) (string, error) {
 		// the line as data, and the message it handled, whose meaning a
 		// widget gives in the line's title
 		e.Said("said", s.EventSaid(&ev))
-		e.Str("kind", w.Kind)
-		e.Bool("input", w.Input)
+		e.Str("kind", kind)
+		e.Bool("input", input)
 		e.Close('}')
 	}
 	e.Close(']')

@@ -27,9 +27,10 @@
 //	                                          it; the time budget still
 //	                                          applies), and with whole = 1
 //	                                          without the time budget (a
-//	                                          lesson's own line); "said" and
-//	                                          "cut" as jsonenc.Answer writes
-//	                                          them. The one way to run a line:
+//	                                          lesson's own line); "said",
+//	                                          "explain" and "cut" as
+//	                                          jsonenc.Answer writes them. The
+//	                                          one way to run a line:
 //	                                          the language's submit holds a
 //	                                          command's frames, run settles
 //	                                          the node

@@ -39,8 +39,11 @@ func (e *Encoder) saidParts(t say.Text) {
 // Answer writes what a command printed: {"lines": [...]}, with
 // "omitted": N when lines holds only the first of them, "said": [[i,
 // sentence], ...] for the lines the engine says as data (Result.Said;
-// the sentence as Said writes it), and "cut": N when the time budget
-// stopped the command after N events (Result.Cut).
+// the sentence as Said writes it), "explain": [[i, sentence], ...] for
+// the lines that show a reply of RabbitMQ's whose meaning the engine says
+// (Result.Explain: a sentence of the widget's catalogs, its text empty),
+// and "cut": N when the time budget stopped the command
+// after N events (Result.Cut).
 func Answer(r engine.Result) string {
 	e := &Encoder{}
 	e.Open("", '{')
@@ -58,6 +61,16 @@ func Answer(r engine.Result) string {
 			e.Open("", '[')
 			e.Int("", int64(l.At))
 			e.saidAs("", lines[l.At], l.Text) // the line is the sentence's English
+			e.Close(']')
+		}
+		e.Close(']')
+	}
+	if len(r.Explain) > 0 {
+		e.Open("explain", '[')
+		for _, l := range r.Explain {
+			e.Open("", '[')
+			e.Int("", int64(l.At))
+			e.saidAs("", "", l.Text) // the widget's words: no English here (engine/explain.go)
 			e.Close(']')
 		}
 		e.Close(']')

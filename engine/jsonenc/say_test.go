@@ -22,13 +22,19 @@ func TestSaid(t *testing.T) {
 }
 
 // TestAnswer: a command's answer gives beside its lines the sentence of
-// each line the engine says as data, and where the time budget cut it.
+// each line the engine says as data, what a reply of RabbitMQ's means,
+// and where the time budget cut it.
 func TestAnswer(t *testing.T) {
 	s := engine.New(engine.Options{})
 	s.Run("queue.declare queue=q", engine.RunOptions{})
 	got := Answer(s.Run("expect queue=q messages=1", engine.RunOptions{}))
 	want := `{"lines":["goal not met: queue q has messages=0 (want 1)"],"said":[[0,{"text":"goal not met: queue q has messages=0 (want 1)","key":"con.goalNotMet","args":[{"key":"engine.g.has","args":["queue q",{"key":"","args":[{"key":"engine.g.want","args":["messages=0","1"]}]}]}]}]]}`
 	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// a reply of RabbitMQ's comes with what it means
+	want = `{"lines":["error: Parameter does not exist"],"explain":[[0,{"text":"","key":"con.ctl.noParameter","args":[]}]]}`
+	if got := Answer(s.Run("clear_policy name=nope", engine.RunOptions{})); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	var ticks time.Duration

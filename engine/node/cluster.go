@@ -257,7 +257,7 @@ func (n *Node) placeQueue(rec *QueueRecord) *Node {
 
 // ClusterLines describes each node: its kind, whether it runs, its
 // schedulers, connections, classic queues and memory.
-func (c *Cluster) ClusterLines() []string {
+func (c *Cluster) ClusterLines() []say.Text {
 	count := c.masters()
 	conns := map[*Node]int{}
 	for _, r := range c.readers() {
@@ -267,7 +267,7 @@ func (c *Cluster) ClusterLines() []string {
 	for _, s := range c.RT.Schedulers() {
 		sched[s.Group]++
 	}
-	var out []string
+	var out []say.Text
 	for _, m := range c.members {
 		kind, state := "disc", "running"
 		if m.ram {
@@ -281,14 +281,13 @@ func (c *Cluster) ClusterLines() []string {
 		if a := m.OwnAlarms(); len(a) > 0 {
 			line += " alarms=" + strings.Join(a, ",")
 		}
-		out = append(out, line)
+		out = append(out, say.Words(line))
 	}
-	loc := c.locator
-	if loc == "" {
-		loc = "client-local (none set)"
+	delay := fmt.Sprintf(" link-delay=%dµs", c.RT.LinkDelay)
+	if c.locator == "" {
+		return append(out, say.S("con.show.noneSet", "queue_master_locator=client-local", delay))
 	}
-	out = append(out, fmt.Sprintf("queue_master_locator=%s link-delay=%dµs", loc, c.RT.LinkDelay))
-	return out
+	return append(out, say.Words("queue_master_locator="+c.locator+delay))
 }
 
 // CheckApp refuses stop_app and start_app on a single node.

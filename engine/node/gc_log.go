@@ -92,13 +92,14 @@ func filesWords(files []store.FileInfo, nums []uint64) say.Text {
 // msText writes virtual µs as milliseconds, as the trace does.
 func msText(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) + "ms" }
 
-// GCStatus is a line per message store for show gc: its files, their
-// live and dead bytes, and the rule by which the collector starts.
-func (n *Node) GCStatus() []string {
+// GCStatus is show gc's line per message store, as a sentence: its
+// files, their live and dead bytes, and the rule by which the collector
+// starts.
+func (n *Node) GCStatus() []say.Text {
 	if n.vhost == nil {
 		return nil
 	}
-	var out []string
+	var out []say.Text
 	for _, persistent := range []bool{true, false} {
 		st := n.vhost.Store(persistent)
 		if st == nil {
@@ -112,13 +113,13 @@ func (n *Node) GCStatus() []string {
 		if size > 0 {
 			share = strconv.FormatFloat(float64(size-valid)*100/float64(size), 'f', 1, 64) + "%"
 		}
-		rule := "merges two neighbouring files once the files hold more than " + strconv.FormatInt(2*st.FileSizeLimit(), 10) +
-			" bytes and more than half of them are dead"
+		fields := "gc store " + path.Base(st.Dir()) + " files=" + strconv.Itoa(len(st.Files())) + " size=" + strconv.FormatInt(size, 10) +
+			" live=" + strconv.FormatInt(valid, 10) + " dead=" + strconv.FormatInt(size-valid, 10)
 		if st.CompactsInPlace() {
-			rule = "compacts a file in place when less than half of it is live, 15 s after an ack"
+			out = append(out, say.S("con.show.gcCompact", fields, share))
+		} else {
+			out = append(out, say.S("con.show.gcCombine", fields, share, strconv.FormatInt(2*st.FileSizeLimit(), 10)))
 		}
-		out = append(out, "store "+path.Base(st.Dir())+" files="+strconv.Itoa(len(st.Files()))+" size="+strconv.FormatInt(size, 10)+
-			" live="+strconv.FormatInt(valid, 10)+" dead="+strconv.FormatInt(size-valid, 10)+" ("+share+" dead): "+rule)
 	}
 	return out
 }

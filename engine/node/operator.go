@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"warren/engine/amqp"
+	"warren/engine/say"
 )
 
 // erlTerm prints a policy value as Erlang's ~p would: a binary as <<"...">>.
@@ -60,19 +61,30 @@ var policyRules = map[string]policyRule{
 }
 
 // OperatorError is a refused operator command, printed as `error: TEXT`.
-type OperatorError struct{ Text string }
+// Means, when it has a key, says what rabbitmqctl's refusal means; the
+// refusal itself stays in rabbitmqctl's words.
+type OperatorError struct {
+	Text  string
+	Means say.Text
+}
 
 func (e *OperatorError) Error() string { return e.Text }
 
 // ErrNoPolicy is rabbitmqctl clear_policy's answer for a name not set.
-var ErrNoPolicy = &OperatorError{Text: "Parameter does not exist"}
+var ErrNoPolicy = &OperatorError{Text: "Parameter does not exist", Means: say.T("con.ctl.noParameter")}
+
+// invalidPolicy is rabbitmqctl set_policy's refusal of a policy: TEXT
+// after "Validation failed: ".
+func invalidPolicy(text string) error {
+	return &OperatorError{Text: "Validation failed: " + text, Means: say.T("con.ctl.validation")}
+}
 
 // CheckPolicy validates a policy as rabbitmqctl set_policy does, before
 // anything changes: the pattern must compile and every key must be a known
 // policy setting with a valid value.
 func CheckPolicy(pattern string, def amqp.Table) error {
 	if _, err := compilePattern(pattern); err != nil {
-		return &OperatorError{Text: fmt.Sprintf("Validation failed: %s is not a valid regular expression", strconv.Quote(pattern))}
+		return invalidPolicy(strconv.Quote(pattern) + " is not a valid regular expression")
 	}
 	var unknown []amqp.Field
 	for _, f := range def {
@@ -82,7 +94,7 @@ func CheckPolicy(pattern string, def amqp.Table) error {
 			continue
 		}
 		if !rule.valid(f.Val) {
-			return &OperatorError{Text: fmt.Sprintf("Validation failed: %s is not a valid %s", erlTerm(f.Val), rule.what)}
+			return invalidPolicy(erlTerm(f.Val) + " is not a valid " + rule.what)
 		}
 	}
 	if len(unknown) > 0 {
@@ -94,7 +106,7 @@ func CheckPolicy(pattern string, def amqp.Table) error {
 			}
 			list += fmt.Sprintf("{<<%q>>,%s}", f.Key, erlTerm(f.Val))
 		}
-		return &OperatorError{Text: fmt.Sprintf("Validation failed: [%s] are not recognised policy settings", list)}
+		return invalidPolicy("[" + list + "] are not recognised policy settings")
 	}
 	return nil
 }

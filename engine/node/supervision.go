@@ -15,13 +15,16 @@ import (
 
 	"warren/engine/beam"
 	"warren/engine/internal/order"
+	"warren/engine/say"
 )
 
 // SupNode is a supervisor or a worker in the tree; a worker has a PID.
+// Note, when it has a key, is what its line says after the name: its
+// sentence takes the line before it as its first argument.
 type SupNode struct {
 	Name     string
 	PID      beam.PID
-	Note     string
+	Note     say.Text
 	Children []SupNode
 }
 
@@ -75,9 +78,9 @@ func (n *Node) supervision() SupNode {
 		}
 		switch {
 		case rec.dead:
-			sup.Note = "gave-up: a sixth crash within 10s, the queue has no process"
+			sup.Note = say.T("con.show.gaveUp")
 		case recent > 0:
-			sup.Note = fmt.Sprintf("restarts=%d in the last 10s, gives up at %d", recent, restartIntensity+1)
+			sup.Note = say.S("con.show.restarts", strconv.Itoa(recent), strconv.Itoa(restartIntensity+1))
 		}
 		if !rec.dead && rec.PID != beam.None {
 			sup.Children = append(sup.Children, SupNode{Name: "queue " + name, PID: rec.PID})
@@ -118,9 +121,10 @@ func (n *Node) supervision() SupNode {
 	return root
 }
 
-// Lines prints the tree, two spaces a level; workers show their pid.
-func (s SupNode) Lines() []string {
-	var out []string
+// Lines prints the tree, two spaces a level; workers show their pid. A
+// line with a note is its sentence, the others words.
+func (s SupNode) Lines() []say.Text {
+	var out []say.Text
 	var walk func(s SupNode, depth int)
 	walk = func(s SupNode, depth int) {
 		line := ""
@@ -131,10 +135,11 @@ func (s SupNode) Lines() []string {
 		if s.PID != beam.None {
 			line += " pid=" + strconv.Itoa(int(s.PID))
 		}
-		if s.Note != "" {
-			line += " " + s.Note
+		if s.Note.Key != "" {
+			out = append(out, say.T(s.Note.Key, append([]any{line + " "}, s.Note.Args...)...))
+		} else {
+			out = append(out, say.Words(line))
 		}
-		out = append(out, line)
 		for _, c := range s.Children {
 			walk(c, depth+1)
 		}

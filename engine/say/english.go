@@ -11,6 +11,21 @@ const english = `
 engine.event	#{a} t={b} sched={c} {d}: {e} ({f}µs)
 engine.eventFrom	{a} from {b}
 engine.eventInput	frame from client
+con.show.noProcess	no process ran during the last command
+con.show.idle	idle: nothing left to run
+con.show.restarts	{a}restarts={b} in the last 10s, gives up at {c}
+con.show.gaveUp	{a}gave-up: a sixth crash within 10s, the queue has no process
+con.show.throughput	throughput over {a}: {b}
+con.show.nodeCpu	{a} of {b} schedulers over {c}
+con.show.rates	rates over {a} to {b}, one column per {c}ms
+con.show.rateRow	{a} max {b}{c} now {d}{c}
+con.show.unit.perSecond	/s
+con.show.unit.msgs	 msgs
+con.show.unit.bytes	 bytes
+con.show.schedRow	{a} now {b}
+con.show.noneSet	{a} (none set){b}
+con.show.gcCombine	{a} ({b} dead): merges two neighbouring files once the files hold more than {c} bytes and more than half of them are dead
+con.show.gcCompact	{a} ({b} dead): compacts a file in place when less than half of it is live, 15 s after an ack
 engine.mailboxEmpty	its mailbox is empty
 engine.mailboxOne	1 more message waits in its mailbox
 engine.mailboxMany	{a} more messages wait in its mailbox

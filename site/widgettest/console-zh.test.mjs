@@ -96,10 +96,12 @@ test("the console lines of typical mistakes are Chinese, and RabbitMQ's replies 
   let errors = 0;
   let replies = 0;
   for (const [cmd, ...lines] of data.mistakes) {
-    for (const said of lines) {
-      // a line the engine says as data comes as its sentence
+    for (const entry of lines) {
+      // a line the engine says as data comes as its sentence, a reply of
+      // RabbitMQ's with the sentence that says what it means
+      const { line: said, explain: why } = typeof entry === "object" && "line" in entry ? entry : { line: entry };
       const line = typeof said === "string" ? said : said.text;
-      const out = typeof said === "string" ? consoleLine(said, "zh") : consoleSaid(said, "zh");
+      const out = typeof said === "string" ? consoleLine(said, "zh", why) : consoleSaid(said, "zh", why);
       if (/^error: (Validation failed|Parameter does not exist)/.test(line)) {
         // rabbitmqctl's words, as rabbitmqctl says them, and what they mean
         assert.ok(out.text.startsWith("错误：") && out.text.endsWith(line.slice(7)), out.text);
@@ -114,6 +116,7 @@ test("the console lines of typical mistakes are Chinese, and RabbitMQ's replies 
       const reply = /closed code=(\d+) text="([A-Z_]+) - /.exec(line) || /return code=(\d+) text=([A-Z_]+) /.exec(line);
       if (reply) {
         replies++;
+        assert.equal(consoleLine(line, "zh").explain, null, "the widget reads no reply back");
         assert.ok(out.text === line, "RabbitMQ's reply stays as it is");
         assert.ok(out.explain && out.explain.includes(`${reply[1]} ${reply[2]}`), `${line}: no explanation`);
         assert.match(out.explain, /[\u3400-\u9fff]/);
@@ -127,6 +130,7 @@ test("the console lines of typical mistakes are Chinese, and RabbitMQ's replies 
 });
 
 test("the common AMQP reply codes each have a Chinese explanation", () => {
+  // as the engine says them beside the line (engine/explain.go)
   const replies = {
     404: "NOT_FOUND - no queue 'x' in vhost '/'",
     406: "PRECONDITION_FAILED - unknown delivery tag 9",
@@ -141,18 +145,29 @@ test("the common AMQP reply codes each have a Chinese explanation", () => {
   for (const [code, text] of Object.entries(replies)) {
     for (const who of ["c1.1", "c1"]) {
       const line = `${who} closed code=${code} text="${text}"`;
-      const out = consoleLine(line, "zh");
+      const what = { key: who.includes(".") ? "con.amqp.channel" : "con.amqp.connection", args: [who] };
+      const why = { text: "…", key: "con.amqp.explain", args: [what, code, text.split(" ")[0], { key: `con.amqp.${code}`, args: [] }] };
+      const out = consoleLine(line, "zh", why);
       assert.equal(out.text, line, "the line itself is RabbitMQ's and the trace's");
       assert.ok(out.explain, `${code}: no explanation`);
       assert.ok(out.explain.includes(who.includes(".") ? `通道 ${who}` : `连接 ${who}`), out.explain);
+      assert.ok(out.explain.includes(`${code} ${text.split(" ")[0]}`), out.explain);
+      assert.match(out.explain, /[\u3400-\u9fff]/);
+      assert.equal(englishRun(out.explain), null, out.explain);
       seen.add(out.explain);
-      assert.equal(consoleLine(line, "en").explain, null, "English explains nothing the reply does not say");
+      assert.equal(consoleLine(line, "en", why).explain, null, "English explains nothing the reply does not say");
+      assert.equal(consoleLine(line, "zh").explain, null, "the widget reads no reply back");
     }
   }
   assert.equal(seen.size, 16, "each code and target its own explanation");
-  const returned = consoleLine("c1.1 return code=312 text=NO_ROUTE exchange=amq.direct key=nowhere body=x", "zh");
-  assert.equal(returned.text, "c1.1 return code=312 text=NO_ROUTE exchange=amq.direct key=nowhere body=x");
+  const line = "c1.1 return code=312 text=NO_ROUTE exchange=amq.direct key=nowhere body=x";
+  const returned = consoleLine(line, "zh", { text: "…", key: "con.amqp.returned", args: ["312", "NO_ROUTE", { key: "con.amqp.312", args: [] }] });
+  assert.equal(returned.text, line);
   assert.equal(returned.explain, "↳ RabbitMQ 以 312 NO_ROUTE 把消息退回给发布者：这条消息带有 mandatory，却没有路由到任何队列。");
+  const refused = consoleLine("error: Parameter does not exist", "zh", { text: "…", key: "con.ctl.noParameter", args: [] });
+  assert.equal(refused.explain, "↳ rabbitmqctl：没有这个名字的策略。");
+  const invalid = consoleSaid({ text: "error: set_policy: Validation failed: x", key: "con.error", args: [{ key: "con.named", args: ["set_policy", { key: "", args: ["Validation failed: x"] }] }] }, "zh", { key: "con.ctl.validation", args: [] });
+  assert.equal(invalid.explain, "↳ rabbitmqctl 拒绝了这条策略：它的某个定义无效。");
 });
 
 /** kinds are the names of engine/node/node.go's kindNames. */
@@ -245,16 +260,9 @@ function english(s) {
 const said = (key, ...args) => ({ key, args });
 const gcLine = (s) => ({ text: english(said("con.gc.line", s)), ...said("con.gc.line", s) });
 
-test("every detail of a garbage collection step and every supervisor's note reads in Chinese", () => {
+test("every detail of a garbage collection step reads in Chinese", () => {
   const details = Object.keys(data.said).filter((k) => k.startsWith("con.gc.d.") && k !== "con.gc.d.and");
   assert.ok(details.length >= 25, `only ${details.length} details of a step`);
-  assert.ok(data.shown.length >= 2, `only ${data.shown.length} supervisor's notes`);
-  for (const [file, format] of data.shown) {
-    const line = `    rabbit_amqqueue_sup q ${sample(format)}`;
-    const { text } = consoleLine(line, "zh");
-    assert.notEqual(text, line, `${file}: ${format} is not said in Chinese`);
-    assert.equal(englishRun(text), null, `${file}: ${format}\n  → ${text}`);
-  }
   for (const key of details) {
     const places = [...data.said[key].matchAll(/\{[a-z]\}/g)].map(() => "3");
     const args = key === "con.gc.d.toBytes" ? ["3", said("con.gc.d.cutPrefix")] : places;
@@ -339,18 +347,24 @@ test("a very long line is not searched: its words stay, and it takes no time", (
 });
 
 test("show's charts and the cluster's locator say their few words in Chinese", () => {
+  // as the engine sends them: the line and its sentence
+  const said = (text, key, ...args) => ({ text, key, args });
+  const unit = (u) => ({ key: `con.show.unit.${u}`, args: [] });
   const lines = [
-    ["depth    ▁████ max 3 msgs now 3 msgs", "depth    ▁████ 最高 3 条，当前 3 条"],
-    ["publish  ▁█▁▁▁ max 30/s now 0/s", "publish  ▁█▁▁▁ 最高 30/秒，当前 0/秒"],
-    ["sched1   ▁▁▁▁▁ now 0%", "sched1   ▁▁▁▁▁ 当前 0%"],
-    ["queue_master_locator=client-local (none set) link-delay=0µs", "queue_master_locator=client-local（未设置） link-delay=0µs"],
-    ["idle: nothing left to run", "idle：没有可运行的了"],
-    ["node cpu=100.0% of 1 schedulers over 0.150ms", "node cpu=100.0%（1 个调度器，0.150ms 内）"],
-    ["node rabbit@b cpu=50.0% of 2 schedulers over 1.000ms", "node rabbit@b cpu=50.0%（2 个调度器，1.000ms 内）"],
+    [said("depth    ▁████ max 3 msgs now 3 msgs", "con.show.rateRow", "depth    ▁████", "3", unit("msgs"), "3"), "depth    ▁████ 最高 3 条，当前 3 条"],
+    [said("publish  ▁█▁▁▁ max 30/s now 0/s", "con.show.rateRow", "publish  ▁█▁▁▁", "30", unit("perSecond"), "0"), "publish  ▁█▁▁▁ 最高 30/秒，当前 0/秒"],
+    [said("sched1   ▁▁▁▁▁ now 0%", "con.show.schedRow", "sched1   ▁▁▁▁▁", "0%"), "sched1   ▁▁▁▁▁ 当前 0%"],
+    [said("queue_master_locator=client-local (none set) link-delay=0µs", "con.show.noneSet", "queue_master_locator=client-local", " link-delay=0µs"), "queue_master_locator=client-local（未设置） link-delay=0µs"],
+    [said("idle: nothing left to run", "con.show.idle"), "idle：没有可运行的了"],
+    [said("node cpu=100.0% of 1 schedulers over 0.150ms", "con.show.nodeCpu", "node cpu=100.0%", "1", "0.150ms"), "node cpu=100.0%（1 个调度器，0.150ms 内）"],
+    [said("node rabbit@b cpu=50.0% of 2 schedulers over 1.000ms", "con.show.nodeCpu", "node rabbit@b cpu=50.0%", "2", "1.000ms"), "node rabbit@b cpu=50.0%（2 个调度器，1.000ms 内）"],
+    [said("    rabbit_amqqueue_sup q restarts=2 in the last 10s, gives up at 6", "con.show.restarts", "    rabbit_amqqueue_sup q ", "2", "6"), "    rabbit_amqqueue_sup q restarts=2（最近 10 秒内），第 6 次时放弃"],
+    [said("    rabbit_amqqueue_sup q gave-up: a sixth crash within 10s, the queue has no process", "con.show.gaveUp", "    rabbit_amqqueue_sup q "), "    rabbit_amqqueue_sup q gave-up：10 秒内第六次崩溃，队列已没有进程"],
   ];
   for (const [line, want] of lines) {
-    assert.equal(consoleLine(line, "zh").text, want);
-    assert.equal(consoleLine(line, "en").text, line);
+    assert.equal(consoleSaid(line, "zh").text, want);
+    assert.deepEqual(consoleSaid(line, "en"), { text: line.text, en: null, explain: null });
+    assert.equal(consoleLine(line.text, "zh").text, line.text, "the widget reads no show line back");
   }
 });
 

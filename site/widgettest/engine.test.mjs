@@ -401,6 +401,12 @@ test("an answer of millions of lines crosses to the page as its first lines and 
   assert.equal(lines[maxLinesSent], undefined);
   assert.deepEqual(keepLines({ lines: ["a"] }), { lines: ["a"] });
   assert.deepEqual(withOmitted({ lines: ["a"] }), ["a"]);
+  // what a reply of RabbitMQ's means comes beside its line, as a sentence does
+  const why = { text: "rabbitmqctl: no policy has that name.", key: "con.ctl.noParameter", args: [] };
+  const refused = withOmitted({ lines: ["error: Parameter does not exist"], explain: [[0, why]] });
+  assert.deepEqual(refused, ["error: Parameter does not exist"]);
+  assert.deepEqual(refused.explain.get(0), why);
+  assert.equal(withOmitted({ lines: ["a"] }).explain.size, 0);
 });
 
 test("fileBytes answers with the file read field by field by inspect.wasm, or the error either gave", () => {

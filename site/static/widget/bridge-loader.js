@@ -256,8 +256,9 @@ export class Engine {
  * (engine-worker.js, maxLinesSent) stay holes at the end, so that the
  * length counts them and nothing shows them. The array carries beside
  * them said, the sentences of the lines the engine says as data (a Map
- * of line index to {text, key, args}), and cut, the events after which
- * the time budget stopped the command (0: it did not). */
+ * of line index to {text, key, args}), explain, what the reply of
+ * RabbitMQ's a line shows means (a Map as said is), and cut, the events
+ * after which the time budget stopped the command (0: it did not). */
 export function withOmitted(answer) {
   const lines = answer.lines;
   if (answer.omitted > 0) {
@@ -265,6 +266,7 @@ export function withOmitted(answer) {
   }
   // not enumerable: the array compares and copies as its lines
   Object.defineProperty(lines, "said", { value: new Map(answer.said || []) });
+  Object.defineProperty(lines, "explain", { value: new Map(answer.explain || []) });
   Object.defineProperty(lines, "cut", { value: answer.cut || 0 });
   return lines;
 }

@@ -128,11 +128,13 @@ export class Console {
     e.append(cmd);
     const shown = entry.lines.slice(0, MAX_OUTPUT_LINES);
     const sentences = entry.lines.said;
+    const meanings = entry.lines.explain;
     for (const [i, l] of shown.entries()) {
       // warren's own words in the reader's language, the English line
       // in the title; RabbitMQ's reply stays, with what it means under it
       const sentence = sentences && sentences.get(i);
-      const said = sentence && sentence.text === l ? consoleSaid(sentence, this.tr.lang) : consoleLine(l, this.tr.lang);
+      const why = meanings && meanings.get(i);
+      const said = sentence && sentence.text === l ? consoleSaid(sentence, this.tr.lang, why) : consoleLine(l, this.tr.lang, why);
       e.append(h(l.startsWith("error: ") ? "div.out.err" : entry.note ? "div.out.note" : "div.out", { text: clip(said.text, this.tr), title: said.en ? clip(said.en, this.tr) : null }));
       if (said.explain) {
         e.append(h("div.out.explain", { text: said.explain }));

@@ -219,28 +219,32 @@ export function errorText(e, lang, name) {
   return widgetText(s, l) ?? s;
 }
 
-// AMQP_CODES are the reply codes the widget explains, by number.
-const AMQP_CODES = { 320: "connectionForced", 403: "accessRefused", 404: "notFound", 405: "resourceLocked", 406: "preconditionFailed", 501: "frameError", 502: "syntaxError", 503: "commandInvalid", 504: "channelError", 505: "unexpectedFrame", 506: "resourceError", 530: "notAllowed", 540: "notImplemented", 541: "internalError" };
-
 /** consoleSaid says an output line the engine gave as data ({text, key,
  * args}) in lang, as consoleLine does: {text, en, explain}. */
-export function consoleSaid(s, lang) {
+export function consoleSaid(s, lang, why) {
   const l = normLang(lang);
   const text = engineSays(s, l);
-  return { text, en: text === s.text ? null : s.text, explain: l === "en" ? null : explanation(s.text, l) };
+  return { text, en: text === s.text ? null : s.text, explain: explained(why, l) };
+}
+
+/** explained says in l what a line's reply means, why as the engine gave
+ * it beside the line (engine.Result.Explain), or null: in English, whose
+ * reader reads RabbitMQ's reply as it is, and for a line without one. */
+function explained(why, l) {
+  return l === "en" || !why || typeof why !== "object" ? null : saidIn(why, l);
 }
 
 /** consoleLine says one output line of the console in lang: {text, en,
  * explain}. text is what the line shows, en the English original when
- * text differs from it, explain a line that explains RabbitMQ's reply
- * when the line shows one (the reply itself stays as RabbitMQ wrote it). */
-export function consoleLine(line, lang) {
+ * text differs from it, explain what RabbitMQ's reply or rabbitmqctl's
+ * refusal the line shows means, from why, the engine's sentence beside
+ * the line (the reply itself stays as RabbitMQ wrote it). */
+export function consoleLine(line, lang, why) {
   const l = normLang(lang);
   const out = { text: line, en: null, explain: null };
   if (l === "en" || typeof line !== "string") {
     return out;
   }
-  let m;
   if (line.length > LONG_LINE) {
     if (line.startsWith("error: ")) {
       out.text = t("con.error", { a: line.slice(7) }, l);
@@ -250,68 +254,13 @@ export function consoleLine(line, lang) {
   }
   if (line.startsWith("error: ")) {
     out.text = t("con.error", { a: errorText(line.slice(7), l) }, l); // RabbitMQ's words, or the widget's
-  } else {
-    for (const [re, key] of SHOW_LINES) {
-      if ((m = re.exec(line))) {
-        const params = {};
-        m.slice(1).forEach((g, i) => (params[String.fromCharCode(97 + i)] = g));
-        if (key === "con.show.rateRow") {
-          params.c = t(`con.show.unit.${params.c === "/s" ? "perSecond" : params.c.trim()}`, null, l);
-        }
-        out.text = t(key, params, l);
-        break;
-      }
-    }
   }
-  out.explain = explanation(line, l);
+  out.explain = explained(why, l);
   if (out.text !== line) {
     out.en = line;
   }
   return out;
 }
-
-/** explanation is a line that explains RabbitMQ's reply or rabbitmqctl's
- * refusal that line shows, in l, or null. */
-function explanation(line, l) {
-  let m;
-  if ((m = /^(c\d+(?:\.\d+)?) closed code=(\d+) text="(.*)"$/s.exec(line)) || (m = /\b()code=(\d+) text="([A-Z_]+ - .*)"/s.exec(line))) {
-    const code = AMQP_CODES[m[2]];
-    if (code) {
-      const what = m[1] === "" ? "" : m[1].includes(".") ? t("con.amqp.channel", { name: m[1] }, l) : t("con.amqp.connection", { name: m[1] }, l);
-      return t("con.amqp.explain", { code: m[2], name: /^([A-Z_]+)/.exec(m[3]) ? /^([A-Z_]+)/.exec(m[3])[1] : "", what, why: t(`con.amqp.${code}`, null, l) }, l);
-    }
-  }
-  // a message RabbitMQ returned to its publisher (basic.return)
-  if ((m = /^(c\d+\.\d+) return code=(312|313) text=([A-Z_]+) /.exec(line))) {
-    return t("con.amqp.returned", { code: m[2], name: m[3], why: t(m[2] === "312" ? "con.amqp.noRoute" : "con.amqp.noConsumers", null, l) }, l);
-  }
-  // rabbitmqctl's refusals of a policy, which stay as rabbitmqctl says them
-  if ((m = /^error: (?:(?:set|clear)_policy: )?(Validation failed|Parameter does not exist)\b/.exec(line))) {
-    return t(m[1] === "Validation failed" ? "con.ctl.validation" : "con.ctl.noParameter", null, l);
-  }
-  return null;
-}
-
-// SHOW_LINES are the lines of show's views that hold words of warren's
-// own (the rest are name=value fields), each with the catalog key that
-// says it with the groups as {a}, {b}, ...
-const SHOW_LINES = [
-  [/^no process ran during the last command$/, "con.show.noProcess"],
-  [/^idle: nothing left to run$/, "con.show.idle"],
-  [/^(.*?)restarts=(\d+) in the last 10s, gives up at (\d+)$/, "con.show.restarts"],
-  [/^(.*?)gave-up: a sixth crash within 10s, the queue has no process$/, "con.show.gaveUp"],
-  [/^throughput over (\S+): ?(.*)$/, "con.show.throughput"],
-  [/^(node (?:\S+ )?cpu=\S+) of (\d+) schedulers over (\S+)$/, "con.show.nodeCpu"],
-  [/^rates over (\S+) to (\S+), one column per (\d+)ms$/, "con.show.rates"],
-  [/^(\S+ +\S+) max (\d+)( msgs| bytes|\/s) now (\d+)(?: msgs| bytes|\/s)$/, "con.show.rateRow"],
-  [/^(sched\d+ +\S+) now (\d+%)$/, "con.show.schedRow"],
-  [/^(queue_master_locator=client-local) \(none set\)(.*)$/, "con.show.noneSet"],
-  [/^(gc store \S+ files=\d+ size=\d+ live=\d+ dead=\d+) \(([\d.]+%) dead\): merges two neighbouring files once the files hold more than (\d+) bytes and more than half of them are dead$/, "con.show.gcCombine"],
-  [/^(gc store \S+ files=\d+ size=\d+ live=\d+ dead=\d+) \(([\d.]+%) dead\): compacts a file in place when less than half of it is live, 15 s after an ack$/, "con.show.gcCompact"],
-];
-
-/** SHOW_KEYS are the catalog keys of SHOW_LINES, for the tests. */
-export const SHOW_KEYS = SHOW_LINES.map(([, key]) => key);
 
 // -------------------------------------------------------------------
 // The events list: engine/sim.go Describe prints an event as
