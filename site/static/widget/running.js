@@ -300,9 +300,12 @@ export class Running {
       // the time budget stopped it, before the cut if it had one
       this.lastCut = lines.cut;
     }
-    if (refused && lineNo && !/^error: line \d+/.test(lines[0])) {
-      lines[0] = lines[0].replace(/^error: /, `error: line ${lineNo}, `);
-      const s = lines.said && lines.said.get(0);
+    // a refusal says the line of the script it stands on, unless the
+    // engine's sentence names a line already
+    const s = refused && lines.said ? lines.said.get(0) : null;
+    const named = s ? s.key === "con.error" && !!s.args[0] && s.args[0].key === "con.line" : refused && lines[0].startsWith("error: line ");
+    if (refused && lineNo && !named) {
+      lines[0] = `error: line ${lineNo}, ${lines[0].slice("error: ".length)}`;
       if (s && s.key === "con.error") {
         lines.said.set(0, { text: lines[0], key: "con.error", args: [{ key: "con.line", args: [String(lineNo), s.args[0]] }] });
       }
