@@ -3,6 +3,8 @@ package lessons
 import (
 	"strings"
 	"testing"
+
+	"warren/engine"
 )
 
 // TestQuestionsHoldAgainstTheEngine: every question of every lesson, in
@@ -39,35 +41,12 @@ func TestQuestionsHoldAgainstTheEngine(t *testing.T) {
 // at the moment the question is about.
 func checkNumberAnswers(t *testing.T, l Lesson, s Scenario, qs []Question) {
 	t.Helper()
-	steps, err := s.Steps()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := s.Directives()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim, at := runSteps(t, l, steps)
+	sim, momentOf := runForQuestions(t, l, s)
 	for _, q := range qs {
 		if !q.Number {
 			continue
 		}
-		moment := int64(-1)
-		for _, d := range ds {
-			if d.Text != q.At {
-				continue
-			}
-			switch d.Kind {
-			case "mark":
-				moment = at[d.After]
-			case "when":
-				n, ok, err := sim.FirstEventWhere(d.Goal, at[d.After])
-				if err != nil || !ok {
-					t.Fatalf("%s:%d: question %s: the moment %s never comes (%v)", l.File, q.Line, q.Name, q.At, err)
-				}
-				moment = n
-			}
-		}
+		moment := momentOf(q)
 		holds := func(n int) bool {
 			e, ok, err := sim.FirstEventWhere(q.GoalFor(n), moment)
 			if err != nil {
@@ -81,6 +60,42 @@ func checkNumberAnswers(t *testing.T, l Lesson, s Scenario, qs []Question) {
 		if holds(q.Answer-1) || holds(q.Answer+1) {
 			t.Errorf("%s:%d: question %s: %s holds for other numbers than %d, so it checks nothing", l.File, q.Line, q.Name, q.Goal, q.Answer)
 		}
+	}
+}
+
+// runForQuestions runs a block as the widget does and returns the
+// simulation with where each question's moment is (its mark, or the
+// first event its when finds), failing on a moment that never comes.
+func runForQuestions(t *testing.T, l Lesson, s Scenario) (*engine.Sim, func(Question) int64) {
+	t.Helper()
+	steps, err := s.Steps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := s.Directives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, at := runSteps(t, l, steps)
+	return sim, func(q Question) int64 {
+		t.Helper()
+		for _, d := range ds {
+			if d.Text != q.At {
+				continue
+			}
+			switch d.Kind {
+			case "mark":
+				return at[d.After]
+			case "when":
+				n, ok, err := sim.FirstEventWhere(d.Goal, at[d.After])
+				if err != nil || !ok {
+					t.Fatalf("%s:%d: question %s: the moment %s never comes (%v)", l.File, q.Line, q.Name, q.At, err)
+				}
+				return n
+			}
+		}
+		t.Fatalf("%s:%d: question %s: no mark or when %s in the block", l.File, q.Line, q.Name, q.At)
+		return -1
 	}
 }
 

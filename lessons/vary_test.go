@@ -71,30 +71,8 @@ func engineAnswer(t *testing.T, l Lesson, s Scenario, q Question) int {
 	if m == nil {
 		t.Fatalf("%s:%d: question %s: its goal %q has no FIELD={n}", l.File, q.Line, q.Name, q.Goal)
 	}
-	steps, err := s.Steps()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := s.Directives()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim, at := runSteps(t, l, steps)
-	moment := int64(-1)
-	for _, d := range ds {
-		if d.Text == q.At && d.Kind == "mark" {
-			moment = at[d.After]
-		}
-		if d.Text == q.At && d.Kind == "when" {
-			if n, ok, err := sim.FirstEventWhere(d.Goal, at[d.After]); err == nil && ok {
-				moment = n
-			}
-		}
-	}
-	if moment < 0 {
-		t.Fatalf("%s:%d: question %s: the moment %s never comes", l.File, q.Line, q.Name, q.At)
-	}
-	if err := sim.SeekEvent(moment); err != nil {
+	sim, momentOf := runForQuestions(t, l, s)
+	if err := sim.SeekEvent(momentOf(q)); err != nil {
 		t.Fatal(err)
 	}
 	g, err := sim.Expect(q.GoalFor(0))
