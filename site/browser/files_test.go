@@ -403,27 +403,10 @@ func TestFilesBytes(t *testing.T) {
 		}
 
 		// in the middle of the merge, both files say which step runs
-		g := sims["#gc"]
-		var mid int64 = -1
-		var step string
-		for n := int64(1); n <= g.Furthest() && mid < 0; n++ {
-			if err := g.SeekEvent(n); err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range g.Snapshot().Files {
-				if f.Path == "msg_store_persistent/1.rdq" && strings.Contains(f.GC, ": copy ") {
-					mid, step = n, f.GC
-				}
-			}
-		}
-		if mid < 0 {
-			t.Fatal("no event of the merge copies")
-		}
+		mid, f := mergeCopies(t, sims["#gc"])
+		step := f.GC
 		b.scrubTo("#gc", int(mid))
-		shown := evalJS[map[string]string](b, `(() => { const out = {};
-			for (const li of `+in("#gc", ".files")+`.querySelectorAll("li.file")) {
-				const p = li.querySelector(".file-gc"); if (p) out[li.dataset.path] = p.textContent; }
-			return out; })()`)
+		shown := b.gcShown("#gc")
 		for _, p := range []string{"msg_store_persistent/0.rdq", "msg_store_persistent/1.rdq"} {
 			if !strings.HasSuffix(shown[p], step) {
 				t.Errorf("%s: at event %d %s says %q, want the step %q", size.name, mid, p, shown[p], step)
@@ -432,7 +415,7 @@ func TestFilesBytes(t *testing.T) {
 		if len(shown) != 2 {
 			t.Errorf("%s: at event %d the files under GC are %v", size.name, mid, shown)
 		}
-		want, err := g.FileBytes("msg_store_persistent/0.rdq")
+		want, err := sims["#gc"].FileBytes("msg_store_persistent/0.rdq")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -489,4 +472,33 @@ func TestFilesMarkAckedNotYetWritten(t *testing.T) {
 	s.Run("run ms=10000", engine.RunOptions{})
 	checkFiles(t, b.filesShown(w), wantFiles(s), "once the queue is idle")
 	b.noErrors()
+}
+
+// mergeCopies is the first event at which scenarioBytesGC's merge of
+// 1.rdq into 0.rdq copies, with 1.rdq's view there (its step, GC and
+// GCSaid); g is left there.
+func mergeCopies(t *testing.T, g *engine.Sim) (int64, engine.FileView) {
+	t.Helper()
+	for n := int64(1); n <= g.Furthest(); n++ {
+		if err := g.SeekEvent(n); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range g.Snapshot().Files {
+			if f.Path == "msg_store_persistent/1.rdq" && len(f.GCSaid.Args) > 1 && f.GCSaid.Args[1] == "copy" {
+				return n, f
+			}
+		}
+	}
+	t.Fatal("no event of the merge copies")
+	return -1, engine.FileView{}
+}
+
+// gcShown is what the Files view of widget says of each file a GC job
+// works on, by path.
+func (b *browser) gcShown(widget string) map[string]string {
+	b.t.Helper()
+	return evalJS[map[string]string](b, `(() => { const out = {};
+		for (const li of `+in(widget, ".files")+`.querySelectorAll("li.file")) {
+			const p = li.querySelector(".file-gc"); if (p) out[li.dataset.path] = p.textContent; }
+		return out; })()`)
 }

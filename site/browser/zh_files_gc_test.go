@@ -61,23 +61,9 @@ func sayIn(t say.Text, cat map[string]string) string {
 // merge's step in Chinese, from the step the engine gives as data, with
 // the operation and the files' names kept.
 func TestChineseFilesViewSaysTheGCStep(t *testing.T) {
-	g := native(t, scenarioBytesGC)
 	cat := zhCatalog(t)
-	var mid int64 = -1
-	var step say.Text
-	for n := int64(1); n <= g.Furthest() && mid < 0; n++ {
-		if err := g.SeekEvent(n); err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range g.Snapshot().Files {
-			if f.Path == "msg_store_persistent/1.rdq" && len(f.GCSaid.Args) > 1 && f.GCSaid.Args[1] == "copy" {
-				mid, step = n, f.GCSaid
-			}
-		}
-	}
-	if mid < 0 {
-		t.Fatal("no event of the merge copies")
-	}
+	mid, f := mergeCopies(t, native(t, scenarioBytesGC))
+	step := f.GCSaid
 	want := strings.ReplaceAll(cat["files.gcStep"], "{step}", sayIn(step, cat))
 	if !strings.HasPrefix(want, "垃圾回收进行中：把 1 合并进 0：copy msg_store_persistent/") || !hasCJK.MatchString(sayIn(step.Args[3].(say.Text), cat)) {
 		t.Fatalf("the step %q is said %q", step.String(), want)
@@ -85,10 +71,7 @@ func TestChineseFilesViewSaysTheGCStep(t *testing.T) {
 	b := newBrowser(t)
 	b.open("/test-files-gc-zh.html")
 	b.scrubTo("#gc", int(mid))
-	shown := evalJS[map[string]string](b, `(() => { const out = {};
-		for (const li of `+in("#gc", ".files")+`.querySelectorAll("li.file")) {
-			const p = li.querySelector(".file-gc"); if (p) out[li.dataset.path] = p.textContent; }
-		return out; })()`)
+	shown := b.gcShown("#gc")
 	for _, p := range []string{"msg_store_persistent/0.rdq", "msg_store_persistent/1.rdq"} {
 		if shown[p] != want {
 			t.Errorf("at event %d %s says %q, want %q (%s)", mid, p, shown[p], want, step.String())
