@@ -4,9 +4,7 @@ import (
 	"slices"
 
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 	"warren/engine"
@@ -20,19 +18,9 @@ import (
 // openSnapshot reads a fixture snapshot as a dropped folder.
 func openSnapshot(t *testing.T, snap string) *inspect.Folder {
 	t.Helper()
-	root := filepath.Join(fixtures.RabbitMQ(t), filepath.FromSlash(snap))
 	var files []inspect.NamedFile
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files = append(files, inspect.NamedFile{Path: path.Join("A", filepath.ToSlash(rel)), Data: data})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range fixtures.Dropped(t, snap, "A") {
+		files = append(files, inspect.NamedFile(f))
 	}
 	fo, err := inspect.OpenFolder(files)
 	if err != nil {

@@ -7,9 +7,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path"
-	"path/filepath"
 	"strings"
 	"syscall/js"
 	"testing"
@@ -154,19 +151,9 @@ func TestFileBytesArg(t *testing.T) {
 // TestFolderBytes: a file of a dropped folder comes back read field by
 // field; a file nothing explains is unreadable and says why.
 func TestFolderBytes(t *testing.T) {
-	root := filepath.Join(fixtures.RabbitMQ(t), "v2-basic", "A")
 	var files []inspect.NamedFile
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files = append(files, inspect.NamedFile{Path: path.Join("A", filepath.ToSlash(rel)), Data: data})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range fixtures.Dropped(t, "v2-basic/A", "A") {
+		files = append(files, inspect.NamedFile(f))
 	}
 	s := &server{folders: map[int]*inspect.Folder{}}
 	if _, err := s.openFolder(1, files); err != nil {

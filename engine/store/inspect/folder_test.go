@@ -2,10 +2,7 @@ package inspect
 
 import (
 	"errors"
-	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,22 +14,9 @@ import (
 // every file named under the folder's own name.
 func dropped(t *testing.T, snap string) []NamedFile {
 	t.Helper()
-	src := filepath.Join(fixtures.RabbitMQ(t), filepath.FromSlash(snap))
 	var out []NamedFile
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(filepath.Dir(src), p)
-		out = append(out, NamedFile{Path: filepath.ToSlash(rel), Data: data})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range fixtures.Dropped(t, snap, path.Base(snap)) {
+		out = append(out, NamedFile(f))
 	}
 	return out
 }
