@@ -41,20 +41,20 @@ const explainedCodes = " 312 313 320 403 404 405 406 501 502 503 504 505 506 530
 // with a code whose meaning the catalog says (con.amqp.CODE: not 200, a
 // normal close).
 func explained(e *trace.Event) (say.Text, bool) {
+	if e.Kind != trace.ChannelClosed && e.Kind != trace.ConnectionClosed && e.Kind != trace.Return {
+		return say.Text{}, false // every delivery passes here: no number to write
+	}
 	code := strconv.Itoa(e.Code)
 	if !strings.Contains(explainedCodes, " "+code+" ") {
 		return say.Text{}, false
 	}
 	meaning := say.T("con.amqp." + code)
-	what := "con.amqp.connection"
-	switch e.Kind {
-	case trace.ChannelClosed:
-		what = "con.amqp.channel"
-	case trace.ConnectionClosed:
-	case trace.Return:
+	if e.Kind == trace.Return {
 		return say.T("con.amqp.returned", code, e.Text, meaning), true
-	default:
-		return say.Text{}, false
+	}
+	what := "con.amqp.connection"
+	if e.Kind == trace.ChannelClosed {
+		what = "con.amqp.channel"
 	}
 	return say.T("con.amqp.explain", say.S(what, e.Name()), code, replyName(e.Text), meaning), true
 }
