@@ -47,6 +47,9 @@ func (s *Sim) expectMore(cmd script.Command) (g Goal, ok bool) {
 	return g, true
 }
 
+// moreForms are the arguments that make a goal one of expectMore's forms.
+var moreForms = []string{"process", "credit", "file", "alarm", "never", "after"}
+
 // within adds the virtual-time limit of within-ms= to a goal.
 func (s *Sim) within(cmd script.Command, g Goal) Goal {
 	if !cmd.Has("within-ms") {

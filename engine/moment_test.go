@@ -80,3 +80,52 @@ func TestWhenScanKeepsTheBudgets(t *testing.T) {
 		t.Errorf("left at event %d, want %d as it was", s.rt.Events(), end)
 	}
 }
+
+// TestMomentsInOnePass: the moments of several #@when lines, found in
+// one pass, are each the first event from its own start at which its
+// goal holds, as a look at every event one by one finds them, whatever
+// their order; a goal that never holds is -1; and the simulation is left
+// where it was.
+func TestMomentsInOnePass(t *testing.T) {
+	s := New(Options{Record: true})
+	mustExec(t, s,
+		"queue.declare queue=q",
+		"basic.publish key=q size=100 count=300",
+		"basic.consume queue=q tag=c on=c2.1 ack-every=1",
+	)
+	end := s.Furthest()
+	whens := []When{
+		{`expect queue=q messages=200`, 0},
+		{`expect queue=q messages=100`, 0},
+		{`expect queue=q messages=200`, 0},
+		{`expect queue=q messages_unacknowledged=0`, 10},
+		{`expect queue=q messages=99999`, 0},
+		{`expect credit="reader c1 -> channel c1.1" left=0`, 0},
+		{`expect queue=q messages=0`, end / 2},
+	}
+	at, err := s.FirstEventsWhere(whens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.rt.Events() != end {
+		t.Errorf("left at event %d, want %d", s.rt.Events(), end)
+	}
+	for i, w := range whens {
+		want := int64(-1)
+		for n := w.From; n <= end; n++ {
+			if err := s.SeekEvent(n); err != nil {
+				t.Fatal(err)
+			}
+			if g, _ := s.Expect(w.Goal); g.Met {
+				want = n
+				break
+			}
+		}
+		if at[i] != want {
+			t.Errorf("%s from %d: found %d, one by one %d", w.Goal, w.From, at[i], want)
+		}
+	}
+	if at[4] != -1 || at[0] < 0 || at[1] < 0 || at[0] != at[2] {
+		t.Errorf("moments %v: want the never-met goal -1 and the same goal twice at one event", at)
+	}
+}

@@ -436,3 +436,34 @@ func TestBridgeUpcomingAndEventAt(t *testing.T) {
 		t.Errorf("after a submit: %+v %v", u, err)
 	}
 }
+
+// TestBridgeFirstEvents: the moments of several #@when lines come back in
+// one answer, in their order, -1 for one that never holds, the
+// simulation where it was; a line that does not start with an event
+// number is refused, saying which.
+func TestBridgeFirstEvents(t *testing.T) {
+	id := num(t, call(t, "create"))
+	defer call(t, "destroy", id)
+	for _, l := range []string{"queue.declare queue=q", "basic.publish key=q size=10 count=50"} {
+		str(t, call(t, "exec", id, l))
+	}
+	var before, after struct{ Events int64 }
+	json.Unmarshal([]byte(str(t, call(t, "snapshot", id))), &before)
+	var r struct {
+		At    []int64
+		Error string
+	}
+	if err := json.Unmarshal([]byte(str(t, call(t, "firstEvents", id, "0 expect queue=q messages=40\n0 expect queue=q messages=999\n0 expect queue=q messages=10"))), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.At) != 3 || r.At[0] <= r.At[2] || r.At[2] <= 0 || r.At[1] != -1 || r.Error != "" {
+		t.Errorf("moments %+v", r)
+	}
+	json.Unmarshal([]byte(str(t, call(t, "snapshot", id))), &after)
+	if after.Events != before.Events {
+		t.Errorf("left at event %d, was at %d", after.Events, before.Events)
+	}
+	if e := errorOf(call(t, "firstEvents", id, "0 expect queue=q messages=1\nsoon expect queue=q messages=2")); !strings.Contains(e, "line 2 starts with \"soon\"") {
+		t.Errorf("a line without its event: %q", e)
+	}
+}

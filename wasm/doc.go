@@ -78,9 +78,12 @@
 //	                                          wakes and with what), or null: nothing will
 //	eventAt(id, t)           → the last event that starts by virtual time t
 //	                                          (µs), over the whole timeline; 0 for none
-//	firstEvent(id, goal, from) → the first event from event from on at which
-//	                                          the goal (an expect line) holds, -1 if
-//	                                          none; the simulation stays where it was
+//	firstEvents(id, whens)   → JSON {"at": [...]}: for each line "FROM GOAL"
+//	                                          of whens, the first event from event FROM
+//	                                          on at which GOAL (an expect line) holds, -1
+//	                                          if none, all found in one pass; the
+//	                                          simulation stays where it was. A pass a
+//	                                          budget stopped adds "error" and "said"
 //	fileBytes(id, path)      → JSON {"path", "kind", "size", "synced", "perSegment",
 //	                                          "dead": [offsets], "data": hex}: one file of
 //	                                          the Files view, its first 2 MiB, and the

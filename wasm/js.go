@@ -197,16 +197,12 @@ func (b *bridge) exports() []export {
 		withID("stats", func(id int, _ []safejs.Value) (any, error) { return b.stats(id) }),
 		withID("narrate", func(id int, _ []safejs.Value) (any, error) { return b.narrate(id) }),
 		withID("markers", func(id int, _ []safejs.Value) (any, error) { return b.markers(id) }),
-		withID("firstEvent", func(id int, args []safejs.Value) (any, error) {
-			goal, err := stringArg(args, 1, "goal")
+		withID("firstEvents", func(id int, args []safejs.Value) (any, error) {
+			whens, err := stringArg(args, 1, "whens")
 			if err != nil {
 				return nil, err
 			}
-			from, err := intArg(args, 2, "from")
-			if err != nil {
-				return nil, err
-			}
-			return b.firstEvent(id, goal, from)
+			return b.firstEvents(id, whens)
 		}),
 		withID("fileBytes", func(id int, args []safejs.Value) (any, error) {
 			p, err := stringArg(args, 1, "path")

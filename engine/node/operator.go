@@ -205,31 +205,40 @@ type QueueInfo struct {
 func (c *Cluster) ListQueues() []QueueInfo {
 	var out []QueueInfo
 	for _, name := range c.QueueNames() {
-		rec := c.queues[name]
-		if rec.dead {
-			continue // its info call fails: rabbitmqctl leaves it out
+		if info, ok := c.QueueInfo(name); ok {
+			out = append(out, info)
 		}
-		q := rec.proc
-		info := QueueInfo{Name: name, Durable: rec.Durable, AutoDelete: rec.AutoDelete, Exclusive: rec.Exclusive, Args: rec.Args}
-		if rec.home != nil {
-			info.Node = rec.home.Name
-		}
-		info.Down = rec.down
-		if rec.Policy != nil {
-			info.Policy = rec.Policy.Name
-		}
-		if q != nil {
-			info.Ready = q.ready.count
-			info.Unack = q.pending.len()
-			info.Messages = info.Ready + info.Unack
-			info.Consumers = q.cons.count
-			info.ReadyBytes = q.ready.bytes
-			info.Bytes = q.ready.bytes + q.pending.bytes
-			if q.cons.count > 0 {
-				info.Utilisation = q.use.capacity(c.RT.Now())
-			}
-		}
-		out = append(out, info)
 	}
 	return out
+}
+
+// QueueInfo is one queue's row of ListQueues; ok is false when there is
+// no such queue, or its process is dead (its info call fails:
+// rabbitmqctl leaves it out).
+func (c *Cluster) QueueInfo(name string) (info QueueInfo, ok bool) {
+	rec := c.queues[name]
+	if rec == nil || rec.dead {
+		return QueueInfo{}, false
+	}
+	q := rec.proc
+	info = QueueInfo{Name: name, Durable: rec.Durable, AutoDelete: rec.AutoDelete, Exclusive: rec.Exclusive, Args: rec.Args}
+	if rec.home != nil {
+		info.Node = rec.home.Name
+	}
+	info.Down = rec.down
+	if rec.Policy != nil {
+		info.Policy = rec.Policy.Name
+	}
+	if q != nil {
+		info.Ready = q.ready.count
+		info.Unack = q.pending.len()
+		info.Messages = info.Ready + info.Unack
+		info.Consumers = q.cons.count
+		info.ReadyBytes = q.ready.bytes
+		info.Bytes = q.ready.bytes + q.pending.bytes
+		if q.cons.count > 0 {
+			info.Utilisation = q.use.capacity(c.RT.Now())
+		}
+	}
+	return info, true
 }

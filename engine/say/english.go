@@ -138,6 +138,7 @@ con.whenOutside	when: event {a} is outside the timeline (0 to {b})
 con.whenStopEvents	when: stopped looking after {a} events, at event {b} (the budget of one command)
 con.whenStopTime	when: stopped looking after {a} events, at event {b} (the time budget of one command here, {c})
 con.whenAt	when: at event {a}, {b}
+con.whenFrom	when: line {a} starts with {b}, not an event number
 con.expectStopLines	expect: stopped looking after {a} trace lines (the budget of one command)
 con.expectStopTime	expect: stopped looking after {a} trace lines (the time budget of one command here, {b})
 con.expectNotChecked	expect: not checked: the goals before it took the time budget of one command here, {a}

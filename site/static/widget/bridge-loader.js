@@ -207,10 +207,12 @@ export class Engine {
   eventAt(id, t) {
     return this.call("eventAt", id, t);
   }
-  /** firstEvent is the first event from event from on at which a goal
-   * (an expect line) holds, or -1 if none does. */
-  firstEvent(id, goal, from) {
-    return this.call("firstEvent", id, goal, from);
+  /** firstEvents finds, in one pass, the first event from each
+   * {goal, from} on at which its goal (an expect line) holds: {at: [event
+   * or -1, ...]}, with error and said when a budget stopped the look (the
+   * events found before it stand). */
+  async firstEvents(id, whens) {
+    return JSON.parse(await this.call("firstEvents", id, whens.map((w) => `${w.from} ${w.goal}`).join("\n")));
   }
   /** fileBytes reads one file of the Files view field by field: {path,
    * kind, size, synced, annotation} (warren.wasm's bytes, which the worker

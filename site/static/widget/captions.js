@@ -2,7 +2,7 @@
 // script names the moment where it stands (the events run by the lines
 // before it); a "#@when NAME GOAL" line names the first event, from where
 // it stands on, at which GOAL (an expect goal without the word) holds,
-// which the engine finds (firstEvent), and a caption right after it (no
+// which the engine finds (firstEvents), and a caption right after it (no
 // command between) narrates from that event; a "#@caption TEXT" line narrates from where it stands until
 // the next caption. The widget opens at the moment its open attribute
 // names (start, end, a mark or a when), and shows beside the diagram the caption
@@ -80,22 +80,17 @@ export class Captions {
     return this.whens.get(name) || null;
   }
 
-  /** resolve asks the engine (firstEvent) where each #@when holds first,
-   * and puts the captions that follow one at that event (a when that
-   * never holds keeps its captions out). */
-  async resolve(firstEvent) {
-    let failed = null;
-    for (const [name, w] of this.whens) {
-      let n = -1;
-      if (!failed) {
-        try {
-          n = await firstEvent(w.goal, w.from);
-        } catch (e) {
-          // a scan the budget stopped: this when and the later ones
-          // keep their captions out, and the caller says why
-          failed = e;
-        }
-      }
+  /** resolve asks the engine where each #@when holds first, all in one
+   * call (firstEvents takes [{goal, from}] and resolves with {at: [event
+   * or -1], error?, said?}), and puts the captions that follow one at
+   * that event. A when that never holds keeps its captions out; so do
+   * those the engine did not reach when its budget stopped the look,
+   * and then resolve throws why (message and said, the engine's). */
+  async resolve(firstEvents) {
+    const whens = [...this.whens.values()];
+    const r = whens.length ? await firstEvents(whens.map((w) => ({ goal: w.goal, from: w.from }))) : { at: [] };
+    for (const [i, [name, w]] of [...this.whens].entries()) {
+      const n = r.at[i] ?? -1;
       w.at = n >= 0 ? n : null;
       for (const c of this.list) {
         if (c.when === name) {
@@ -105,8 +100,8 @@ export class Captions {
     }
     this.list.sort((a, b) => a.at - b.at);
     this.current = -1;
-    if (failed) {
-      throw failed;
+    if (r.error) {
+      throw Object.assign(new Error(r.error), { said: r.said || null });
     }
   }
 

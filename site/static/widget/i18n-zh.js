@@ -782,6 +782,7 @@ export default {
   "con.whenStopEvents": "when：查找了 {a} 个事件后停在事件 {b}（一条命令的预算）",
   "con.whenStopTime": "when：查找了 {a} 个事件后停在事件 {b}（这里一条命令的时间预算，{c}）",
   "con.whenAt": "when：在事件 {a}，{b}",
+  "con.whenFrom": "when：第 {a} 行以 {b} 开头，不是事件编号",
   "con.expectStopLines": "expect：查看了 {a} 行跟踪后停止（一条命令的预算）",
   "con.expectStopTime": "expect：查看了 {a} 行跟踪后停止（这里一条命令的时间预算，{b}）",
   "con.expectNotChecked": "expect：未检查：它之前的目标已用完这里一条命令的时间预算，{a}",

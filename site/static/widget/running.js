@@ -181,7 +181,7 @@ export class Running {
   /** resolveWhens finds, once the script ran, the event of each #@when. */
   async resolveWhens() {
     try {
-      await this.captions.resolve((goal, from) => this.engine.firstEvent(this.id_, goal, from));
+      await this.captions.resolve((whens) => this.engine.firstEvents(this.id_, whens));
     } catch (e) {
       if (e.lost) {
         throw e;
