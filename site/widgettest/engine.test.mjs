@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { Engine, withOmitted } from "../static/widget/bridge-loader.js";
-import { Connection, EngineError } from "../static/widget/connection.js";
+import { Connection, deadAfter, EngineError } from "../static/widget/connection.js";
 import { annotated, goalsBudgetMs, INSPECTED_CALLS, keepLines, lastLines, maxLinesSent, runCalls, runMessage } from "../static/widget/engine-worker.js";
 
 /** noTimer stands for setInterval: the tests call watch themselves. */
@@ -423,4 +423,30 @@ test("fileBytes answers with the file read field by field by inspect.wasm, or th
   assert.equal(gone.error, "no file gone on the node's disk");
   assert.equal(bad.error, "annotate: no");
   assert.deepEqual(seen, [{ path: "0.qi" }, { path: "bad" }], "what warren.wasm said is what inspect.wasm reads, an error never");
+});
+
+test("a worker that holds one call past deadAfter is taken for dead: ended, its call the culprit, the others rebuilt in a new worker", async () => {
+  const f = fakeWorkers();
+  let clock = 0;
+  const conn = new Connection(f.start, "/", () => clock, noTimer, 1);
+  const e = new Engine(conn, await conn.loaded);
+  const a = await e.create({});
+  const b = await e.create({});
+  const heard = [];
+  const restarted = new Promise((r) => e.onRestart((why) => (heard.push(why), r())));
+  const stuck = e.exec(a, "slow");
+  await new Promise((r) => setTimeout(r, 5));
+  clock = deadAfter - 1;
+  conn.watch();
+  assert.ok(!f.workers[0].state.terminated, "not yet: under deadAfter");
+  clock = deadAfter;
+  conn.watch();
+  await assert.rejects(stuck, (err) => err.lost && err.culprit && err.message === `the engine gave no answer in ${deadAfter / 1000} s while running this`);
+  await restarted;
+  assert.deepEqual(heard, [`no answer in ${deadAfter / 1000} s`]);
+  assert.ok(f.workers[0].state.terminated, "the stuck worker is ended");
+  assert.ok(e.isLost(a) && e.isLost(b), "its simulations are lost, to be rebuilt");
+  const c = await e.create({});
+  assert.deepEqual(await e.exec(c, "fresh"), ["ran fresh"]);
+  assert.equal(f.workers.length, 2, "a new worker runs what comes next");
 });

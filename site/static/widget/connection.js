@@ -49,6 +49,14 @@ const maxRestarts = 4;
  * worker, and the long call keeps the old one to itself. */
 export const splitAfter = 1500;
 
+/** deadAfter is how long a worker may hold one call before the page
+ * takes it for dead (ms): it is ended as if its Go program had exited,
+ * the call it held is the culprit, and the other widgets rebuild their
+ * simulations in a new worker. A lesson's own command runs whole, with no
+ * time budget, and the heaviest take seconds, tens on a slow computer; a
+ * worker stuck in its collector once held a call for minutes. */
+export const deadAfter = 120_000;
+
 /** maxLanes bounds the workers of a page. */
 export const maxLanes = 3;
 
@@ -153,8 +161,9 @@ class Lane {
   }
 
   /** end terminates the worker; what waited on it fails: the running call
-   * as culprit (when culprit says so), the others as lost. */
-  end(why, culprit) {
+   * as culprit (when culprit says so, with culpritSays as its message if
+   * given), the others as lost. */
+  end(why, culprit, culpritSays = "") {
     this.alive = false;
     try {
       this.worker.terminate();
@@ -164,7 +173,7 @@ class Lane {
     const waiting = [...this.pending.values()];
     this.pending.clear();
     waiting.forEach((p, i) =>
-      p.reject(new EngineError(i === 0 && culprit ? `the engine stopped while running this (${why})` : `the engine stopped (${why})`, { lost: true, culprit: i === 0 && culprit })),
+      p.reject(new EngineError(i === 0 && culprit ? culpritSays || `the engine stopped while running this (${why})` : `the engine stopped (${why})`, { lost: true, culprit: i === 0 && culprit })),
     );
   }
 }
@@ -260,9 +269,14 @@ export class Connection {
     return lane.post(calls, ids);
   }
 
-  /** watch moves the simulations waiting behind a long call to a new
-   * worker. */
+  /** watch ends a worker that has held one call past deadAfter, and moves
+   * the simulations waiting behind a long call to a new worker. */
   watch() {
+    for (const lane of [...this.lanes]) {
+      if (lane.alive && lane.busy && this.now() - lane.runningSince >= deadAfter) {
+        this.died(lane, `no answer in ${deadAfter / 1000} s`, `the engine gave no answer in ${deadAfter / 1000} s while running this`);
+      }
+    }
     for (const lane of [...this.lanes]) {
       if (this.lanes.size >= maxLanes) {
         return;
@@ -321,11 +335,12 @@ export class Connection {
     );
   }
 
-  /** died ends a worker whose Go program exited: its simulations are lost,
-   * the call it was running is the culprit; a new worker replaces the
-   * current one. */
-  died(lane, why) {
-    lane.end(why, true);
+  /** died ends a worker whose Go program exited, or that gave no answer
+   * (culpritSays, then, is the culprit's message): its simulations are
+   * lost, the call it was running is the culprit; a new worker replaces
+   * the current one. */
+  died(lane, why, culpritSays = "") {
+    lane.end(why, true, culpritSays);
     this.lanes.delete(lane);
     for (const h of this.handles.values()) {
       if (h.lane === lane) {

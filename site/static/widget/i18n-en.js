@@ -748,6 +748,7 @@ export default {
   "con.w.workerCannotRun": "the engine's worker could not run (is engine-worker.js served to this page?)",
   "con.w.cannotLoad": "cannot load {a}: HTTP {b}",
   "con.w.stopped": "the engine stopped",
+  "con.w.noAnswer": "the engine gave no answer in {a} s while running this",
   "con.w.noFunctions": "warren.wasm started but did not install its functions",
   "con.w.noInspect": "inspect.wasm started but did not install its functions",
   "con.w.zipEncrypted": "{a} is encrypted in the zip archive",

@@ -973,6 +973,7 @@ export default {
   "con.w.workerCannotRun": "引擎的 worker 无法运行（这个页面能取到 engine-worker.js 吗？）",
   "con.w.cannotLoad": "无法加载 {a}：HTTP {b}",
   "con.w.stopped": "引擎已停止",
+  "con.w.noAnswer": "引擎运行这一步时 {a} 秒没有应答",
   "con.w.noFunctions": "warren.wasm 已启动，但没有注册它的函数",
   "con.w.noInspect": "inspect.wasm 已启动，但没有注册它的函数",
   "con.w.zipEncrypted": "zip 压缩包里的 {a} 已加密",

@@ -131,6 +131,7 @@ const WIDGET_TEXTS = [
   ["the engine's worker could not run (is engine-worker.js served to this page?)", "con.w.workerCannotRun"],
   ["cannot load %s: HTTP %s", "con.w.cannotLoad"],
   ["the engine stopped", "con.w.stopped"],
+  ["the engine gave no answer in %s s while running this", "con.w.noAnswer"],
   ["warren.wasm started but did not install its functions", "con.w.noFunctions"],
   ["inspect.wasm started but did not install its functions", "con.w.noInspect"],
   ["%s is encrypted in the zip archive", "con.w.zipEncrypted"],
