@@ -114,7 +114,9 @@ func TestCaptionsHoldTheirClaims(t *testing.T) {
 	// events and found the same
 	checks := map[string][]claimCheck{}
 	claimRuns := map[string][]claimMiss{}
-	for _, p := range playedBlocks(t, withTranslations(t)) {
+	// a block whose numbers vary (#@vary) has its claims checked at every
+	// draw: its captions say the numbers of each
+	for _, p := range withDraws(t, playedBlocks(t, withTranslations(t))) {
 		l, b, ds := p.l, p.b, p.ds
 		if !slices.ContainsFunc(ds, func(d Directive) bool { return d.Kind == "holds" }) {
 			continue

@@ -245,6 +245,27 @@ func playedBlocks(t *testing.T, ls []Lesson) []playedBlock {
 	return out
 }
 
+// withDraws is ps with, after each block whose numbers vary (#@vary),
+// its other draws, each played as the widget plays it when a reader asks
+// for other numbers.
+func withDraws(t *testing.T, ps []playedBlock) []playedBlock {
+	t.Helper()
+	var out []playedBlock
+	for _, p := range ps {
+		out = append(out, p)
+		for k := 1; k < p.b.Variants(); k++ {
+			v := p.b.Variant(k)
+			s := played(t, p.l, v)
+			ds, err := s.Directives()
+			if err != nil {
+				t.Fatalf("%s: draw %d: %v", p.l.File, k, err)
+			}
+			out = append(out, playedBlock{p.l, v, s, ds})
+		}
+	}
+	return out
+}
+
 // blockRun is what running a played block gives: the events that have
 // run after each of its lines (at; the last is the whole timeline) and
 // the event each `#@when` finds (whens), or why one finds none (err).
