@@ -28,28 +28,30 @@ import (
 // 47 MB with Go's default, 45 MB with this. Past gcFloor/2 live, the
 // limit follows the live heap as Go's default does (GOGC=100), so a page
 // holding much is never collected more often than by default.
+//
+// NB: the limit follows the live heap only after idle's collections,
+// which run between calls. It was once set from a finalizer, after any
+// collection: in a call that ran long enough for the collector to run in
+// it, that finalizer changed the limit (which stops the world) in the
+// middle of the call, and the call never returned; a seek in "One node's
+// alarm blocks the other's publishers" spun its worker for minutes
+// (TestLongCallsReturnUnderTheCollector). A call that outgrows the limit
+// now has collections more often until it returns, at most half its time
+// (Go's limiter of the collector's share), and none after.
 const gcFloor = 52 << 20
 
-// tuneGC sets the collector's pace and, after every collection, the memory
-// limit that follows the live heap.
+// tuneGC sets the collector's pace: no collection by Go's pace, and one
+// when the program's memory nears gcFloor.
 func tuneGC() {
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(gcFloor)
-	armGC()
 }
-
-// armGC makes the next collection call followLiveHeap: the finalizer of an
-// object nothing holds runs after the collection that finds it dead.
-func armGC() {
-	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) { followLiveHeap(); armGC() })
-}
-
-type gcSentinel struct{ _ *int } // holds a pointer: not a tiny allocation
 
 var liveHeap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 
 // followLiveHeap sets the memory limit to twice the heap the last
-// collection found live, or gcFloor if that is more.
+// collection found live, or gcFloor if that is more. It is called after
+// idle's collections, between calls.
 func followLiveHeap() {
 	metrics.Read(liveHeap)
 	debug.SetMemoryLimit(int64(max(gcFloor, 2*liveHeap[0].Value.Uint64())))
@@ -72,6 +74,7 @@ func idle() bool {
 		return false
 	}
 	runtime.GC()
+	followLiveHeap()
 	return true
 }
 
@@ -109,6 +112,7 @@ func idleCall() bool {
 	collecting = true
 	go func() {
 		runtime.GC()
+		followLiveHeap()
 		collecting = false
 	}()
 	return true

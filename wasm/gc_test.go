@@ -3,21 +3,28 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
 // TestGCLimitFollowsTheLiveHeap: the memory limit is gcFloor while little
-// is live, and twice the live heap after a collection finds more than half
-// of gcFloor live, so that a page holding much never collects more often
-// than with Go's default.
+// is live, and twice the live heap after an idle collection finds more
+// than half of gcFloor live, so that a page holding much never collects
+// more often than with Go's default.
 func TestGCLimitFollowsTheLiveHeap(t *testing.T) {
 	tuneGC()
 	defer debug.SetGCPercent(100)
-	runtime.GC()
-	runtime.GC() // the finalizer of the first runs before the second ends
-	runtime.Gosched()
+	collect := func() {
+		freed = true // as after a destroy: idle collects whatever it finds
+		if !idle() {
+			t.Fatal("idle did not collect")
+		}
+	}
+	collect()
 	if got := debug.SetMemoryLimit(-1); got != gcFloor {
 		t.Fatalf("memory limit %d with little live, want gcFloor %d", got, gcFloor)
 	}
@@ -25,20 +32,56 @@ func TestGCLimitFollowsTheLiveHeap(t *testing.T) {
 	for range 48 {
 		held = append(held, make([]byte, 1<<20))
 	}
-	runtime.GC()
-	runtime.GC()
-	runtime.Gosched()
+	collect()
 	if got, least := debug.SetMemoryLimit(-1), int64(2*48<<20); got < least {
 		t.Fatalf("memory limit %d with 48 MiB live, want at least %d", got, least)
 	}
 	runtime.KeepAlive(held)
 	held = nil
-	runtime.GC()
-	runtime.GC()
-	runtime.Gosched()
+	collect()
 	if got := debug.SetMemoryLimit(-1); got != gcFloor {
 		t.Fatalf("memory limit %d once the heap is let go, want gcFloor %d", got, gcFloor)
 	}
+}
+
+// TestLongCallsReturnUnderTheCollector replays what a lesson widget asked
+// of its worker, call by call (recorded in Chromium from "One node's
+// alarm blocks the other's publishers": its script, its #@when, a step,
+// a step back, play, then the slider to the middle), under the browser's
+// pace of collection. Each call must return: when the memory limit was
+// changed from a finalizer, the seek to the middle never did, and the
+// test ran until its timeout.
+func TestLongCallsReturnUnderTheCollector(t *testing.T) {
+	tuneGC()
+	defer debug.SetGCPercent(100)
+	data, err := os.ReadFile("testdata/cluster-widget-calls.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := 0 // the simulation the recording calls 1
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var c []any
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		name, args := c[0].(string), c[1:]
+		for k, a := range args {
+			if f, ok := a.(float64); ok {
+				args[k] = int(f)
+			}
+		}
+		if name != "create" {
+			args[0] = id
+		}
+		v := call(t, name, args...)
+		if e := errorOf(v); e != "" {
+			t.Fatalf("line %d, %s: %s", i+1, name, e)
+		}
+		if name == "create" {
+			id = num(t, v)
+		}
+	}
+	call(t, "destroy", id)
 }
 
 // TestIdleCollectsWhatADestroyedSimulationHeld: the worker's idle call
