@@ -48,10 +48,11 @@ const sweep = `(async (waitMs) => {
 		["diagram", (w, r) => { r.querySelector("button.view").click(); if (w.view !== "diagram") r.querySelector("button.view-" + w.view).click(); }],
 		["reset", (w, r) => r.querySelector("button.reset").click()],
 	];
-	const engineState = async () => {
+	// what the widget's engine connection holds: its workers, each with
+	// the calls waiting and how long the first has run
+	const engineState = (w) => {
 		try {
-			const m = await import("/widget/bridge-loader.js");
-			const c = (await m.loadEngine("/")).conn;
+			const c = w.engine.conn;
 			return JSON.stringify([...c.lanes].map((l) => ({alive: l.alive, pending: l.pending.size, running: l.runningSince ? Date.now() - l.runningSince : 0})));
 		} catch (e) {
 			return String(e);
@@ -62,7 +63,7 @@ const sweep = `(async (waitMs) => {
 		w.scrollIntoView({block: "center"});
 		out.widgets++;
 		if (!(await within(w.ready))) {
-			out.hangs.push({widget: title, act: "opening", engine: await engineState()});
+			out.hangs.push({widget: title, act: "opening", engine: engineState(w)});
 			continue;
 		}
 		const r = w.shadowRoot;
@@ -71,7 +72,7 @@ const sweep = `(async (waitMs) => {
 			await act(w, r);
 			await frame();
 			if (!(await within(w.idle()))) {
-				out.hangs.push({widget: title, act: name, engine: await engineState()});
+				out.hangs.push({widget: title, act: name, engine: engineState(w)});
 				break;
 			}
 			out.acts++;
