@@ -371,12 +371,21 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
     collectWhenIdle();
   };
 
-  // Once the answer is out and nothing else has come, the engine may
-  // collect its garbage (warren.idle, wasm/gc.go): then, not in the middle
-  // of the next call, where it costs that call far more. idle collects in
-  // a goroutine of its own, started as it returns: a runtime.GC made
-  // inside the call from JavaScript now and then wedged this worker in
-  // Chromium (TestHeavyPageProbe, on the backlog spiral).
+  // Once the answer is out and nothing else has come for quietMs, the
+  // engine may collect its garbage (warren.idle, wasm/gc.go): then, not in
+  // the middle of the next call, where it costs that call far more. idle
+  // collects in a goroutine of its own, started as it returns: a
+  // runtime.GC made inside the call from JavaScript now and then wedged
+  // this worker in Chromium (TestHeavyPageProbe, on the backlog spiral).
+  //
+  // NB: a reader's seek is four or five calls in a row (seek, snapshot,
+  // events, narrate), each sent when the one before has answered. When
+  // the collection started at once, it held the rest of them for its
+  // whole length: in the playground, a 100,000-message run's seek took
+  // 195-478 ms from the slider to the drawn state, with the engine's own
+  // seek 20-290 ms of it, and 83-195 ms once the worker waited for a
+  // quarter second of quiet (one run each, on a loaded machine).
+  const quietMs = 250;
   let idleTimer = 0;
   const collectWhenIdle = () => {
     clearTimeout(idleTimer);
@@ -388,6 +397,6 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
           // a dead engine says so at the next call
         }
       }
-    }, 0);
+    }, quietMs);
   };
 }
