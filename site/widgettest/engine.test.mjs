@@ -280,18 +280,25 @@ test("a long call keeps its worker; the simulations waiting behind it move to a 
   assert.ok(f.workers[0].state.terminated, "a worker left with nothing is ended");
 });
 
-test("a long call holds the worker for its own simulation's calls: nothing moves", async () => {
+/** twoOnAClock is an engine on one fake worker, with two simulations, a
+ * and b, and a clock that only at(ms) moves. */
+async function twoOnAClock() {
   const f = fakeWorkers();
   let clock = 0;
   const conn = new Connection(f.start, "/", () => clock, noTimer, 1);
   const e = new Engine(conn, await conn.loaded);
   const a = await e.create({});
   const b = await e.create({});
+  return { f, conn, e, a, b, at: (ms) => (clock = ms) };
+}
+
+test("a long call holds the worker for its own simulation's calls: nothing moves", async () => {
+  const { f, conn, e, a, b, at } = await twoOnAClock();
   const long = e.exec(a, "slow");
   await new Promise((r) => setTimeout(r, 5));
   const after = e.snapshot(a); // the same simulation: it waits its turn
   await new Promise((r) => setTimeout(r, 5));
-  clock = 60_000;
+  at(60_000);
   conn.watch();
   assert.equal(f.workers.length, 1, "no worker started for a simulation's own calls");
   assert.ok(!e.isLost(a) && !e.isLost(b), "nothing lost");
@@ -426,20 +433,15 @@ test("fileBytes answers with the file read field by field by inspect.wasm, or th
 });
 
 test("a worker that holds one call past deadAfter is taken for dead: ended, its call the culprit, the others rebuilt in a new worker", async () => {
-  const f = fakeWorkers();
-  let clock = 0;
-  const conn = new Connection(f.start, "/", () => clock, noTimer, 1);
-  const e = new Engine(conn, await conn.loaded);
-  const a = await e.create({});
-  const b = await e.create({});
+  const { f, conn, e, a, b, at } = await twoOnAClock();
   const heard = [];
   const restarted = new Promise((r) => e.onRestart((why) => (heard.push(why), r())));
   const stuck = e.exec(a, "slow");
   await new Promise((r) => setTimeout(r, 5));
-  clock = deadAfter - 1;
+  at(deadAfter - 1);
   conn.watch();
   assert.ok(!f.workers[0].state.terminated, "not yet: under deadAfter");
-  clock = deadAfter;
+  at(deadAfter);
   conn.watch();
   await assert.rejects(stuck, (err) => err.lost && err.culprit && err.message === `the engine gave no answer in ${deadAfter / 1000} s while running this`);
   await restarted;
