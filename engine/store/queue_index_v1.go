@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"unsafe"
 
 	"warren/engine/store/format"
 )
@@ -12,10 +13,29 @@ import (
 // behind a file_handle_cache handle with an unbounded write buffer, and
 // segment files (<seg>.idx) the journal is flushed into.
 
-// v1Pub is the publish part of a v1 index entry.
+// v1Pub is the publish part of a v1 index entry. Its embedded body is a
+// string, as it never changes once made: a copy of the index (a
+// checkpoint's) shares the bodies instead of copying each.
 type v1Pub struct {
-	rec        format.PubRecord
+	rec        format.PubRecord // its Embedded is always nil: see embedded
+	embedded   string
 	persistent bool
+}
+
+func newV1Pub(rec format.PubRecord, persistent bool) *v1Pub {
+	body := string(rec.Embedded)
+	rec.Embedded = nil
+	return &v1Pub{rec: rec, embedded: body, persistent: persistent}
+}
+
+// record is the publish record with its embedded body, for an encoder.
+//
+// NB: its Embedded is the string's own memory, to be read only (the
+// encoders append it), never written or kept.
+func (p *v1Pub) record() format.PubRecord {
+	r := p.rec
+	r.Embedded = unsafe.Slice(unsafe.StringData(p.embedded), len(p.embedded))
+	return r
 }
 
 // v1Entry is what the journal (or a segment) knows of one rel seq:
@@ -175,7 +195,7 @@ func (e *v1Entry) String() string {
 
 // publish appends a publish record and, as 3.10 always does, a deliver
 // record for seq. It reports whether a journal flush ran (which confirms).
-func (x *indexV1) publish(seq uint64, pub v1Pub) (bool, error) {
+func (x *indexV1) publish(seq uint64, pub *v1Pub) (bool, error) {
 	if err := x.openJournal(); err != nil {
 		return false, err
 	}
@@ -184,14 +204,13 @@ func (x *indexV1) publish(seq uint64, pub v1Pub) (bool, error) {
 		kind = format.JournalPublishPersistent
 	}
 	n := len(x.jbuf)
-	jbuf, err := format.AppendJournalRecord(x.jbuf, format.JournalRecord{Kind: kind, SeqID: seq, Pub: pub.rec})
+	jbuf, err := format.AppendJournalRecord(x.jbuf, format.JournalRecord{Kind: kind, SeqID: seq, Pub: pub.record()})
 	if err != nil {
 		x.jbuf = x.jbuf[:n]
 		return false, fmt.Errorf("%s: %w", x.journalFile(), err)
 	}
 	x.jbuf = jbuf // written in place: a record with its body embedded was built, then copied
-	p := pub
-	if err := x.addToJournal(seq, v1Publish, &p); err != nil {
+	if err := x.addToJournal(seq, v1Publish, pub); err != nil {
 		return false, err
 	}
 	flushed, err := x.maybeFlush()
@@ -344,7 +363,7 @@ func (x *indexV1) appendToSegment(seg uint64, s *v1Segment) error {
 	for _, e := range s.journal {
 		size += 40
 		if e.pub != nil {
-			size += len(e.pub.rec.Embedded)
+			size += len(e.pub.embedded)
 		}
 	}
 	buf := make([]byte, 0, size)
@@ -377,7 +396,7 @@ func appendSegmentEntry(dst []byte, rel uint16, e *v1Entry) ([]byte, error) {
 	}
 	var err error
 	if e.pub != nil {
-		dst, err = format.AppendIdxRecord(dst, format.IdxRecord{Kind: format.IdxPublish, Persistent: e.pub.persistent, RelSeq: rel, Pub: e.pub.rec})
+		dst, err = format.AppendIdxRecord(dst, format.IdxRecord{Kind: format.IdxPublish, Persistent: e.pub.persistent, RelSeq: rel, Pub: e.pub.record()})
 		if err != nil {
 			return dst, err
 		}

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"fmt"
 	"path"
+	"strings"
 	"testing"
 
+	"warren/engine/clone"
 	"warren/engine/vfs"
 )
 
@@ -90,5 +93,36 @@ func TestV1DirtyRecovery(t *testing.T) {
 		if got, _, err := q2.Read(m.Seq); err != nil || string(got) != string(terms[m.Seq]) {
 			t.Fatalf("seq %d: %v", m.Seq, err)
 		}
+	}
+}
+
+// TestV1CopySharesEmbeddedBodies: a checkpoint's copy of a v1 queue whose
+// journal holds 1,000 bodies of 2,000 bytes, embedded in the index and
+// written to journal.jif, shares the bodies instead of copying them; and
+// the copy reads each back as it was published.
+func TestV1CopySharesEmbeddedBodies(t *testing.T) {
+	_, v, q := v1Queue(t, Profile310())
+	const n, size = 1000, 2000
+	for seq := uint64(0); seq < n; seq++ {
+		mustPublish(t, v, q, seq, publishMsg(t, "q", persistentProps, body(fmt.Sprint("m", seq, "-"), 'x', size), testID(int(seq)), false))
+	}
+	if _, err := q.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := q.Read(n - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, bytes, err := clone.Copy(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes > n*size/4 {
+		t.Errorf("the copy of a queue holding %d bytes of embedded bodies allocated %d bytes", n*size, bytes)
+	}
+	cq := c.queues[q.Name()]
+	got, _, err := cq.Read(n - 1)
+	if err != nil || string(got) != string(want) || !strings.Contains(string(got), "m999-xx") {
+		t.Fatalf("the copy reads back %d bytes (%v), want the %d published", len(got), err, len(want))
 	}
 }
