@@ -2,8 +2,10 @@ package engine
 
 import (
 	"errors"
+	"slices"
 
 	"warren/engine/clone"
+	"warren/engine/say"
 )
 
 // Checkpoints make a seek fast: while a run is recorded, the simulation's
@@ -64,6 +66,9 @@ type checkpoints struct {
 	// that much, not up to an interval; its bytes are counted apart from
 	// the thinning's.
 	near *checkpoint
+	// pinned are the copies Keep took, oldest first, whatever their size;
+	// the thinning leaves them alone.
+	pinned []*checkpoint
 	// While an operation is recorded (apply): its index in ops and the
 	// events before it started.
 	recording bool
@@ -89,20 +94,61 @@ type CheckpointStats struct {
 	Count    int   `json:"count"`
 	Bytes    int64 `json:"bytes"`    // the memory they hold together
 	Interval int64 `json:"interval"` // events between two, as now spaced
+	Kept     int   `json:"kept"`     // copies Keep holds (Bytes counts them)
 }
 
 // Checkpoints reports the timeline's checkpoints.
 func (s *Sim) Checkpoints() CheckpointStats {
-	return CheckpointStats{Count: len(s.cps.list), Bytes: s.CheckpointBytes(), Interval: s.cps.interval}
+	return CheckpointStats{Count: len(s.cps.list), Bytes: s.CheckpointBytes(), Interval: s.cps.interval, Kept: len(s.cps.pinned)}
 }
 
 // CheckpointBytes is the memory the checkpoints hold, the last seek's
-// copy included.
+// copy and Keep's included.
 func (s *Sim) CheckpointBytes() int64 {
+	n := s.cps.bytes
 	if s.cps.near != nil {
-		return s.cps.bytes + s.cps.near.bytes
+		n += s.cps.near.bytes
 	}
-	return s.cps.bytes
+	for _, cp := range s.cps.pinned {
+		n += cp.bytes
+	}
+	return n
+}
+
+// maxPinned is how many copies Keep holds at once.
+const maxPinned = 3
+
+// Keep keeps a copy of the state as it is now as a checkpoint, whatever
+// its size: a seek to this event or a little after it starts from the
+// copy instead of replaying from an earlier checkpoint or the start. A
+// widget keeps the moment a block opens at, which the thinning and the
+// size limits may have left far from any checkpoint. At most maxPinned
+// are kept, the oldest dropped for a new one; like the others, they go
+// with the history after them when it is replaced. A state that cannot
+// be copied now (it holds a closure) is an error, and nothing is kept.
+// Without a recorded history there is nothing to seek in, and Keep keeps
+// nothing.
+func (s *Sim) Keep() error {
+	if !s.opts.Record {
+		return nil
+	}
+	c := &s.cps
+	at := s.rt.Events()
+	for _, cp := range c.pinned {
+		if cp.at == at {
+			return nil // the history before a kept event never changes
+		}
+	}
+	st, bytes, err := s.copyState(0)
+	if err != nil {
+		return say.Wrap("con.named", err, "keep")
+	}
+	if len(c.pinned) == maxPinned {
+		c.pinned[0] = nil
+		c.pinned = c.pinned[1:]
+	}
+	c.pinned = append(c.pinned, &checkpoint{at: at, applied: s.applied, partial: s.partial, state: st, bytes: bytes})
+	return nil
 }
 
 // recordOp marks the start (or, with on false, the end) of recording
@@ -188,6 +234,7 @@ func (c *checkpoints) dropAfter(n int64) {
 	if c.near != nil && c.near.at > n {
 		c.near = nil
 	}
+	c.pinned = slices.DeleteFunc(c.pinned, func(cp *checkpoint) bool { return cp.at > n })
 	c.next = n + c.interval
 	if i > 0 {
 		c.next = max(c.next, c.list[i-1].at+c.interval)
@@ -211,6 +258,11 @@ func (c *checkpoints) nearest(n int64) *checkpoint {
 	}
 	if c.near != nil && c.near.at <= n && (cp == nil || c.near.at > cp.at) {
 		cp = c.near
+	}
+	for _, p := range c.pinned {
+		if p.at <= n && (cp == nil || p.at > cp.at) {
+			cp = p
+		}
 	}
 	return cp
 }
