@@ -6,6 +6,7 @@ import (
 	"sort"
 	"unsafe"
 
+	"warren/engine/clone"
 	"warren/engine/store/format"
 )
 
@@ -18,12 +19,12 @@ import (
 // checkpoint's) shares the bodies instead of copying each.
 type v1Pub struct {
 	rec        format.PubRecord // its Embedded is always nil: see embedded
-	embedded   string
+	embedded   clone.Shared
 	persistent bool
 }
 
 func newV1Pub(rec format.PubRecord, persistent bool) *v1Pub {
-	body := string(rec.Embedded)
+	body := clone.Shared(rec.Embedded)
 	rec.Embedded = nil
 	return &v1Pub{rec: rec, embedded: body, persistent: persistent}
 }
@@ -34,7 +35,7 @@ func newV1Pub(rec format.PubRecord, persistent bool) *v1Pub {
 // encoders append it), never written or kept.
 func (p *v1Pub) record() format.PubRecord {
 	r := p.rec
-	r.Embedded = unsafe.Slice(unsafe.StringData(p.embedded), len(p.embedded))
+	r.Embedded = unsafe.Slice(unsafe.StringData(string(p.embedded)), len(p.embedded))
 	return r
 }
 

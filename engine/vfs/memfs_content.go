@@ -1,6 +1,10 @@
 package vfs
 
-import "strings"
+import (
+	"strings"
+
+	"warren/engine/clone"
+)
 
 // chunkSize is the size of a file's full chunks. A write inside a chunk
 // makes it anew, so it bounds what a small write in the middle of a
@@ -8,20 +12,20 @@ import "strings"
 const chunkSize = 4096
 
 // zeroChunk is a chunk of zeros, shared by every file grown with zeros.
-var zeroChunk = strings.Repeat("\x00", chunkSize)
+var zeroChunk = clone.Shared(strings.Repeat("\x00", chunkSize))
 
 // content is a file's bytes: full chunks of chunkSize bytes, which never
 // change once made, then a tail of fewer than chunkSize bytes that
-// appends go to. A chunk is a string, so what copies a content (Sync into
-// the durable content, a power loss back from it, clone.Copy for a
-// checkpoint) copies the chunks' headers and shares their bytes: a change
-// makes a new chunk, it never writes into one.
+// appends go to. A chunk is a string (clone.Shared), so what copies a
+// content (Sync into the durable content, a power loss back from it,
+// clone.Copy for a checkpoint) copies the chunks' headers and shares
+// their bytes: a change makes a new chunk, it never writes into one.
 //
 // NB: the chunks and the tail are each content's own arrays, never
 // shared with another content: a write replaces chunks[i] and writes the
 // tail in place.
 type content struct {
-	chunks []string
+	chunks []clone.Shared
 	tail   []byte
 }
 
@@ -70,10 +74,10 @@ func (c *content) writeAt(p []byte, off int64) {
 		old := c.chunks[i]
 		var b strings.Builder
 		b.Grow(chunkSize)
-		b.WriteString(old[:at])
+		b.WriteString(string(old[:at]))
 		b.Write(p[:k])
-		b.WriteString(old[at+k:])
-		c.chunks[i] = b.String()
+		b.WriteString(string(old[at+k:]))
+		c.chunks[i] = clone.Shared(b.String())
 		p, off = p[k:], off+int64(k)
 	}
 	if len(p) == 0 {
@@ -89,7 +93,7 @@ func (c *content) writeAt(p []byte, off int64) {
 func (c *content) appendBytes(p []byte) {
 	for len(p) > 0 {
 		if len(c.tail) == 0 && len(p) >= chunkSize {
-			c.chunks = append(c.chunks, string(p[:chunkSize]))
+			c.chunks = append(c.chunks, clone.Shared(p[:chunkSize]))
 			p = p[chunkSize:]
 			continue
 		}
@@ -118,7 +122,7 @@ func (c *content) appendZeros(n int64) {
 // freeze makes a full tail a chunk.
 func (c *content) freeze() {
 	if len(c.tail) == chunkSize {
-		c.chunks = append(c.chunks, string(c.tail))
+		c.chunks = append(c.chunks, clone.Shared(c.tail))
 		c.tail = c.tail[:0]
 	}
 }
