@@ -24,12 +24,18 @@ import (
 // a replay from the start would be too, so the replay from one gives the
 // same state (TestCheckpointSeekMatchesReplay).
 //
-// Their memory is bounded: past maxCheckpoints checkpoints or
+// Their memory is bounded. A checkpoint holds what its copy allocated
+// and what it shares with the state it was taken from (clone.Shared: the
+// files' chunks, the bodies embedded in an index), which it keeps alive
+// once the state has moved on; both are counted as its bytes, the shares
+// whole, though a file that lives on is shared with the state and the
+// later checkpoints too. Past maxCheckpoints checkpoints or
 // maxCheckpointBytes of them, every other one is dropped and the interval
 // doubles, so a run of any length keeps at most that many, spread evenly.
-// A state over maxStateBytes is not kept at all (the interval
-// doubles at each such try): a seek in it replays from an earlier
-// checkpoint or from the start.
+// A state whose copy would allocate over maxStateBytes is not kept at all
+// (the interval doubles at each such try): a seek in it replays from an
+// earlier checkpoint or from the start. Keep's copies and the last seek's
+// are counted apart.
 
 const (
 	// checkpointInterval is the first interval, in events.
@@ -38,20 +44,26 @@ const (
 	// copied, in events.
 	checkpointRetry = 256
 	maxCheckpoints  = 96
-	// maxCheckpointBytes bounds the memory of the checkpoints together:
-	// a 100,000-message run keeps one every 16,384 events (10 MB), so a
-	// seek replays at most that many, and with the timeline stays under
-	// 64 MB of wasm memory (50 MB).
-	maxCheckpointBytes = 12 << 20
-	// maxStateBytes is the largest state copied (a seek's own copy
-	// included): at most 16 MB of copies in all.
-	maxStateBytes = 4 << 20
+	// maxCheckpointBytes bounds the memory of the checkpoints together.
+	// A 100,000-message run keeps one every 16,384 events (10 MB), so a
+	// seek replays at most that many. The backlog spiral's first block
+	// (963,956 events, states whose copies allocate 10 to 30 MB and share
+	// 5 to 15 MB) keeps three, at 173,076, 665,722 and 944,489 events (85
+	// MB counted; the heap after the run grows by 84 MB over the 34 MB of
+	// a run that keeps none). The browser's wasm memory never shrinks, and
+	// a page holds several widgets: this is the most one of them adds.
+	maxCheckpointBytes = 96 << 20
+	// maxStateBytes is the largest copy taken (a checkpoint's, a seek's
+	// own), in bytes it allocates: a seek's copy of a state as large
+	// adds as much again, and what it shares.
+	maxStateBytes = 32 << 20
 	// checkpointSpread spaces checkpoints by what they cost: after a copy
 	// of B bytes the next waits at least B/checkpointSpread events, so
-	// that copying stays a small share of a recorded run. A burst of
+	// that copying stays a small share of a recorded run (a copy takes
+	// 2 to 4 ns a byte natively, an event 1 to 2 µs). A burst of
 	// thousands of frames waiting in a socket makes a large state, copied
 	// less often; the small states of a steady run keep the interval.
-	checkpointSpread = 32
+	checkpointSpread = 64
 )
 
 // checkpoints are a run's copies of the simulation, oldest first.
@@ -77,7 +89,10 @@ type checkpoints struct {
 }
 
 // checkpoint is the simulation right after event at, inside operation
-// applied with partial of its events run.
+// applied with partial of its events run. Its bytes are what its copy
+// allocated and the bytes it shares with the state it was taken from:
+// what it keeps alive once the state has moved on, at most (a file that
+// lives on is shared with the state and the next checkpoints too).
 type checkpoint struct {
 	at      int64
 	applied int
@@ -115,19 +130,24 @@ func (s *Sim) CheckpointBytes() int64 {
 	return n
 }
 
-// maxPinned is how many copies Keep holds at once.
-const maxPinned = 3
+// maxPinned is how many copies Keep holds at once: two moments, each
+// with the copy a seek there took a little before it.
+const maxPinned = 4
 
 // Keep keeps a copy of the state as it is now as a checkpoint, whatever
 // its size: a seek to this event or a little after it starts from the
 // copy instead of replaying from an earlier checkpoint or the start. A
-// widget keeps the moment a block opens at, which the thinning and the
-// size limits may have left far from any checkpoint. At most maxPinned
-// are kept, the oldest dropped for a new one; like the others, they go
-// with the history after them when it is replaced. A state that cannot
-// be copied now (it holds a closure) is an error, and nothing is kept.
-// Without a recorded history there is nothing to seek in, and Keep keeps
-// nothing.
+// widget keeps the moment a block opens at, which the size limits and
+// the thinning may leave far from any checkpoint. When the seek that
+// brought the simulation here kept its own copy a little before (see
+// near), Keep keeps that one too, so that stepping back from the moment
+// replays at most nearGap events.
+//
+// It holds maxPinned copies at most, the oldest dropped for a new one;
+// like the others, they go with the history after them when it is
+// replaced. A state that cannot be copied now (it holds a closure) is an
+// error, and nothing is kept. Without a recorded history there is
+// nothing to seek in, and Keep keeps nothing.
 func (s *Sim) Keep() error {
 	if !s.opts.Record {
 		return nil
@@ -139,16 +159,31 @@ func (s *Sim) Keep() error {
 			return nil // the history before a kept event never changes
 		}
 	}
-	st, bytes, err := s.copyState(0)
+	st, size, err := s.copySized(0)
 	if err != nil {
 		return say.Wrap("con.named", err, "keep")
+	}
+	bytes := size.Copied + size.Shared
+	if near := c.near; near != nil && near.at < at && near.at >= at-nearGap {
+		c.near = nil
+		c.pin(near)
+	}
+	c.pin(&checkpoint{at: at, applied: s.applied, partial: s.partial, state: st, bytes: bytes})
+	return nil
+}
+
+// pin holds cp among Keep's copies, the oldest kept first.
+func (c *checkpoints) pin(cp *checkpoint) {
+	for _, p := range c.pinned {
+		if p.at == cp.at {
+			return
+		}
 	}
 	if len(c.pinned) == maxPinned {
 		c.pinned[0] = nil
 		c.pinned = c.pinned[1:]
 	}
-	c.pinned = append(c.pinned, &checkpoint{at: at, applied: s.applied, partial: s.partial, state: st, bytes: bytes})
-	return nil
+	c.pinned = append(c.pinned, cp)
 }
 
 // recordOp marks the start (or, with on false, the end) of recording
@@ -179,7 +214,7 @@ func (s *Sim) takeCheckpoint() {
 		c.next = c.list[n-1].at + c.interval
 		return
 	}
-	st, bytes, err := s.copyState(maxStateBytes)
+	st, size, err := s.copySized(maxStateBytes)
 	if err != nil {
 		var ref *clone.Refused
 		if errors.As(err, &ref) && ref.TooLarge {
@@ -192,11 +227,12 @@ func (s *Sim) takeCheckpoint() {
 		c.next = at + checkpointRetry
 		return
 	}
+	bytes := size.Copied + size.Shared
 	c.list = append(c.list, &checkpoint{at: at, applied: c.op, partial: at - c.opStart, state: st, bytes: bytes})
 	c.bytes += bytes
 	c.next = at + c.interval
 	if c.spread > 0 {
-		c.next = at + max(c.interval, bytes/c.spread)
+		c.next = at + max(c.interval, size.Copied/c.spread)
 	}
 	for len(c.list) > maxCheckpoints || c.bytes > maxCheckpointBytes {
 		c.thin()
@@ -271,16 +307,22 @@ func (c *checkpoints) nearest(n int64) *checkpoint {
 // the operation it is replaying, as the seek's own copy (when it can be
 // copied: else the seek goes on without one).
 func (s *Sim) takeNear(partial int64) {
-	st, bytes, err := s.copyState(maxStateBytes)
+	st, size, err := s.copySized(maxStateBytes)
 	if err != nil {
 		return
 	}
-	s.cps.near = &checkpoint{at: s.rt.Events(), applied: s.applied, partial: partial, state: st, bytes: bytes}
+	s.cps.near = &checkpoint{at: s.rt.Events(), applied: s.applied, partial: partial, state: st, bytes: size.Copied + size.Shared}
 }
 
 // copyState copies the simulation's state, giving up past limit bytes
 // (0: no limit).
 func (s *Sim) copyState(limit int64) (*state, int64, error) { return clone.CopyUpTo(&s.state, limit) }
+
+// copySized is copyState that says what the copy shares with the state
+// as well (file chunks, embedded bodies: clone.Shared).
+func (s *Sim) copySized(limit int64) (*state, clone.Size, error) {
+	return clone.CopySized(&s.state, limit)
+}
 
 // restore makes the simulation's state a copy of checkpoint cp.
 func (s *Sim) restore(cp *checkpoint) error {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -15,10 +16,11 @@ func seekBudgetOf(s *Sim) {
 }
 
 // TestKeepSeeksWithoutReplay: a seek to the event Keep kept starts from
-// its copy, replaying nothing, and one a little after it replays only
-// what lies between, where with no checkpoint near a seek replays from
-// the start; either way the state is the one a replay from the start
-// gives.
+// its copy, replaying nothing, one a little after it replays only what
+// lies between, and a step back from it starts from the copy the seek
+// there took a little before, which Keep kept too; where nothing is kept
+// near, a seek replays from the start. Each way the state is the one a
+// replay from the start gives.
 func TestKeepSeeksWithoutReplay(t *testing.T) {
 	s := checkpointSim(t, 1<<40) // no checkpoint of the run's own
 	ref := checkpointSim(t, 1<<40)
@@ -33,8 +35,8 @@ func TestKeepSeeksWithoutReplay(t *testing.T) {
 	if err := s.Keep(); err != nil {
 		t.Fatal(err)
 	}
-	if cs := s.Checkpoints(); cs.Kept != 1 || cs.Bytes == 0 {
-		t.Fatalf("after Keep: %+v", cs)
+	if cs := s.Checkpoints(); cs.Kept != 2 || cs.Bytes == 0 {
+		t.Fatalf("after Keep, want the moment and the seek's copy before it: %+v", cs)
 	}
 	for _, to := range []int64{n, n + 10} {
 		if err := s.SeekEvent(end); err != nil {
@@ -48,13 +50,26 @@ func TestKeepSeeksWithoutReplay(t *testing.T) {
 		s.budgetLimits = nil
 		sameState(t, to, here(t, s), stateAt(t, ref, to, false))
 	}
-	// before the kept event, the seek replays from the start, and the
+	seekBudgetOf(s)
+	if err := s.SeekEvent(n); err != nil {
+		t.Fatal(err)
+	}
+	s.cps.near = nil
+	if err := s.StepBack(); err != nil {
+		t.Fatalf("a step back from the kept %d: %v", n, err)
+	}
+	s.budgetLimits = nil
+	sameState(t, n-1, here(t, s), stateAt(t, ref, n-1, false))
+	// before the copies kept, the seek replays from the start, and the
 	// budget stops it
+	if err := s.SeekEvent(end); err != nil {
+		t.Fatal(err)
+	}
 	s.cps.near = nil
 	seekBudgetOf(s)
 	var stop *SeekStopped
-	if err := s.SeekEvent(n - 1); !errors.As(err, &stop) {
-		t.Fatalf("a seek to %d with nothing kept before it replayed within one chunk: %v", n-1, err)
+	if err := s.SeekEvent(n - nearGap - 1); !errors.As(err, &stop) {
+		t.Fatalf("a seek to %d with nothing kept before it replayed within one chunk: %v", n-nearGap-1, err)
 	}
 	s.budgetLimits = nil
 }
@@ -64,7 +79,7 @@ func TestKeepSeeksWithoutReplay(t *testing.T) {
 // thinning of the run's checkpoints leaves them alone, and new history
 // drops those after where it branches.
 func TestKeepHoldsAFew(t *testing.T) {
-	s := checkpointSim(t, 200)
+	s := checkpointSim(t, 200) // a checkpoint near every moment: no seek's copy to keep
 	end := s.Furthest()
 	var kept []int64
 	for i := int64(1); i <= maxPinned+1; i++ {
@@ -86,24 +101,24 @@ func TestKeepHoldsAFew(t *testing.T) {
 		}
 		return out
 	}
-	if got := pinned(); len(got) != maxPinned || got[0] != kept[1] || got[maxPinned-1] != kept[maxPinned] {
+	if got := pinned(); !slices.Equal(got, kept[1:]) {
 		t.Fatalf("kept %v, Keep holds %v", kept, got)
 	}
 	for len(s.cps.list) > 1 {
 		s.cps.thin()
 	}
-	if got := pinned(); len(got) != maxPinned {
-		t.Fatalf("the thinning dropped kept copies: %v", got)
+	if got := pinned(); !slices.Equal(got, kept[1:]) {
+		t.Fatalf("the thinning left %v of the kept %v", got, kept[1:])
 	}
-	if cp := s.cps.nearest(kept[2]); cp == nil || cp.at != kept[2] {
-		t.Fatalf("the checkpoint nearest %d is %+v", kept[2], cp)
+	if cp := s.cps.nearest(kept[2] + 5); cp == nil || cp.at != kept[2] {
+		t.Fatalf("the checkpoint nearest %d is %+v", kept[2]+5, cp)
 	}
 	branch := (kept[1] + kept[2]) / 2
 	if err := s.SeekEvent(branch); err != nil {
 		t.Fatal(err)
 	}
 	s.runLine("step n=3")
-	if got := pinned(); len(got) != 1 || got[0] != kept[1] {
+	if got := pinned(); !slices.Equal(got, kept[1:2]) {
 		t.Fatalf("after new history from %d, Keep holds %v", branch, got)
 	}
 }
