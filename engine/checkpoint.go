@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"slices"
 
 	"warren/engine/clone"
 	"warren/engine/say"
@@ -270,7 +269,14 @@ func (c *checkpoints) dropAfter(n int64) {
 	if c.near != nil && c.near.at > n {
 		c.near = nil
 	}
-	c.pinned = slices.DeleteFunc(c.pinned, func(cp *checkpoint) bool { return cp.at > n })
+	keep := c.pinned[:0]
+	for _, cp := range c.pinned {
+		if cp.at <= n {
+			keep = append(keep, cp)
+		}
+	}
+	clear(c.pinned[len(keep):])
+	c.pinned = keep
 	c.next = n + c.interval
 	if i > 0 {
 		c.next = max(c.next, c.list[i-1].at+c.interval)
