@@ -553,7 +553,7 @@ func (q *QueueFiles) Buffered() bool {
 	if q.closed {
 		return false
 	}
-	if q.x1 != nil && len(q.x1.jbuf) > 0 {
+	if q.x1 != nil && q.x1.jbuf.len() > 0 {
 		return true
 	}
 	if q.x2 != nil && len(q.x2.buffer) > 0 {

@@ -66,7 +66,7 @@ type indexV1 struct {
 	// The journal handle: open once anything was appended; jbuf holds the
 	// appends not yet written; jdirty says written bytes wait for an fsync.
 	jopen  bool
-	jbuf   []byte
+	jbuf   journalBuf
 	jdirty bool
 
 	segments map[uint64]*v1Segment
@@ -204,13 +204,9 @@ func (x *indexV1) publish(seq uint64, pub *v1Pub) (bool, error) {
 	if pub.persistent {
 		kind = format.JournalPublishPersistent
 	}
-	n := len(x.jbuf)
-	jbuf, err := format.AppendJournalRecord(x.jbuf, format.JournalRecord{Kind: kind, SeqID: seq, Pub: pub.record()})
-	if err != nil {
-		x.jbuf = x.jbuf[:n]
+	if err := x.jbuf.add(format.JournalRecord{Kind: kind, SeqID: seq, Pub: pub.record()}); err != nil {
 		return false, fmt.Errorf("%s: %w", x.journalFile(), err)
 	}
-	x.jbuf = jbuf // written in place: a record with its body embedded was built, then copied
 	if err := x.addToJournal(seq, v1Publish, pub); err != nil {
 		return false, err
 	}
@@ -239,8 +235,7 @@ func (x *indexV1) deliverOrAck(act v1Action, seqs []uint64) (bool, error) {
 		kind = format.JournalAck
 	}
 	for _, seq := range seqs {
-		var err error
-		if x.jbuf, err = format.AppendJournalRecord(x.jbuf, format.JournalRecord{Kind: kind, SeqID: seq}); err != nil {
+		if err := x.jbuf.add(format.JournalRecord{Kind: kind, SeqID: seq}); err != nil {
 			return false, fmt.Errorf("%s: %w", x.journalFile(), err)
 		}
 	}
@@ -261,7 +256,7 @@ func (x *indexV1) maybeFlush() (bool, error) {
 
 // writeJournal writes the journal's buffered appends at its end.
 func (x *indexV1) writeJournal() error {
-	if len(x.jbuf) == 0 {
+	if x.jbuf.len() == 0 {
 		return nil
 	}
 	f, err := x.d.open(x.journalFile())
@@ -269,16 +264,11 @@ func (x *indexV1) writeJournal() error {
 		return err
 	}
 	defer f.close()
-	if _, err := f.write(x.jbuf); err != nil {
+	if _, err := f.write(x.jbuf.bytes()); err != nil {
 		return err
 	}
-	// the file has its own copy: keep the buffer for the next appends
-	// (a publish record carries its embedded body, and regrowing the
-	// buffer for each copied them over again), unless it grew large
-	x.jbuf, x.jdirty = x.jbuf[:0], true
-	if cap(x.jbuf) > 1<<20 {
-		x.jbuf = nil
-	}
+	x.jbuf.reset()
+	x.jdirty = true
 	return nil
 }
 
@@ -307,7 +297,7 @@ func (x *indexV1) sync() (bool, error) {
 }
 
 // needsSync reports whether the journal holds data not yet fsynced.
-func (x *indexV1) needsSync() bool { return x.jopen && (len(x.jbuf) > 0 || x.jdirty) }
+func (x *indexV1) needsSync() bool { return x.jopen && (x.jbuf.len() > 0 || x.jdirty) }
 
 // flush is the idle flush: the journal into the segments, when dirty.
 func (x *indexV1) flush() (bool, error) {
@@ -419,8 +409,8 @@ func (x *indexV1) clearJournal() error {
 	if err != nil {
 		return err
 	}
-	buffered := len(x.jbuf) > 0
-	x.jbuf = nil
+	buffered := x.jbuf.len() > 0
+	x.jbuf.reset()
 	if size == 0 && !buffered {
 		return nil
 	}
