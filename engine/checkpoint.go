@@ -28,10 +28,13 @@ import (
 // files' chunks, the bodies embedded in an index), which it keeps alive
 // once the state has moved on; both are counted as its bytes, the shares
 // whole, though a file that lives on is shared with the state and the
-// later checkpoints too. Past maxCheckpoints checkpoints or
-// maxCheckpointBytes of them, every other one is dropped and the interval
-// doubles, so a run of any length keeps at most that many, spread evenly.
-// A state whose copy would allocate over maxStateBytes is not kept at all
+// later checkpoints too. Past maxCheckpoints checkpoints or their budget
+// of bytes, every other one is dropped and the interval doubles, so a run
+// of any length keeps at most that many, spread evenly. The budget is
+// smallCheckpointBytes, or room for minKept of the largest checkpoint
+// kept, up to maxCheckpointBytes: a run of small states keeps no more
+// than smallCheckpointBytes of them, so that its recording copies no more
+// than it did, and a run of large ones keeps a few. A state whose copy would allocate over maxStateBytes is not kept at all
 // (the interval doubles at each such try): a seek in it replays from an
 // earlier checkpoint or from the start. Keep's copies and the last seek's
 // are counted apart.
@@ -43,14 +46,24 @@ const (
 	// copied, in events.
 	checkpointRetry = 256
 	maxCheckpoints  = 96
+	// smallCheckpointBytes is the checkpoints' budget for small states:
+	// a 100,000-message run keeps one every 16,384 events (10 MB), so a
+	// seek replays at most that many, and a recorded command of 400,000
+	// messages, whose states take 1.7 MB, keeps five.
+	smallCheckpointBytes = 12 << 20
+	// minKept is how many of the largest checkpoint the budget makes room
+	// for, up to maxCheckpointBytes.
+	minKept = 4
 	// maxCheckpointBytes bounds the memory of the checkpoints together.
-	// A 100,000-message run keeps one every 16,384 events (10 MB), so a
-	// seek replays at most that many. The backlog spiral's first block
-	// (963,956 events, states whose copies allocate 10 to 30 MB and share
-	// 5 to 15 MB) keeps three, at 173,076, 665,722 and 944,489 events (85
-	// MB counted; the heap after the run grows by 84 MB over the 34 MB of
-	// a run that keeps none). The browser's wasm memory never shrinks, and
-	// a page holds several widgets: this is the most one of them adds.
+	// The backlog spiral's first block (963,956 events, states whose
+	// copies allocate 3 to 15 MB and share as much again) keeps four, at
+	// 173,076, 555,043, 726,011 and 874,758 events: 97 MB counted, and
+	// the heap after the run holds 91 MB more than a run that keeps none
+	// (125 MB against 34; the memory taken from the system, 286 MB, is
+	// what the run took before its state shared its files, when it kept
+	// none). The browser's wasm memory never shrinks, and a page holds
+	// several widgets: this is the most one of them adds, with the seek's
+	// own copy and Keep's.
 	maxCheckpointBytes = 96 << 20
 	// maxStateBytes is the largest copy taken (a checkpoint's, a seek's
 	// own), in bytes it allocates: a seek's copy of a state as large
@@ -233,9 +246,19 @@ func (s *Sim) takeCheckpoint() {
 	if c.spread > 0 {
 		c.next = at + max(c.interval, size.Copied/c.spread)
 	}
-	for len(c.list) > maxCheckpoints || c.bytes > maxCheckpointBytes {
+	for len(c.list) > maxCheckpoints || c.bytes > c.budget() {
 		c.thin()
 	}
+}
+
+// budget is the bytes the checkpoints may hold: smallCheckpointBytes, or
+// room for minKept of the largest kept, up to maxCheckpointBytes.
+func (c *checkpoints) budget() int64 {
+	var largest int64
+	for _, cp := range c.list {
+		largest = max(largest, cp.bytes)
+	}
+	return min(maxCheckpointBytes, max(smallCheckpointBytes, minKept*largest))
 }
 
 // thin drops every other checkpoint and doubles the interval.
