@@ -72,10 +72,15 @@ const (
 	// checkpointSpread spaces checkpoints by what they cost: after a copy
 	// of B bytes the next waits at least B/checkpointSpread events, so
 	// that copying stays a small share of a recorded run (a copy takes
-	// 2 to 4 ns a byte natively, an event 1 to 2 µs). A burst of
-	// thousands of frames waiting in a socket makes a large state, copied
-	// less often; the small states of a steady run keep the interval.
-	checkpointSpread = 64
+	// 2 to 4 ns a byte natively). A burst of thousands of frames waiting
+	// in a socket makes a large state, copied less often; the small
+	// states of a steady run keep the interval. A copy of over
+	// largeStateBytes waits half as long: such states come from heavy
+	// runs (paging, bursts, disks), whose events take longer to replay
+	// (the backlog spiral's 1.5 µs an event natively, a recorded
+	// command's 0.2 µs), so that a copy is as small a share of them.
+	checkpointSpread = 32
+	largeStateBytes  = 4 << 20
 )
 
 // checkpoints are a run's copies of the simulation, oldest first.
@@ -243,8 +248,11 @@ func (s *Sim) takeCheckpoint() {
 	c.list = append(c.list, &checkpoint{at: at, applied: c.op, partial: at - c.opStart, state: st, bytes: bytes})
 	c.bytes += bytes
 	c.next = at + c.interval
-	if c.spread > 0 {
-		c.next = at + max(c.interval, size.Copied/c.spread)
+	if spread := c.spread; spread > 0 {
+		if size.Copied > largeStateBytes {
+			spread *= 2
+		}
+		c.next = at + max(c.interval, size.Copied/spread)
 	}
 	for len(c.list) > maxCheckpoints || c.bytes > c.budget() {
 		c.thin()
