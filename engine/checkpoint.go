@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"warren/engine/clone"
+	"warren/engine/say"
 )
 
 // Checkpoints make a seek fast: while a run is recorded, the simulation's
@@ -22,12 +23,21 @@ import (
 // a replay from the start would be too, so the replay from one gives the
 // same state (TestCheckpointSeekMatchesReplay).
 //
-// Their memory is bounded: past maxCheckpoints checkpoints or
-// maxCheckpointBytes of them, every other one is dropped and the interval
-// doubles, so a run of any length keeps at most that many, spread evenly.
-// A state over maxStateBytes is not kept at all (the interval
-// doubles at each such try): a seek in it replays from an earlier
-// checkpoint or from the start.
+// Their memory is bounded. A checkpoint holds what its copy allocated
+// and what it shares with the state it was taken from (clone.Shared: the
+// files' chunks, the bodies embedded in an index), which it keeps alive
+// once the state has moved on; both are counted as its bytes, the shares
+// whole, though a file that lives on is shared with the state and the
+// later checkpoints too. Past maxCheckpoints checkpoints or their budget
+// of bytes, every other one is dropped and the interval doubles, so a run
+// of any length keeps at most that many, spread evenly. The budget is
+// smallCheckpointBytes, or room for minKept of the largest checkpoint
+// kept, up to maxCheckpointBytes: a run of small states keeps no more
+// than smallCheckpointBytes of them, so that its recording copies no more
+// than it did, and a run of large ones keeps a few. A state whose copy would allocate over maxStateBytes is not kept at all
+// (the interval doubles at each such try): a seek in it replays from an
+// earlier checkpoint or from the start. Keep's copies and the last seek's
+// are counted apart.
 
 const (
 	// checkpointInterval is the first interval, in events.
@@ -36,20 +46,41 @@ const (
 	// copied, in events.
 	checkpointRetry = 256
 	maxCheckpoints  = 96
-	// maxCheckpointBytes bounds the memory of the checkpoints together:
+	// smallCheckpointBytes is the checkpoints' budget for small states:
 	// a 100,000-message run keeps one every 16,384 events (10 MB), so a
-	// seek replays at most that many, and with the timeline stays under
-	// 64 MB of wasm memory (50 MB).
-	maxCheckpointBytes = 12 << 20
-	// maxStateBytes is the largest state copied (a seek's own copy
-	// included): at most 16 MB of copies in all.
-	maxStateBytes = 4 << 20
+	// seek replays at most that many, and a recorded command of 400,000
+	// messages, whose states take 1.7 MB, keeps five.
+	smallCheckpointBytes = 12 << 20
+	// minKept is how many of the largest checkpoint the budget makes room
+	// for, up to maxCheckpointBytes.
+	minKept = 4
+	// maxCheckpointBytes bounds the memory of the checkpoints together.
+	// The backlog spiral's first block (963,956 events, states whose
+	// copies allocate 3 to 15 MB and share as much again) keeps four, at
+	// 173,076, 555,043, 726,011 and 874,758 events: 97 MB counted, and
+	// the heap after the run holds 91 MB more than a run that keeps none
+	// (125 MB against 34; the memory taken from the system, 286 MB, is
+	// what the run took before its state shared its files, when it kept
+	// none). The browser's wasm memory never shrinks, and a page holds
+	// several widgets: this is the most one of them adds, with the seek's
+	// own copy and Keep's.
+	maxCheckpointBytes = 96 << 20
+	// maxStateBytes is the largest copy taken (a checkpoint's, a seek's
+	// own), in bytes it allocates: a seek's copy of a state as large
+	// adds as much again, and what it shares.
+	maxStateBytes = 32 << 20
 	// checkpointSpread spaces checkpoints by what they cost: after a copy
 	// of B bytes the next waits at least B/checkpointSpread events, so
-	// that copying stays a small share of a recorded run. A burst of
-	// thousands of frames waiting in a socket makes a large state, copied
-	// less often; the small states of a steady run keep the interval.
+	// that copying stays a small share of a recorded run (a copy takes
+	// 2 to 4 ns a byte natively). A burst of thousands of frames waiting
+	// in a socket makes a large state, copied less often; the small
+	// states of a steady run keep the interval. A copy of over
+	// largeStateBytes waits half as long: such states come from heavy
+	// runs (paging, bursts, disks), whose events take longer to replay
+	// (the backlog spiral's 1.5 µs an event natively, a recorded
+	// command's 0.2 µs), so that a copy is as small a share of them.
 	checkpointSpread = 32
+	largeStateBytes  = 4 << 20
 )
 
 // checkpoints are a run's copies of the simulation, oldest first.
@@ -64,6 +95,9 @@ type checkpoints struct {
 	// that much, not up to an interval; its bytes are counted apart from
 	// the thinning's.
 	near *checkpoint
+	// pinned are the copies Keep took, oldest first, whatever their size;
+	// the thinning leaves them alone.
+	pinned []*checkpoint
 	// While an operation is recorded (apply): its index in ops and the
 	// events before it started.
 	recording bool
@@ -72,7 +106,10 @@ type checkpoints struct {
 }
 
 // checkpoint is the simulation right after event at, inside operation
-// applied with partial of its events run.
+// applied with partial of its events run. Its bytes are what its copy
+// allocated and the bytes it shares with the state it was taken from:
+// what it keeps alive once the state has moved on, at most (a file that
+// lives on is shared with the state and the next checkpoints too).
 type checkpoint struct {
 	at      int64
 	applied int
@@ -89,20 +126,81 @@ type CheckpointStats struct {
 	Count    int   `json:"count"`
 	Bytes    int64 `json:"bytes"`    // the memory they hold together
 	Interval int64 `json:"interval"` // events between two, as now spaced
+	Kept     int   `json:"kept"`     // copies Keep holds (Bytes counts them)
 }
 
 // Checkpoints reports the timeline's checkpoints.
 func (s *Sim) Checkpoints() CheckpointStats {
-	return CheckpointStats{Count: len(s.cps.list), Bytes: s.CheckpointBytes(), Interval: s.cps.interval}
+	return CheckpointStats{Count: len(s.cps.list), Bytes: s.CheckpointBytes(), Interval: s.cps.interval, Kept: len(s.cps.pinned)}
 }
 
 // CheckpointBytes is the memory the checkpoints hold, the last seek's
-// copy included.
+// copy and Keep's included.
 func (s *Sim) CheckpointBytes() int64 {
+	n := s.cps.bytes
 	if s.cps.near != nil {
-		return s.cps.bytes + s.cps.near.bytes
+		n += s.cps.near.bytes
 	}
-	return s.cps.bytes
+	for _, cp := range s.cps.pinned {
+		n += cp.bytes
+	}
+	return n
+}
+
+// maxPinned is how many copies Keep holds at once: two moments, each
+// with the copy a seek there took a little before it.
+const maxPinned = 4
+
+// Keep keeps a copy of the state as it is now as a checkpoint, whatever
+// its size: a seek to this event or a little after it starts from the
+// copy instead of replaying from an earlier checkpoint or the start. A
+// widget keeps the moment a block opens at, which the size limits and
+// the thinning may leave far from any checkpoint. When the seek that
+// brought the simulation here kept its own copy a little before (see
+// near), Keep keeps that one too, so that stepping back from the moment
+// replays at most nearGap events.
+//
+// It holds maxPinned copies at most, the oldest dropped for a new one;
+// like the others, they go with the history after them when it is
+// replaced. A state that cannot be copied now (it holds a closure) is an
+// error, and nothing is kept. Without a recorded history there is
+// nothing to seek in, and Keep keeps nothing.
+func (s *Sim) Keep() error {
+	if !s.opts.Record {
+		return nil
+	}
+	c := &s.cps
+	at := s.rt.Events()
+	for _, cp := range c.pinned {
+		if cp.at == at {
+			return nil // the history before a kept event never changes
+		}
+	}
+	st, size, err := s.copySized(0)
+	if err != nil {
+		return say.Wrap("con.named", err, "keep")
+	}
+	bytes := size.Copied + size.Shared
+	if near := c.near; near != nil && near.at < at && near.at >= at-nearGap {
+		c.near = nil
+		c.pin(near)
+	}
+	c.pin(&checkpoint{at: at, applied: s.applied, partial: s.partial, state: st, bytes: bytes})
+	return nil
+}
+
+// pin holds cp among Keep's copies, the oldest kept first.
+func (c *checkpoints) pin(cp *checkpoint) {
+	for _, p := range c.pinned {
+		if p.at == cp.at {
+			return
+		}
+	}
+	if len(c.pinned) == maxPinned {
+		c.pinned[0] = nil
+		c.pinned = c.pinned[1:]
+	}
+	c.pinned = append(c.pinned, cp)
 }
 
 // recordOp marks the start (or, with on false, the end) of recording
@@ -133,7 +231,7 @@ func (s *Sim) takeCheckpoint() {
 		c.next = c.list[n-1].at + c.interval
 		return
 	}
-	st, bytes, err := s.copyState(maxStateBytes)
+	st, size, err := s.copySized(maxStateBytes)
 	if err != nil {
 		var ref *clone.Refused
 		if errors.As(err, &ref) && ref.TooLarge {
@@ -146,15 +244,29 @@ func (s *Sim) takeCheckpoint() {
 		c.next = at + checkpointRetry
 		return
 	}
+	bytes := size.Copied + size.Shared
 	c.list = append(c.list, &checkpoint{at: at, applied: c.op, partial: at - c.opStart, state: st, bytes: bytes})
 	c.bytes += bytes
 	c.next = at + c.interval
-	if c.spread > 0 {
-		c.next = at + max(c.interval, bytes/c.spread)
+	if spread := c.spread; spread > 0 {
+		if size.Copied > largeStateBytes {
+			spread *= 2
+		}
+		c.next = at + max(c.interval, size.Copied/spread)
 	}
-	for len(c.list) > maxCheckpoints || c.bytes > maxCheckpointBytes {
+	for len(c.list) > maxCheckpoints || c.bytes > c.budget() {
 		c.thin()
 	}
+}
+
+// budget is the bytes the checkpoints may hold: smallCheckpointBytes, or
+// room for minKept of the largest kept, up to maxCheckpointBytes.
+func (c *checkpoints) budget() int64 {
+	var largest int64
+	for _, cp := range c.list {
+		largest = max(largest, cp.bytes)
+	}
+	return min(maxCheckpointBytes, max(smallCheckpointBytes, minKept*largest))
 }
 
 // thin drops every other checkpoint and doubles the interval.
@@ -188,6 +300,14 @@ func (c *checkpoints) dropAfter(n int64) {
 	if c.near != nil && c.near.at > n {
 		c.near = nil
 	}
+	keep := c.pinned[:0]
+	for _, cp := range c.pinned {
+		if cp.at <= n {
+			keep = append(keep, cp)
+		}
+	}
+	clear(c.pinned[len(keep):])
+	c.pinned = keep
 	c.next = n + c.interval
 	if i > 0 {
 		c.next = max(c.next, c.list[i-1].at+c.interval)
@@ -212,6 +332,11 @@ func (c *checkpoints) nearest(n int64) *checkpoint {
 	if c.near != nil && c.near.at <= n && (cp == nil || c.near.at > cp.at) {
 		cp = c.near
 	}
+	for _, p := range c.pinned {
+		if p.at <= n && (cp == nil || p.at > cp.at) {
+			cp = p
+		}
+	}
 	return cp
 }
 
@@ -219,16 +344,22 @@ func (c *checkpoints) nearest(n int64) *checkpoint {
 // the operation it is replaying, as the seek's own copy (when it can be
 // copied: else the seek goes on without one).
 func (s *Sim) takeNear(partial int64) {
-	st, bytes, err := s.copyState(maxStateBytes)
+	st, size, err := s.copySized(maxStateBytes)
 	if err != nil {
 		return
 	}
-	s.cps.near = &checkpoint{at: s.rt.Events(), applied: s.applied, partial: partial, state: st, bytes: bytes}
+	s.cps.near = &checkpoint{at: s.rt.Events(), applied: s.applied, partial: partial, state: st, bytes: size.Copied + size.Shared}
 }
 
 // copyState copies the simulation's state, giving up past limit bytes
 // (0: no limit).
 func (s *Sim) copyState(limit int64) (*state, int64, error) { return clone.CopyUpTo(&s.state, limit) }
+
+// copySized is copyState that says what the copy shares with the state
+// as well (file chunks, embedded bodies: clone.Shared).
+func (s *Sim) copySized(limit int64) (*state, clone.Size, error) {
+	return clone.CopySized(&s.state, limit)
+}
 
 // restore makes the simulation's state a copy of checkpoint cp.
 func (s *Sim) restore(cp *checkpoint) error {

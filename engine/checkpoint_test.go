@@ -2,6 +2,7 @@ package engine
 
 import (
 	"io"
+	"slices"
 	"testing"
 
 	"warren/engine/clone"
@@ -240,5 +241,41 @@ func TestStepBackThroughTheSeeksCopy(t *testing.T) {
 	s.runLine("step n=3")
 	if s.cps.near != nil && s.cps.near.at > end/4 {
 		t.Fatalf("a copy at %d survived a branch at %d", s.cps.near.at, end/4)
+	}
+}
+
+// TestCheckpointCountsWhatItShares: a checkpoint shares its files' chunks
+// with the state it was taken from rather than copying them, and counts
+// them in the memory it holds, as it keeps them alive once the state has
+// moved on: at least every full chunk of every file beside what its copy
+// allocated.
+func TestCheckpointCountsWhatItShares(t *testing.T) {
+	s := checkpointSim(t, 500)
+	checked := 0
+	for _, cp := range slices.Clone(s.cps.list) {
+		_, copied, err := clone.Copy(cp.state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SeekEvent(cp.at); err != nil {
+			t.Fatal(err)
+		}
+		var chunks int64
+		for _, b := range diskBytes(t, s) {
+			chunks += int64(len(b)) / 4096 * 4096
+		}
+		if chunks == 0 {
+			continue
+		}
+		checked++
+		if cp.bytes < copied+chunks {
+			t.Errorf("the checkpoint at %d counts %d bytes: its copy allocates %d and its files hold %d in full chunks", cp.at, cp.bytes, copied, chunks)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no checkpoint with a file of a full chunk")
+	}
+	if cs := s.Checkpoints(); cs.Bytes < s.cps.bytes {
+		t.Fatalf("the stats say %d bytes of %d", cs.Bytes, s.cps.bytes)
 	}
 }

@@ -8,12 +8,12 @@ import (
 )
 
 // noCheckpoints is a history of 300,015 events with no checkpoint a seek
-// can start from: a 5 MB body makes every state too large to copy, so a
+// can start from: a 40 MB body makes every state too large to copy, so a
 // seek back replays from the start.
 func noCheckpoints(t *testing.T) *Sim {
 	t.Helper()
 	s := New(Options{Record: true})
-	mustExec(t, s, "set watermark=1000000000", "queue.declare queue=big", "basic.publish key=big size=5000000",
+	mustExec(t, s, "set watermark=1000000000", "queue.declare queue=big", "basic.publish key=big size=40000000",
 		"queue.declare queue=q", "basic.consume queue=q tag=c", "run events=150000", "run events=150000")
 	if n := s.Checkpoints().Count; n != 0 {
 		t.Fatalf("the history has %d checkpoints, want none", n)

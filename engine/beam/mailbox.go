@@ -50,9 +50,14 @@ func (m *mailbox) grow() {
 	if n == 0 {
 		n = 8
 	}
+	m.resize(n)
+}
+
+// resize moves the messages to a ring of n, n at least size.
+func (m *mailbox) resize(n int) {
 	nb := getRing(n)
-	k := copy(nb, m.buf[m.head:])
-	copy(nb[k:], m.buf[:m.head])
+	k := copy(nb[:m.size], m.buf[m.head:])
+	copy(nb[k:m.size], m.buf)
 	if len(m.buf) >= poolFrom {
 		clear(m.buf)
 		putRing(m.buf)
@@ -135,17 +140,26 @@ func (m *mailbox) popTo(dst *Msg) {
 	m.buf[h] = Msg{}
 	m.head = (h + 1) & (len(m.buf) - 1)
 	m.size--
-	if m.size == 0 && len(m.buf) > keepRing {
+	if n := len(m.buf); n > keepRing && m.size < n/3 {
 		m.shrink()
 	}
 }
 
 // shrink drops the ring of an empty mailbox: a burst is over, and it holds
 // no more than a small ring (a checkpoint copies the whole ring); pop left
-// every message of it zero.
+// every message of it zero. A draining mailbox's ring halves once it is
+// less than a third full (half of it is then two thirds full, so that
+// neither a push nor a pop resizes it again soon), down to a ring twice
+// the size of keepRing: a checkpoint taken while a burst drains copies
+// at most three times what it holds, not the burst's whole ring.
 func (m *mailbox) shrink() {
-	putRing(m.buf)
-	m.buf, m.head = nil, 0
+	switch {
+	case m.size == 0:
+		putRing(m.buf)
+		m.buf, m.head = nil, 0
+	case len(m.buf) > 2*keepRing:
+		m.resize(len(m.buf) / 2)
+	}
 }
 
 // keepRing is the largest ring an empty mailbox keeps.

@@ -11,6 +11,11 @@
 // value without pointers boxed in an interface, which cannot change
 // either.
 //
+// A value of type Shared is a string like any other, shared by the copy,
+// and also counted: CopySized says how many bytes of Shared values a copy
+// holds in common with the original, what the copy keeps alive beyond
+// what it allocated once the original drops them.
+//
 // A struct field tagged `clone:"-"` (that tag alone) is not part of the value: the copy
 // holds its zero value, and Diff does not compare it. A simulation's links
 // to what every copy of it shares (its timeline, a hook) are such fields;
@@ -40,13 +45,27 @@ type Refused struct {
 
 func (e *Refused) Error() string { return "clone: " + e.Path + ": " + e.Why }
 
+// Shared is an immutable run of bytes: the bytes of a file, a message's
+// body. A copy shares it, as it shares every string, and counts it.
+type Shared string
+
+// Size is what a copy takes: the bytes it allocated, and the bytes of the
+// Shared values it holds in common with the original, each counted once.
+type Size struct{ Copied, Shared int64 }
+
 // Copy returns a deep copy of *p as a new pointer, and the bytes it
 // allocated.
 func Copy[T any](p *T) (cp *T, bytes int64, err error) { return CopyUpTo(p, 0) }
 
 // CopyUpTo is Copy that gives up, with a *Refused error, once the copy
-// would take more than limit bytes (0: no limit).
+// would allocate more than limit bytes (0: no limit).
 func CopyUpTo[T any](p *T, limit int64) (cp *T, bytes int64, err error) {
+	cp, size, err := CopySized(p, limit)
+	return cp, size.Copied, err
+}
+
+// CopySized is CopyUpTo that says what the copy shares as well.
+func CopySized[T any](p *T, limit int64) (cp *T, size Size, err error) {
 	c := copier{ptrs: map[ptrKey]unsafe.Pointer{}, limit: limit}
 	defer func() {
 		if r := recover(); r != nil {
@@ -54,12 +73,12 @@ func CopyUpTo[T any](p *T, limit int64) (cp *T, bytes int64, err error) {
 			if !ok {
 				panic(r)
 			}
-			cp, bytes, err = nil, 0, ref
+			cp, size, err = nil, Size{}, ref
 		}
 	}()
 	pl := planOf(reflect.TypeFor[T]())
 	np := c.pointer(unsafe.Pointer(p), pl)
-	return (*T)(np), c.bytes, nil
+	return (*T)(np), Size{Copied: c.bytes, Shared: c.shared}, nil
 }
 
 // plan is what the copier needs to know about a type.
@@ -75,6 +94,8 @@ type plan struct {
 	fields []field
 	// efaceLike: an interface without methods (any)
 	eface bool
+	// shared: the type Shared, which fix counts
+	shared bool
 	// nilFields: a struct whose every deep field is a pointer, slice,
 	// map, interface, function, channel or unsafe.Pointer, which fix
 	// leaves alone when its first word is nil (see zeroFields)
@@ -151,11 +172,16 @@ func build(t reflect.Type) *plan {
 	case reflect.Interface:
 		p.eface = t.NumMethod() == 0
 	case reflect.Map, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+	case reflect.String:
+		p.shared = t == sharedType
+		p.deep = p.shared
 	default:
 		p.deep = false
 	}
 	return p
 }
+
+var sharedType = reflect.TypeFor[Shared]()
 
 type ptrKey struct {
 	addr unsafe.Pointer
@@ -174,7 +200,11 @@ type copier struct {
 	maps   map[unsafe.Pointer]reflect.Value
 	bytes  int64
 	limit  int64
-	path   []step // where the copy is, named only if it is refused
+	// shared counts the bytes of Shared values met, each once (by where
+	// its bytes are)
+	shared     int64
+	sharedSeen map[*byte]bool
+	path       []step // where the copy is, named only if it is refused
 	// the last pointer copied and the last interface type met: a ring of
 	// messages holds thousands of the same frame, boxed the same way
 	last     ptrKey
@@ -281,6 +311,17 @@ func (c *copier) fix(dst, src unsafe.Pointer, pl *plan) {
 		}
 	case reflect.Interface:
 		c.iface(dst, src, pl)
+	case reflect.String: // Shared: counted, and shared as it is
+		if s := *(*string)(src); s != "" {
+			p := unsafe.StringData(s)
+			if c.sharedSeen == nil {
+				c.sharedSeen = map[*byte]bool{}
+			}
+			if !c.sharedSeen[p] {
+				c.sharedSeen[p] = true
+				c.shared += int64(len(s))
+			}
+		}
 	case reflect.Func:
 		if fp := *(*unsafe.Pointer)(src); fp != nil {
 			if pc := value(src, pl).Pointer(); closure(pc) {

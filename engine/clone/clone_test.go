@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 type node struct {
@@ -164,5 +165,43 @@ func TestTaggedFieldsStayOut(t *testing.T) {
 	c.n = 2
 	if d := Diff(a, c); !strings.Contains(d, ".n") {
 		t.Errorf("Diff = %q, want the difference in .n", d)
+	}
+}
+
+// TestSharedIsCountedNotCopied: a copy shares Shared values as it shares
+// strings, wherever they are (a field, a slice, a map, an interface), and
+// CopySized counts their bytes once each, apart from what it allocated.
+func TestSharedIsCountedNotCopied(t *testing.T) {
+	type file struct {
+		chunks  []Shared
+		durable []Shared
+		byName  map[string]Shared
+		boxed   any
+		name    string
+	}
+	big := Shared(strings.Repeat("x", 1<<20))
+	other := Shared(strings.Repeat("y", 1000))
+	f := &file{
+		chunks:  []Shared{big, other},
+		durable: []Shared{big},
+		byName:  map[string]Shared{"a": other},
+		boxed:   big,
+		name:    strings.Repeat("n", 5000),
+	}
+	c, size, err := CopySized(f, 1<<16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size.Shared != 1<<20+1000 {
+		t.Errorf("shared %d bytes, want %d", size.Shared, 1<<20+1000)
+	}
+	if size.Copied > 1<<12 {
+		t.Errorf("the copy allocated %d bytes", size.Copied)
+	}
+	if unsafe.StringData(string(c.chunks[0])) != unsafe.StringData(string(big)) || c.boxed.(Shared) != big || c.byName["a"] != other {
+		t.Error("the copy does not hold the same bytes")
+	}
+	if d := Diff(f, c); d != "" {
+		t.Errorf("the copy differs: %s", d)
 	}
 }

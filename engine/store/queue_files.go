@@ -199,7 +199,7 @@ func (q *QueueFiles) write(seq uint64, m PublishedMsg, lm *liveMsg, res *Result)
 		if lm.place == InQueueIndex {
 			rec.Embedded = m.Term
 		}
-		flushed, err := q.x1.publish(seq, v1Pub{rec: rec, persistent: lm.persistent})
+		flushed, err := q.x1.publish(seq, newV1Pub(rec, lm.persistent))
 		if flushed {
 			q.indexSynced()
 		}
@@ -440,7 +440,7 @@ func (q *QueueFiles) Read(seq uint64) ([]byte, IO, error) {
 		if err != nil {
 			return nil, q.since(base), err
 		}
-		return pub.rec.Embedded, q.since(base), nil
+		return []byte(pub.embedded), q.since(base), nil
 	}
 	return nil, IO{}, fmt.Errorf("queue %q: seq %d was never written to disk", q.name, seq)
 }
@@ -553,7 +553,7 @@ func (q *QueueFiles) Buffered() bool {
 	if q.closed {
 		return false
 	}
-	if q.x1 != nil && len(q.x1.jbuf) > 0 {
+	if q.x1 != nil && q.x1.jbuf.len() > 0 {
 		return true
 	}
 	if q.x2 != nil && len(q.x2.buffer) > 0 {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"unsafe"
 
+	"warren/engine/clone"
 	"warren/engine/store/format"
 )
 
@@ -12,10 +14,29 @@ import (
 // behind a file_handle_cache handle with an unbounded write buffer, and
 // segment files (<seg>.idx) the journal is flushed into.
 
-// v1Pub is the publish part of a v1 index entry.
+// v1Pub is the publish part of a v1 index entry. Its embedded body is a
+// string, as it never changes once made: a copy of the index (a
+// checkpoint's) shares the bodies instead of copying each.
 type v1Pub struct {
-	rec        format.PubRecord
+	rec        format.PubRecord // its Embedded is always nil: see embedded
+	embedded   clone.Shared
 	persistent bool
+}
+
+func newV1Pub(rec format.PubRecord, persistent bool) *v1Pub {
+	body := clone.Shared(rec.Embedded)
+	rec.Embedded = nil
+	return &v1Pub{rec: rec, embedded: body, persistent: persistent}
+}
+
+// record is the publish record with its embedded body, for an encoder.
+//
+// NB: its Embedded is the string's own memory, to be read only (the
+// encoders append it), never written or kept.
+func (p *v1Pub) record() format.PubRecord {
+	r := p.rec
+	r.Embedded = unsafe.Slice(unsafe.StringData(string(p.embedded)), len(p.embedded))
+	return r
 }
 
 // v1Entry is what the journal (or a segment) knows of one rel seq:
@@ -45,7 +66,7 @@ type indexV1 struct {
 	// The journal handle: open once anything was appended; jbuf holds the
 	// appends not yet written; jdirty says written bytes wait for an fsync.
 	jopen  bool
-	jbuf   []byte
+	jbuf   journalBuf
 	jdirty bool
 
 	segments map[uint64]*v1Segment
@@ -175,7 +196,7 @@ func (e *v1Entry) String() string {
 
 // publish appends a publish record and, as 3.10 always does, a deliver
 // record for seq. It reports whether a journal flush ran (which confirms).
-func (x *indexV1) publish(seq uint64, pub v1Pub) (bool, error) {
+func (x *indexV1) publish(seq uint64, pub *v1Pub) (bool, error) {
 	if err := x.openJournal(); err != nil {
 		return false, err
 	}
@@ -183,15 +204,10 @@ func (x *indexV1) publish(seq uint64, pub v1Pub) (bool, error) {
 	if pub.persistent {
 		kind = format.JournalPublishPersistent
 	}
-	n := len(x.jbuf)
-	jbuf, err := format.AppendJournalRecord(x.jbuf, format.JournalRecord{Kind: kind, SeqID: seq, Pub: pub.rec})
-	if err != nil {
-		x.jbuf = x.jbuf[:n]
+	if err := x.jbuf.add(format.JournalRecord{Kind: kind, SeqID: seq, Pub: pub.record()}); err != nil {
 		return false, fmt.Errorf("%s: %w", x.journalFile(), err)
 	}
-	x.jbuf = jbuf // written in place: a record with its body embedded was built, then copied
-	p := pub
-	if err := x.addToJournal(seq, v1Publish, &p); err != nil {
+	if err := x.addToJournal(seq, v1Publish, pub); err != nil {
 		return false, err
 	}
 	flushed, err := x.maybeFlush()
@@ -219,8 +235,7 @@ func (x *indexV1) deliverOrAck(act v1Action, seqs []uint64) (bool, error) {
 		kind = format.JournalAck
 	}
 	for _, seq := range seqs {
-		var err error
-		if x.jbuf, err = format.AppendJournalRecord(x.jbuf, format.JournalRecord{Kind: kind, SeqID: seq}); err != nil {
+		if err := x.jbuf.add(format.JournalRecord{Kind: kind, SeqID: seq}); err != nil {
 			return false, fmt.Errorf("%s: %w", x.journalFile(), err)
 		}
 	}
@@ -241,7 +256,7 @@ func (x *indexV1) maybeFlush() (bool, error) {
 
 // writeJournal writes the journal's buffered appends at its end.
 func (x *indexV1) writeJournal() error {
-	if len(x.jbuf) == 0 {
+	if x.jbuf.len() == 0 {
 		return nil
 	}
 	f, err := x.d.open(x.journalFile())
@@ -249,16 +264,11 @@ func (x *indexV1) writeJournal() error {
 		return err
 	}
 	defer f.close()
-	if _, err := f.write(x.jbuf); err != nil {
+	if _, err := f.write(x.jbuf.bytes()); err != nil {
 		return err
 	}
-	// the file has its own copy: keep the buffer for the next appends
-	// (a publish record carries its embedded body, and regrowing the
-	// buffer for each copied them over again), unless it grew large
-	x.jbuf, x.jdirty = x.jbuf[:0], true
-	if cap(x.jbuf) > 1<<20 {
-		x.jbuf = nil
-	}
+	x.jbuf.reset()
+	x.jdirty = true
 	return nil
 }
 
@@ -287,7 +297,7 @@ func (x *indexV1) sync() (bool, error) {
 }
 
 // needsSync reports whether the journal holds data not yet fsynced.
-func (x *indexV1) needsSync() bool { return x.jopen && (len(x.jbuf) > 0 || x.jdirty) }
+func (x *indexV1) needsSync() bool { return x.jopen && (x.jbuf.len() > 0 || x.jdirty) }
 
 // flush is the idle flush: the journal into the segments, when dirty.
 func (x *indexV1) flush() (bool, error) {
@@ -344,7 +354,7 @@ func (x *indexV1) appendToSegment(seg uint64, s *v1Segment) error {
 	for _, e := range s.journal {
 		size += 40
 		if e.pub != nil {
-			size += len(e.pub.rec.Embedded)
+			size += len(e.pub.embedded)
 		}
 	}
 	buf := make([]byte, 0, size)
@@ -377,7 +387,7 @@ func appendSegmentEntry(dst []byte, rel uint16, e *v1Entry) ([]byte, error) {
 	}
 	var err error
 	if e.pub != nil {
-		dst, err = format.AppendIdxRecord(dst, format.IdxRecord{Kind: format.IdxPublish, Persistent: e.pub.persistent, RelSeq: rel, Pub: e.pub.rec})
+		dst, err = format.AppendIdxRecord(dst, format.IdxRecord{Kind: format.IdxPublish, Persistent: e.pub.persistent, RelSeq: rel, Pub: e.pub.record()})
 		if err != nil {
 			return dst, err
 		}
@@ -399,8 +409,8 @@ func (x *indexV1) clearJournal() error {
 	if err != nil {
 		return err
 	}
-	buffered := len(x.jbuf) > 0
-	x.jbuf = nil
+	buffered := x.jbuf.len() > 0
+	x.jbuf.reset()
 	if size == 0 && !buffered {
 		return nil
 	}

@@ -29,7 +29,7 @@ func (x *indexV1) loadSegment(seg uint64, keepAcked bool) (map[uint16]*v1Entry, 
 	unacked := 0
 	for _, r := range parsed.Records {
 		if r.Kind == format.IdxPublish {
-			entries[r.RelSeq] = &v1Entry{pub: &v1Pub{rec: r.Pub, persistent: r.Persistent}}
+			entries[r.RelSeq] = &v1Entry{pub: newV1Pub(r.Pub, r.Persistent)}
 			unacked++
 			continue
 		}
@@ -75,7 +75,7 @@ func (x *indexV1) replayJournal(data []byte) {
 		case format.JournalAck:
 			_ = x.addToJournal(r.SeqID, v1Ack, nil)
 		default:
-			pub := &v1Pub{rec: r.Pub, persistent: r.Kind == format.JournalPublishPersistent}
+			pub := newV1Pub(r.Pub, r.Kind == format.JournalPublishPersistent)
 			_ = x.addToJournal(r.SeqID, v1Publish, pub)
 		}
 	}
@@ -288,8 +288,8 @@ func (x *indexV1) unackedEntries() ([]RecoveredMsg, error) {
 				continue
 			}
 			m := RecoveredMsg{Seq: seg*x.n + uint64(rel), ID: e.pub.rec.MsgID, Persistent: e.pub.persistent, Size: e.pub.rec.Size, Expiry: e.pub.rec.Expiry}
-			if len(e.pub.rec.Embedded) > 0 {
-				m.Placement, m.Term = InQueueIndex, e.pub.rec.Embedded
+			if len(e.pub.embedded) > 0 {
+				m.Placement, m.Term = InQueueIndex, []byte(e.pub.embedded)
 			} else {
 				m.Placement = InSharedStore
 			}
@@ -374,7 +374,7 @@ func walkV1(d *disk, dir string, n int, counts map[format.MsgID]int) error {
 		}
 		combined, _ := segmentPlusJournal(entries, journal)
 		for _, e := range combined {
-			if e.pub != nil && !e.ack && e.pub.persistent && len(e.pub.rec.Embedded) == 0 {
+			if e.pub != nil && !e.ack && e.pub.persistent && len(e.pub.embedded) == 0 {
 				counts[e.pub.rec.MsgID]++
 			}
 		}

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"fmt"
 	"path"
+	"strings"
 	"testing"
 
+	"warren/engine/clone"
 	"warren/engine/vfs"
 )
 
@@ -90,5 +93,53 @@ func TestV1DirtyRecovery(t *testing.T) {
 		if got, _, err := q2.Read(m.Seq); err != nil || string(got) != string(terms[m.Seq]) {
 			t.Fatalf("seq %d: %v", m.Seq, err)
 		}
+	}
+}
+
+// TestV1CopySharesEmbeddedBodies: a checkpoint's copy of a v1 queue whose
+// journal holds 1,000 bodies of 2,000 bytes, embedded in the index,
+// shares the bodies instead of copying them, before the journal is
+// written (in its write buffer) and after (in journal.jif); the copy
+// writes the journal the original writes, and reads each body back as
+// it was published.
+func TestV1CopySharesEmbeddedBodies(t *testing.T) {
+	_, v, q := v1Queue(t, Profile310())
+	const n, size = 1000, 2000
+	for seq := uint64(0); seq < n; seq++ {
+		mustPublish(t, v, q, seq, publishMsg(t, "q", persistentProps, body(fmt.Sprint("m", seq, "-"), 'x', size), testID(int(seq)), false))
+	}
+	copyOf := func(when string) *VHost {
+		t.Helper()
+		c, bytes, err := clone.Copy(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes > n*size/4 {
+			t.Errorf("%s, the copy of a queue holding %d bytes of embedded bodies allocated %d bytes", when, n*size, bytes)
+		}
+		return c
+	}
+	buffered := copyOf("with the journal unwritten")
+	jif := path.Join(q.Dir(), "journal.jif")
+	for _, vh := range []*VHost{v, buffered} {
+		if _, err := vh.queues[q.Name()].Sync(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := vfs.ReadFile(v.d.fs, jif)
+	if err != nil || len(want) < n*size {
+		t.Fatalf("the journal written holds %d bytes (%v)", len(want), err)
+	}
+	if got, err := vfs.ReadFile(buffered.d.fs, jif); err != nil || string(got) != string(want) {
+		t.Fatalf("the copy wrote a journal of %d bytes (%v), the original one of %d", len(got), err, len(want))
+	}
+	wantBody, _, err := q.Read(n - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := copyOf("with the journal written")
+	got, _, err := c.queues[q.Name()].Read(n - 1)
+	if err != nil || string(got) != string(wantBody) || !strings.Contains(string(got), "m999-xx") {
+		t.Fatalf("the copy reads back %d bytes (%v), want the %d published", len(got), err, len(wantBody))
 	}
 }

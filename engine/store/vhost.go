@@ -322,7 +322,7 @@ func (v *VHost) RecoverQueue(name string) (*QueueFiles, QueueRecovery, error) {
 		}
 	} else {
 		contains := func(p *v1Pub) bool {
-			if len(p.rec.Embedded) > 0 {
+			if len(p.embedded) > 0 {
 				return p.persistent
 			}
 			return v.persistent.Contains(p.rec.MsgID)

@@ -38,19 +38,20 @@ type memNode struct {
 	children map[string]*memNode
 	synced   map[string]*memNode
 
-	// File content: current, and as of the last Sync. clean is how much
-	// of data is known to equal syncedData's start, so that a sync copies
-	// only what changed since the last one (appending to a large file and
-	// syncing after each append stays linear).
-	data       []byte
-	syncedData []byte
-	clean      int
+	// File content: current, and as of the last Sync, sharing their
+	// chunks. clean is how much of data is known to equal syncedData's
+	// start, so that a sync copies only the chunks' headers that changed
+	// since the last one (appending to a large file and syncing after each
+	// append stays linear).
+	data       content
+	syncedData content
+	clean      int64
 }
 
 // dirty records that data changed from off on.
 func (n *memNode) dirty(off int64) {
-	if off < int64(n.clean) {
-		n.clean = int(off)
+	if off < n.clean {
+		n.clean = off
 	}
 }
 
@@ -181,7 +182,7 @@ func (m *MemFS) create(name string) (File, error) {
 	case ok && n.dir:
 		return nil, &fs.PathError{Op: "create", Path: clean, Err: ErrIsDir}
 	case ok:
-		n.data = n.data[:0:0]
+		n.data.reset()
 		n.clean = 0
 	default:
 		n = &memNode{}
@@ -345,7 +346,7 @@ func (m *MemFS) Stat(name string) (int64, error) {
 	if n.dir {
 		return 0, &fs.PathError{Op: "stat", Path: clean, Err: ErrIsDir}
 	}
-	return int64(len(n.data)), nil
+	return n.data.size(), nil
 }
 
 // SyncDir makes the current entries of dir durable.
@@ -395,7 +396,7 @@ func (m *MemFS) DurableSize(name string) (int64, error) {
 	if n.dir {
 		return 0, &fs.PathError{Op: "stat", Path: clean, Err: ErrIsDir}
 	}
-	return int64(len(n.syncedData)), nil
+	return n.syncedData.size(), nil
 }
 
 // String summarises the filesystem for debugging: one line per file with its
@@ -417,7 +418,7 @@ func (m *MemFS) String() string {
 				walk(p, c)
 				continue
 			}
-			fmt.Fprintf(&b, "%s %d bytes (%d durable)\n", p, len(c.data), len(c.syncedData))
+			fmt.Fprintf(&b, "%s %d bytes (%d durable)\n", p, c.data.size(), c.syncedData.size())
 		}
 	}
 	walk("", m.root)
@@ -426,7 +427,8 @@ func (m *MemFS) String() string {
 
 // Bytes is how many bytes the files hold, current and durable content
 // together (a file written since its last sync holds both): what the
-// filesystem takes in the computer's memory, about. It visits every file.
+// filesystem takes in the computer's memory, about (at most: the two
+// share the chunks they have in common). It visits every file.
 func (m *MemFS) Bytes() int64 {
 	seen := map[*memNode]bool{}
 	var total int64
@@ -436,7 +438,7 @@ func (m *MemFS) Bytes() int64 {
 			return
 		}
 		seen[n] = true
-		total += int64(len(n.data) + len(n.syncedData))
+		total += n.data.size() + n.syncedData.size()
 		for _, c := range n.children {
 			walk(c)
 		}

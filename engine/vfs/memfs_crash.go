@@ -22,8 +22,8 @@ func (m *MemFS) PowerLoss() {
 		}
 		seen[n] = true
 		if !n.dir {
-			n.data = append(n.syncedData[:0:0], n.syncedData...)
-			n.clean = len(n.data)
+			n.data.copyOf(&n.syncedData, 0)
+			n.clean = n.data.size()
 			return
 		}
 		n.children = make(map[string]*memNode, len(n.synced))
@@ -50,8 +50,8 @@ func (m *MemFS) Clone() *MemFS {
 		c := &memNode{dir: n.dir}
 		copies[n] = c
 		if !n.dir {
-			c.data = append([]byte(nil), n.data...)
-			c.syncedData = append([]byte(nil), n.syncedData...)
+			c.data.copyOf(&n.data, 0)
+			c.syncedData.copyOf(&n.syncedData, 0)
 			c.clean = n.clean
 			return c
 		}

@@ -35,14 +35,14 @@ func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, &fs.PathError{Op: "read", Path: f.name, Err: fs.ErrInvalid}
 	}
-	data := f.node.data
-	if off >= int64(len(data)) {
+	data := &f.node.data
+	if off >= data.size() {
 		if len(p) == 0 {
 			return 0, nil
 		}
 		return 0, io.EOF
 	}
-	n := copy(p, data[off:])
+	n := data.readAt(p, off)
 	if n < len(p) {
 		return n, io.EOF
 	}
@@ -64,7 +64,7 @@ func (f *memFile) WriteAt(p []byte, off int64) (int, error) {
 
 // Write appends p to the current content.
 func (f *memFile) Write(p []byte) (int, error) {
-	off := int64(len(f.node.data))
+	off := f.node.data.size()
 	err := f.writeAt(p, off)
 	if !f.fs.quiet {
 		f.fs.record(traceWrite(f.name, len(p), off), err)
@@ -89,33 +89,14 @@ func (f *memFile) writeAt(p []byte, off int64) error {
 	if err := f.fs.faults.check(FaultWriteFail, "write", f.name); err != nil {
 		return err
 	}
-	end := off + int64(len(p))
-	if end > int64(len(f.node.data)) {
+	if off+int64(len(p)) > f.node.data.size() {
 		if err := f.fs.faults.check(FaultENOSPC, "write", f.name); err != nil {
 			return err
 		}
-		f.node.data = grow(f.node.data, end)
 	}
-	copy(f.node.data[off:], p)
-	f.node.dirty(off)
+	f.node.dirty(min(off, f.node.data.size()))
+	f.node.data.writeAt(p, off)
 	return nil
-}
-
-// grow extends data with zeros to n bytes.
-func grow(data []byte, n int64) []byte {
-	if n <= int64(cap(data)) {
-		old := len(data)
-		data = data[:n]
-		clear(data[old:])
-		return data
-	}
-	c := 2 * int64(cap(data))
-	if c < n {
-		c = n
-	}
-	out := make([]byte, n, c)
-	copy(out, data)
-	return out
 }
 
 // Size returns the size of the current content.
@@ -123,7 +104,7 @@ func (f *memFile) Size() (int64, error) {
 	if err := f.usable("stat"); err != nil {
 		return 0, err
 	}
-	return int64(len(f.node.data)), nil
+	return f.node.data.size(), nil
 }
 
 // Sync makes the current content durable.
@@ -144,11 +125,10 @@ func (f *memFile) sync() error {
 	if _, lost := f.fs.faults.match(FaultSyncLost, f.name); lost {
 		return nil
 	}
-	// syncedData has its own array, never shared with data or another
-	// node: keep its clean start and copy the rest
+	// the chunks wholly inside the clean start are the same in both
 	n := f.node
-	n.syncedData = append(n.syncedData[:n.clean], n.data[n.clean:]...)
-	n.clean = len(n.data)
+	n.syncedData.copyOf(&n.data, int(n.clean/chunkSize))
+	n.clean = n.data.size()
 	return nil
 }
 
@@ -172,16 +152,14 @@ func (f *memFile) truncate(n int64) error {
 	if err := f.fs.faults.check(FaultWriteFail, "truncate", f.name); err != nil {
 		return err
 	}
-	if n > int64(len(f.node.data)) {
+	data := &f.node.data
+	if n > data.size() {
 		if err := f.fs.faults.check(FaultENOSPC, "truncate", f.name); err != nil {
 			return err
 		}
-		f.node.data = grow(f.node.data, n)
-		f.node.dirty(n) // grow zeroed what follows the old end
-		return nil
 	}
-	f.node.data = f.node.data[:n]
-	f.node.dirty(n)
+	f.node.dirty(min(n, data.size()))
+	data.truncate(n)
 	return nil
 }
 
