@@ -132,6 +132,20 @@ func (b *bridge) seek(id int, n int64) (int64, error) {
 	return n, nil
 }
 
+// keep keeps the simulation's state as it is now, for a seek back to it
+// to restore (engine.Sim.Keep): the widget calls it at the moment it
+// opens at.
+func (b *bridge) keep(id int) (bool, error) {
+	s, err := b.get(id)
+	if err != nil {
+		return false, err
+	}
+	if err := s.Keep(); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 func (b *bridge) snapshot(id int) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
@@ -294,8 +308,8 @@ func (b *bridge) stats(id int) (string, error) {
 		return "", err
 	}
 	cp := s.Checkpoints()
-	return fmt.Sprintf(`{"events":%d,"furthest":%d,"timelineBytes":%d,"checkpoints":%d,"checkpointBytes":%d,"checkpointInterval":%d}`,
-		s.EventCount(), s.Furthest(), s.TimelineBytes(), cp.Count, cp.Bytes, cp.Interval), nil
+	return fmt.Sprintf(`{"events":%d,"furthest":%d,"timelineBytes":%d,"checkpoints":%d,"checkpointBytes":%d,"checkpointInterval":%d,"kept":%d}`,
+		s.EventCount(), s.Furthest(), s.TimelineBytes(), cp.Count, cp.Bytes, cp.Interval, cp.Kept), nil
 }
 
 func (b *bridge) names() string {

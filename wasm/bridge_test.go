@@ -467,3 +467,25 @@ func TestBridgeFirstEvents(t *testing.T) {
 		t.Errorf("a line without its event: %q", e)
 	}
 }
+
+// TestBridgeKeep: keep keeps the state as it is now, and the engine
+// counts it among the timeline's checkpoints; a handle that names
+// nothing is refused.
+func TestBridgeKeep(t *testing.T) {
+	id := num(t, call(t, "create"))
+	defer call(t, "destroy", id)
+	for _, l := range []string{"queue.declare queue=q", "basic.publish key=q size=10 count=50"} {
+		str(t, call(t, "exec", id, l))
+	}
+	if v := call(t, "keep", id); v.Type() != safejs.TypeBoolean {
+		t.Fatalf("keep answered a %s (%s)", v.Type(), errorOf(v))
+	}
+	var st struct{ Kept int }
+	json.Unmarshal([]byte(str(t, call(t, "stats", id))), &st)
+	if st.Kept < 1 {
+		t.Errorf("after keep, the stats count %d kept states", st.Kept)
+	}
+	if e := errorOf(call(t, "keep", 99999)); e == "" {
+		t.Error("keep of no simulation is not refused")
+	}
+}

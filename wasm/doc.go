@@ -69,8 +69,9 @@
 //	                                          {error: "parse: line 3, column 11: ..."}
 //	stats(id)                → JSON {"events", "furthest", "timelineBytes",
 //	                                          "checkpoints", "checkpointBytes",
-//	                                          "checkpointInterval"}: what the
-//	                                          history costs
+//	                                          "checkpointInterval", "kept"}: what
+//	                                          the history costs (kept: the states
+//	                                          keep holds)
 //	upcoming(id)             → JSON {"in", "timer", "process", "what"}: what the
 //	                                          node does next from the moment shown (a
 //	                                          process that can run now, in 0, or the
@@ -78,6 +79,8 @@
 //	                                          wakes and with what), or null: nothing will
 //	eventAt(id, t)           → the last event that starts by virtual time t
 //	                                          (µs), over the whole timeline; 0 for none
+//	keep(id)                 → true: the simulation's state as it is now is
+//	                                          kept, for a seek back to it to restore
 //	firstEvents(id, whens)   → JSON {"at": [...]}: for each line "FROM GOAL"
 //	                                          of whens, the first event from event FROM
 //	                                          on at which GOAL (an expect line) holds, -1

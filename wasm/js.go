@@ -197,6 +197,7 @@ func (b *bridge) exports() []export {
 		withID("stats", func(id int, _ []safejs.Value) (any, error) { return b.stats(id) }),
 		withID("narrate", func(id int, _ []safejs.Value) (any, error) { return b.narrate(id) }),
 		withID("markers", func(id int, _ []safejs.Value) (any, error) { return b.markers(id) }),
+		withID("keep", func(id int, _ []safejs.Value) (any, error) { return b.keep(id) }),
 		withID("firstEvents", func(id int, args []safejs.Value) (any, error) {
 			whens, err := stringArg(args, 1, "whens")
 			if err != nil {

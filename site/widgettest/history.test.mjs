@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { DIRECTIVES, History, parseDirective, StoppedLines, typedEntries, withCuts } from "../static/widget/history.js";
+import { DIRECTIVES, History, openingKeeps, parseDirective, StoppedLines, typedEntries, withCuts } from "../static/widget/history.js";
 import { ShareState } from "../static/widget/share.js";
 import { t } from "../static/widget/i18n.js";
 
@@ -212,4 +212,13 @@ test("varied fills a block's #@vary numbers, as written or another draw", async 
   for (const bad of ["#@vary upto 3", "#@vary i 1 2", "#@vary Upto 1 2", "#@vary upto 1 two"]) {
     assert.equal(varied(`${bad}\nbasic.ack tag={upto}`).count, 1, bad);
   }
+});
+
+test("openingKeeps keeps the state at the mark a widget opens at and before the last command ahead of it", () => {
+  const lines = ["set trace=summary", "queue.declare queue=q", "run ms=500", "#@caption one", "run ms=400", "#> a quoted line", "#@holds queue=q messages=1", "", "#@mark collapse", "#@caption two", "run"];
+  assert.deepEqual([...openingKeeps(lines, "collapse")].sort((a, b) => a - b), [4, 8]);
+  assert.equal(openingKeeps(lines, "end").size, 0, "a moment that is not a mark");
+  assert.equal(openingKeeps(lines, "gone").size, 0, "a mark the script does not set");
+  assert.equal(openingKeeps(lines, null).size, 0, "no open attribute");
+  assert.deepEqual([...openingKeeps(["#@mark first", "run"], "first")], [0], "a mark before any command");
 });

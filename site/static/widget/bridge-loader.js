@@ -207,6 +207,11 @@ export class Engine {
   eventAt(id, t) {
     return this.call("eventAt", id, t);
   }
+  /** keep has the engine keep the simulation's state as it is now, for a
+   * seek back to it to restore (Sim.Keep). */
+  keep(id) {
+    return this.call("keep", id);
+  }
   /** firstEvents finds, in one pass, the first event from each
    * {goal, from} on at which its goal (an expect line) holds: {at: [event
    * or -1, ...]}, with error and said when a budget stopped the look (the

@@ -75,6 +75,35 @@ export function parseDirective(line) {
   return { word, arg, n };
 }
 
+/** openingKeeps is where, in a script's lines, the widget has the engine
+ * keep the state as the script runs (before the line of each index), for
+ * a widget that opens at a mark (open, the attribute): at the mark, and
+ * before the last command ahead of it, so that the seek to where it
+ * opens and a step back from there start from a kept state. Empty for
+ * any other opening, or a mark the script does not set. */
+export function openingKeeps(lines, open) {
+  const keeps = new Set();
+  if (!open) {
+    return keeps;
+  }
+  const m = lines.findIndex((l) => {
+    const d = parseDirective(l);
+    return d && d.word === "mark" && d.arg === open;
+  });
+  if (m < 0) {
+    return keeps;
+  }
+  keeps.add(m);
+  for (let i = m - 1; i >= 0; i--) {
+    const t = lines[i].trim();
+    if (t && !t.startsWith("#")) {
+      keeps.add(i);
+      break;
+    }
+  }
+  return keeps;
+}
+
 /** varied is source with each {NAME} of its #@vary lines filled in: with
  * the values at index k of their lists (0: the values as written; a list
  * shorter than k + 1 starts again). count is how many variants there are

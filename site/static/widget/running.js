@@ -7,7 +7,7 @@
 
 import { withOmitted } from "./bridge-loader.js";
 import { errorText } from "./i18n.js";
-import { NARRATION, parseDirective, StoppedLines, varied } from "./history.js";
+import { NARRATION, openingKeeps, parseDirective, StoppedLines, varied } from "./history.js";
 import { answerField } from "./guide.js";
 
 /** WHOLE_COMMAND, given to exec as a command's cut with whole set, lets a
@@ -196,7 +196,11 @@ export class Running {
     const stopped = new StoppedLines();
     let refused = 0;
     const parseFailed = !this.el.problem.hidden;
+    const keeps = openingKeeps(lines, this.getAttribute("open"));
     for (let i = 0; i < lines.length; i++) {
+      if (keeps.has(i) && this.id_) {
+        await this.keepHere();
+      }
       const line = lines[i].trim();
       const d = parseDirective(line);
       if (!line || (line.startsWith("#") && !d)) {
@@ -251,6 +255,23 @@ export class Running {
       return this.refuseDirective(line, lineNo, q);
     }
     return true; // a question's, or an exercise's (read by setGoals)
+  }
+
+  /** keepHere has the engine keep the state as it is now (Sim.Keep), at
+   * the moment the widget opens at or the command before it, which the
+   * script has just reached (openingKeeps): the seek there once the
+   * script has run restores it, and a step back from there replays the
+   * command before, where both would replay the history from the nearest
+   * checkpoint, far back when the states are large. A state the engine
+   * cannot keep costs that replay, nothing else. */
+  async keepHere() {
+    try {
+      await this.engine.keep(this.id_);
+    } catch (e) {
+      if (e.lost) {
+        throw e;
+      }
+    }
   }
 
   /** refuseDirective shows why the directive on line lineNo is refused
