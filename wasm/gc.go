@@ -8,54 +8,35 @@ import (
 	"runtime/metrics"
 )
 
-// How the browser build collects garbage: not by Go's pace (GOGC off),
-// but when the program's memory nears a limit, gcFloor or twice what the
-// last collection found live if that is more; and, between calls, when
-// the worker has nothing to do (idle).
+// How the browser build collects garbage: at Go's pace with GOGC=200, a
+// collection each time the heap has grown to three times what the last
+// one found live; and, between calls, when the worker has nothing to do
+// (idle), which most often collects before a call would have to.
 //
 // NB: a measured choice. Natively the collector marks on the second core
 // while the engine runs; under wasm it marks on the program's one thread,
-// concurrently with the engine, and while it marks every pointer the
-// engine writes takes the write barrier's slow path. Under Node, the
-// browser bench's 20,000-message recorded command took about 250 ms
-// without a collection and 420 ms with one; with Go's default pace it had
-// three or four. A collection between calls, with nothing else running,
-// took 5 to 40 ms. So a call runs with no collection unless it allocates
-// most of the room left under the limit, and the collections are done
-// when the worker is idle. The limit bounds the memory: the
-// 100,000-message recorded run of the browser bench ends at about 23 MB
-// live, and the wasm memory, which never shrinks, must stay under 64 MB:
-// 47 MB with Go's default, 45 MB with this. Past gcFloor/2 live, the
-// limit follows the live heap as Go's default does (GOGC=100), so a page
-// holding much is never collected more often than by default.
+// and while it marks, every pointer the engine writes takes the write
+// barrier's slow path, so each collection inside a call costs that call.
+// Under Node, with the engine as it is now, the browser bench's
+// 20,000-message recorded command (a small heap) took 186-189 ms with no
+// collection but under a 52 MB limit, 200-202 ms at GOGC=200 and about
+// 280 ms at Go's default GOGC=100 (interleaved runs); the backlog
+// spiral's first block (964,000 events, 125 MB live) took 5.9 s at
+// GOGC=200, 6.3-6.6 s at GOGC=100, and 9.7-9.9 s under the 52 MB limit,
+// which the live heap outgrew inside one call, so that the collector ran
+// again and again (TestALongCallDoesNotCollectOverAndOver).
 //
-// NB: the limit follows the live heap only after idle's collections,
-// which run between calls. It was once set from a finalizer, after any
-// collection: in a call that ran long enough for the collector to run in
-// it, that finalizer changed the limit (which stops the world) in the
-// middle of the call, and the call never returned; a seek in "One node's
-// alarm blocks the other's publishers" spun its worker for minutes
-// (TestLongCallsReturnUnderTheCollector). A call that outgrows the limit
-// now has collections more often until it returns, at most half its time
-// (Go's limiter of the collector's share), and none after.
-const gcFloor = 52 << 20
+// NB: there is no memory limit. One that follows the live heap can only
+// be set between calls, or from a finalizer: in a call that ran long
+// enough for the collector to run in it, such a finalizer changed the
+// limit in the middle of the call, and the call never returned; a seek in
+// "One node's alarm blocks the other's publishers" spun its worker for
+// minutes (TestLongCallsReturnUnderTheCollector). A limit set between
+// calls is outgrown inside one, as above.
+const gcPercent = 200
 
-// tuneGC sets the collector's pace: no collection by Go's pace, and one
-// when the program's memory nears gcFloor.
-func tuneGC() {
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(gcFloor)
-}
-
-var liveHeap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-
-// followLiveHeap sets the memory limit to twice the heap the last
-// collection found live, or gcFloor if that is more. It is called after
-// idle's collections, between calls.
-func followLiveHeap() {
-	metrics.Read(liveHeap)
-	debug.SetMemoryLimit(int64(max(gcFloor, 2*liveHeap[0].Value.Uint64())))
-}
+// tuneGC sets the collector's pace.
+func tuneGC() { debug.SetGCPercent(gcPercent) }
 
 // heapNow is what idle reads: the live heap as the last collection found
 // it, the heap's objects now (live and dead), and the heap at which the
@@ -74,7 +55,6 @@ func idle() bool {
 		return false
 	}
 	runtime.GC()
-	followLiveHeap()
 	return true
 }
 
@@ -112,7 +92,6 @@ func idleCall() bool {
 	collecting = true
 	go func() {
 		runtime.GC()
-		followLiveHeap()
 		collecting = false
 	}()
 	return true
