@@ -207,7 +207,7 @@ var NeverKinds = []string{"blocked", "dropped"}
 var ExpectColumns = map[string][]string{
 	"process": {"state", "mailbox", "blocked"},
 	"credit":  {"left", "blocked"},
-	"file":    {"entries", "live", "dead", "size"},
+	"file":    {"entries", "live", "dead", "size", "synced"},
 }
 
 var SawKinds = []string{"declare-ok", "delete-ok", "purge-ok", "consume-ok", "deliver", "get-ok", "get-empty",
