@@ -24,8 +24,6 @@ const nearestPrefix = "nearest: "
 // here that names no nearest block, so the list can only shrink.
 var courseMapGaps = map[int]string{
 	12: "a process's memory: show processes would need its words, as erlang:process_info(P, memory) gives them",
-	51: "3.13's read_many (12000 bytes, 10 messages): the 3.13 profile reads as 3.10 does; the engine would model it, then a 3.13 widget reads a backlog back",
-	53: "3.10's read path: the engine keeps a paged message's body in memory and charges PageIn when it delivers it, never reading it back; it would read it through the queue's files (rabbit_msg_store:read, rabbit_classic_queue_store_v2:read) and list the reads in show disk, then a widget pages a backlog out and drains it",
 }
 
 // courseMapClasses are the kinds of item the course map has.
