@@ -130,7 +130,7 @@ func (s *Sim) expectFile(cmd script.Command) Goal {
 	for _, f := range s.cluster.First().FileViews() {
 		if f.Path == name || strings.HasSuffix(f.Path, "/"+name) {
 			return compare(cmd, "file "+name, map[string]string{"entries": strconv.Itoa(f.Entries), "live": strconv.Itoa(f.Live),
-				"dead": strconv.Itoa(f.Entries - f.Live), "size": strconv.FormatInt(f.Size, 10)})
+				"dead": strconv.Itoa(f.Entries - f.Live), "size": strconv.FormatInt(f.Size, 10), "synced": strconv.FormatInt(f.Synced, 10)})
 		}
 	}
 	return Goal{Say: say.S("engine.g.noFile", name)}

@@ -163,3 +163,29 @@ run ms=100`)
 		}
 	}
 }
+
+// TestGoalsOnFileSynced: a file goal's synced= compares the bytes of the
+// file that are fsynced, which a power loss keeps: 3.10's shared store
+// fsyncs its file before it confirms, 3.13's does not, and a version 2
+// queue's .qi is only written.
+func TestGoalsOnFileSynced(t *testing.T) {
+	for _, c := range []struct {
+		version, line string
+		met           bool
+		text          string
+	}{
+		{"3.10", `expect file=msg_store_persistent/0.rdq size=5192 synced=5192`, true, "file msg_store_persistent/0.rdq size=5192 synced=5192"},
+		{"3.13", `expect file=msg_store_persistent/0.rdq synced=5192`, false, "file msg_store_persistent/0.rdq has synced=0 (want 5192)"},
+		{"3.13", `expect file=msg_store_persistent/0.rdq size=5192 synced=0`, true, "file msg_store_persistent/0.rdq size=5192 synced=0"},
+		{"3.10", `expect file=0.qi size=96 synced=0`, true, "file 0.qi size=96 synced=0"},
+	} {
+		s := runScript(t, "set version="+c.version+`
+queue.declare queue=orders durable x-queue-version=2
+confirm.select
+basic.publish key=orders size=5000 persistent`)
+		g := goal(t, s, c.line)
+		if g.Met != c.met || !strings.HasPrefix(g.Text(), c.text) {
+			t.Errorf("%s on %s: met=%v %q, want met=%v %q", c.line, c.version, g.Met, g.Text(), c.met, c.text)
+		}
+	}
+}

@@ -36,6 +36,10 @@ func (s *Sim) show(view string) []string {
 		out = append(out, s.node.ShowFiles()...)
 	case "disk":
 		out = append(out, s.cluster.DiskLines()...)
+	case "reads":
+		out = append(out, s.node.ReadLines()...)
+	case "process-memory":
+		out = append(out, s.processMemory()...)
 	case "gc":
 		// the steps of every job so far, then where each store stands
 		for _, l := range s.node.GCSaid {

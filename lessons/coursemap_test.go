@@ -22,13 +22,7 @@ const nearestPrefix = "nearest: "
 // live yet, with what would close each. A gap is closed by a block that
 // shows the item, which the row then names; the test fails on a row listed
 // here that names no nearest block, so the list can only shrink.
-var courseMapGaps = map[int]string{
-	12: "a process's memory: show processes would need its words, as erlang:process_info(P, memory) gives them",
-	51: "3.13's read_many (12000 bytes, 10 messages): the 3.13 profile reads as 3.10 does; the engine would model it, then a 3.13 widget reads a backlog back",
-	52: "3.12's cap of 2048 messages in memory: the 3.13 and 4.0 profiles page as 3.10 does; the engine would model it, then a widget fills a queue past it",
-	53: "3.10's read path: the engine keeps a paged message's body in memory and charges PageIn when it delivers it, never reading it back; it would read it through the queue's files (rabbit_msg_store:read, rabbit_classic_queue_store_v2:read) and list the reads in show disk, then a widget pages a backlog out and drains it",
-	75: "the shared store's 25 ms sync: a store write costs the engine 2 µs, so no load keeps its mailbox busy for 25 ms and it syncs on an empty mailbox; the engine would stop the timer at each sync, as internal_sync does, and let a load outrun the store, then show disk with times shows the timer's fsyncs while confirms wait",
-}
+var courseMapGaps = map[int]string{}
 
 // courseMapClasses are the kinds of item the course map has.
 var courseMapClasses = []string{"mechanism", "number", "claim", "common mistake"}

@@ -144,6 +144,9 @@ type Node struct {
 	// as data.
 	GCLog  []string
 	GCSaid []say.Text
+	// Reads are the queues' latest reads of the shared stores' files
+	// (show reads), oldest first.
+	Reads []StoreRead
 
 	// paging is set while memory is above the paging threshold.
 	paging bool

@@ -41,6 +41,7 @@ func (q *queue) call(ctx *beam.Ctx, m beam.Msg) {
 			return
 		}
 		ctx.Charge(q.n.Config.Costs.QueueDeliver)
+		q.readBack(&e)
 		q.n.cluster.Stats.Delivered++
 		g := &getReply{msg: e.msg, ackTag: e.seq, redelivered: e.delivered}
 		if r.noAck {

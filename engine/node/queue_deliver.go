@@ -24,6 +24,7 @@ func (q *queue) deliverTo(ctx *beam.Ctx, c *consumer, e entry) {
 	}
 	if e.paged {
 		ctx.Charge(q.n.Config.Costs.PageIn)
+		q.readBack(&e)
 		e.paged = false
 	}
 	q.n.cluster.Stats.Delivered++

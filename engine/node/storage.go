@@ -94,8 +94,21 @@ func (n *Node) startStores() {
 		st := n.vhost.Store(persistent)
 		gc := n.spawn(name+"_gc", "msg_store_gc", &msgStoreGC{n: n, st: st}).PID
 		h := &msgStoreProc{n: n, st: st, credit: newCreditFlow(MsgStoreCredit), gc: gc}
-		n.stores[i] = n.spawn(name, "msg_store", h).PID
+		proc := n.spawn(name, "msg_store", h)
+		proc.Prio = msgStorePriority
+		n.stores[i] = proc.PID
 	}
+}
+
+// msgStorePriority is rabbit_msg_store's prioritise_info: its sync timer
+// jumps ahead of the writes waiting in its mailbox, so that a store that
+// never empties its mailbox still syncs, and confirms, every
+// SYNC_INTERVAL.
+func msgStorePriority(kind uint16, _ any) int {
+	if kind == kStoreSync {
+		return 8
+	}
+	return 0
 }
 
 // Files lists every file on the node's disk with its size, for `show files`

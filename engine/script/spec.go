@@ -150,7 +150,7 @@ var specs = []*Spec{
 	// Simulation control: the engine only.
 	{Name: "step", Params: []Param{{Key: "n", Kind: Int, Min: 1, Max: 1_000_000}}, Engine: true, Usage: "step [n=N]"},
 	{Name: "run", Params: []Param{{Key: "ms", Kind: Int, Min: 0, Max: 3_600_000}, {Key: "events", Kind: Int, Min: 1, Max: 100_000_000}}, Engine: true, Usage: "run [ms=N | events=N]"},
-	{Name: "show", Extra: Words, WordSet: ShowViews, Engine: true, Usage: "show [files|disk|gc|throughput|rates|schedulers|cpu|processes|supervisors|cluster|queues|consumers|credit|memory|clock|exchanges|bindings]"},
+	{Name: "show", Extra: Words, WordSet: ShowViews, Engine: true, Usage: "show [files|disk|reads|gc|throughput|rates|schedulers|cpu|processes|process-memory|supervisors|cluster|queues|consumers|credit|memory|clock|exchanges|bindings]"},
 	{Name: "set", Params: []Param{{Key: "schedulers", Kind: Int, Min: 1, Max: 64}, {Key: "watermark", Kind: Int, Min: 1, Max: 1 << 50}, {Key: "memory-per-message", Kind: Int, Min: 0, Max: 1 << 30}, {Key: "trace", Kind: Enum, Values: []string{"full", "summary"}}, {Key: "version", Kind: Enum, Values: []string{"3.10", "3.13", "4.0"}}, {Key: "file-size-limit", Kind: Int, Min: 4096, Max: 1 << 34},
 		{Key: "queue-master-locator", Kind: Enum, Values: []string{"client-local", "min-masters", "random"}}, {Key: "consumer-timeout", Kind: Int, Min: 0, Max: 1 << 40}},
 		Engine: true, Usage: "set [version=3.10|3.13|4.0] [schedulers=N] [watermark=BYTES] [memory-per-message=BYTES] [trace=full|summary] [file-size-limit=BYTES] [queue-master-locator=client-local|min-masters|random]"},
@@ -207,7 +207,7 @@ var NeverKinds = []string{"blocked", "dropped"}
 var ExpectColumns = map[string][]string{
 	"process": {"state", "mailbox", "blocked"},
 	"credit":  {"left", "blocked"},
-	"file":    {"entries", "live", "dead", "size"},
+	"file":    {"entries", "live", "dead", "size", "synced"},
 }
 
 var SawKinds = []string{"declare-ok", "delete-ok", "purge-ok", "consume-ok", "deliver", "get-ok", "get-empty",
@@ -217,7 +217,7 @@ var SawKinds = []string{"declare-ok", "delete-ok", "purge-ok", "consume-ok", "de
 var FaultWords = []string{"sync-fail", "write-fail", "enospc", "clear"}
 
 // ShowViews are the views `show` can print.
-var ShowViews = []string{"files", "disk", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "supervisors", "cluster", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
+var ShowViews = []string{"files", "disk", "reads", "gc", "throughput", "rates", "schedulers", "cpu", "processes", "process-memory", "supervisors", "cluster", "queues", "consumers", "credit", "memory", "clock", "exchanges", "bindings"}
 
 var specByName = func() map[string]*Spec {
 	m := make(map[string]*Spec, len(specs)+1)

@@ -566,3 +566,17 @@ func (s *MsgStore) placedAt(id format.MsgID, file uint64, offset int64) *msgLoca
 	}
 	return nil
 }
+
+// Entry says where id's entry is, as a client's read finds it: the path of
+// its .rdq file, its offset and its size on disk; cached when the store's
+// cache of its current file holds the message, which a read then takes
+// without touching the file. ok is false for a message the store does not
+// hold.
+func (s *MsgStore) Entry(id format.MsgID) (path string, off, size int64, cached, ok bool) {
+	loc, found := s.index[id]
+	if !found || !loc.placed || loc.refs <= 0 {
+		return "", 0, 0, false, false
+	}
+	_, cached = s.cache[id]
+	return s.fileName(loc.file), loc.offset, loc.total, cached && loc.file == s.current, true
+}

@@ -561,3 +561,15 @@ func (q *QueueFiles) Buffered() bool {
 	}
 	return q.qs != nil && len(q.qs.buf) > 0
 }
+
+// SharedEntry says where the body of seq's message is when the queue keeps
+// it in a shared store (Placement InSharedStore): what MsgStore.Entry says
+// of it. ok is false when the body is in the queue's own files, or seq is
+// not on disk.
+func (q *QueueFiles) SharedEntry(seq uint64) (path string, off, size int64, cached, ok bool) {
+	lm, found := q.live[seq]
+	if !found || lm.place != InSharedStore {
+		return "", 0, 0, false, false
+	}
+	return q.v.Store(lm.persistent).Entry(lm.id)
+}
