@@ -5,7 +5,6 @@ package main
 import (
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 )
 
 // How the browser build collects garbage: at Go's pace with GOGC=200, a
@@ -38,10 +37,18 @@ const gcPercent = 200
 // tuneGC sets the collector's pace.
 func tuneGC() { debug.SetGCPercent(gcPercent) }
 
-// heapNow is what idle reads: the live heap as the last collection found
-// it, the heap's objects now (live and dead), and the heap at which the
-// next collection starts.
-var heapNow = []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/goal:bytes"}}
+// heapNow reads the heap as idle weighs it: its objects now (live and
+// dead), the heap at which the next collection starts, and the live heap
+// the last collection found, which set that goal (it is live × (1 +
+// gcPercent/100); a tiny heap's goal is Go's least, a few MB, and its
+// live heap reads larger than it is, which only makes idle wait longer).
+// runtime.ReadMemStats rather than runtime/metrics, which costs the
+// browser build 23 kB of code for its table of metrics.
+func heapNow() (live, objects, goal uint64) {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.NextGC * 100 / (100 + gcPercent), m.HeapAlloc, m.NextGC
+}
 
 // freed says a simulation was destroyed since the last collection: its
 // memory, live then, is garbage now.
@@ -60,8 +67,7 @@ func idle() bool {
 
 // gcDue says whether idle would collect now, and if so forgets freed.
 func gcDue() bool {
-	metrics.Read(heapNow)
-	live, objects, goal := heapNow[0].Value.Uint64(), heapNow[1].Value.Uint64(), heapNow[2].Value.Uint64()
+	live, objects, goal := heapNow()
 	if !freed && (objects < live+1<<20 || goal > objects && objects-live < (goal-live)/2) {
 		return false
 	}
