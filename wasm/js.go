@@ -49,6 +49,9 @@ func install(b *bridge) error {
 // the page): a panic or an error becomes {error: "..."}.
 func wrap(b *bridge, e export) func(safejs.Value, []safejs.Value) any {
 	return func(_ safejs.Value, args []safejs.Value) (result any) {
+		if e.name != "idle" {
+			roomForCall()
+		}
 		defer func() {
 			r := recover()
 			if r == nil {

@@ -368,27 +368,34 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
       return;
     }
     postMessage({ type: "answer", id: m.id, results, held });
-    collectWhenIdle();
+    collectWhenIdle(m.calls || []);
   };
 
-  // Once the answer is out and nothing else has come for quietMs, the
-  // engine may collect its garbage (warren.idle, wasm/gc.go): then, not in
-  // the middle of the next call, where it costs that call far more. idle
-  // collects in a goroutine of its own, started as it returns: a
-  // runtime.GC made inside the call from JavaScript now and then wedged
-  // this worker in Chromium (TestHeavyPageProbe, on the backlog spiral).
+  // Once the answer is out and nothing else has come, the engine may
+  // collect its garbage (warren.idle, wasm/gc.go): then, not in the middle
+  // of the next call, where it costs that call far more. After a command
+  // (exec) it may do so at once; after anything else, once a quarter
+  // second has passed with no call. idle collects in a goroutine of its
+  // own, started as it returns: a runtime.GC made inside the call from
+  // JavaScript now and then wedged this worker in Chromium
+  // (TestHeavyPageProbe, on the backlog spiral).
   //
   // NB: a reader's seek is four or five calls in a row (seek, snapshot,
-  // events, narrate), each sent when the one before has answered. When
-  // the collection started at once, it held the rest of them for its
-  // whole length: in the playground, a 100,000-message run's seek took
-  // 195-478 ms from the slider to the drawn state, with the engine's own
-  // seek 20-290 ms of it, and 83-195 ms once the worker waited for a
-  // quarter second of quiet (one run each, on a loaded machine).
+  // events, narrate), each sent when the one before has answered, and a
+  // collection begun after the first held the rest for its whole length:
+  // in the playground, a 100,000-message run's seek took 170-719 ms from
+  // the slider to the drawn state with a collection after any answer, and
+  // 54-113 ms when the seek's calls wait for a quarter second of quiet.
+  // But a script's commands come one after another with no quiet between
+  // them, and a collection inside a command costs far more than one
+  // between two: "What persistence costs" opened its first widget after
+  // 3.4-3.7 s of the engine's time with collections between its commands, and
+  // 5.9 s without.
   const quietMs = 250;
   let idleTimer = 0;
-  const collectWhenIdle = () => {
+  const collectWhenIdle = (calls) => {
     clearTimeout(idleTimer);
+    const command = calls.some((c) => Array.isArray(c) && c[0] === "exec");
     idleTimer = setTimeout(() => {
       if (w && !isDead() && typeof w.idle === "function") {
         try {
@@ -397,6 +404,6 @@ if (typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlob
           // a dead engine says so at the next call
         }
       }
-    }, quietMs);
+    }, command ? 0 : quietMs);
   };
 }
