@@ -30,23 +30,19 @@ run ms=1500`
 		t.Errorf("two gets read the same entry: %q", reads[0])
 	}
 
-	// without paging, nothing is read back
-	s = runScript(t, `set watermark=500000000 file-size-limit=1048576
+	// without paging, nothing is read back; in the store's current file,
+	// the cache serves them
+	for _, c := range []struct{ settings, why string }{
+		{"set watermark=500000000 file-size-limit=1048576", "a queue under the paging threshold read %q, want nothing: its messages are in memory"},
+		{"set watermark=50000000", "a message in msg_store_transient's current file was read %q, want it from the store's cache"},
+	} {
+		s = runScript(t, c.settings+`
 queue.declare queue=work
 basic.publish key=work size=5000 count=1500
 run ms=1500
 basic.get queue=work no-ack`)
-	if reads := s.show("reads"); len(reads) != 0 {
-		t.Errorf("a queue under the paging threshold read %q, want nothing: its messages are in memory", reads)
-	}
-
-	// in the store's current file, the cache serves them
-	s = runScript(t, `set watermark=50000000
-queue.declare queue=work
-basic.publish key=work size=5000 count=1500
-run ms=1500
-basic.get queue=work no-ack`)
-	if reads := s.show("reads"); len(reads) != 0 {
-		t.Errorf("a message in msg_store_transient's current file was read %q, want it from the store's cache", reads)
+		if reads := s.show("reads"); len(reads) != 0 {
+			t.Errorf(c.why, reads)
+		}
 	}
 }
