@@ -30,13 +30,14 @@ basic.publish key=other body=x count=2</warren-scenario></body></html>`
 <warren-scenario id="b">queue.declare queue=q</warren-scenario>
 <warren-scenario id="c">queue.declare queue=q</warren-scenario></body></html>`
 	// a history of three commands of 10 s each, with no checkpoint: a
-	// 5 MB body makes every state too large to copy
+	// 40 MB body makes every state too large to copy (over the 32 MB a
+	// checkpoint may take, engine/checkpoint.go)
 	testPages["test-long-seek.html"] = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>long seek</title>
 <link rel="stylesheet" href="/widget.css"><script src="/widget.js" defer></script></head>
 <body><warren-scenario id="long">set watermark=1000000000
 queue.declare queue=big
-basic.publish key=big size=5000000
+basic.publish key=big size=40000000
 queue.declare queue=q
 basic.consume queue=q tag=c
 run events=3000000
