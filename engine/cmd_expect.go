@@ -181,13 +181,8 @@ func (s *Sim) expectQueue(cmd script.Command) Goal {
 // look checks its goal at every event. ok is false for a goal of any
 // other form, which only expect can check.
 func (s *Sim) queueGoalMet(cmd script.Command) (met, ok bool) {
-	if !cmd.Has("queue") || cmd.Has("within-ms") {
+	if !cmd.Has("queue") || cmd.Has("within-ms") || moreForm(cmd) != "" {
 		return false, false
-	}
-	for _, k := range moreForms {
-		if cmd.Has(k) {
-			return false, false
-		}
 	}
 	q, found := s.cluster.QueueInfo(cmd.Str("queue", ""))
 	if !found {

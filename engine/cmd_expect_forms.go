@@ -26,20 +26,22 @@ import (
 // expectMore checks the goals of the newer forms; ok is false for a
 // queue= or saw= goal.
 func (s *Sim) expectMore(cmd script.Command) (g Goal, ok bool) {
-	switch {
-	case cmd.Has("process"):
+	switch moreForm(cmd) {
+	case "process":
 		g = s.expectProcess(cmd)
-	case cmd.Has("credit"):
+	case "credit":
 		g = s.expectCredit(cmd)
-	case cmd.Has("file") && cmd.Has("gone"):
-		g = s.expectGone(cmd)
-	case cmd.Has("file"):
-		g = s.expectFile(cmd)
-	case cmd.Has("alarm"):
+	case "file":
+		if cmd.Has("gone") {
+			g = s.expectGone(cmd)
+		} else {
+			g = s.expectFile(cmd)
+		}
+	case "alarm":
 		g = s.expectAlarm(cmd)
-	case cmd.Has("never"):
+	case "never":
 		g = s.expectNever(cmd)
-	case cmd.Has("after"):
+	case "after":
 		g = s.expectSawAfter(cmd)
 	default:
 		return Goal{}, false
@@ -47,7 +49,19 @@ func (s *Sim) expectMore(cmd script.Command) (g Goal, ok bool) {
 	return g, true
 }
 
-// moreForms are the arguments that make a goal one of expectMore's forms.
+// moreForm is the argument that makes a goal one of expectMore's forms,
+// the first of moreForms it has, or "" for a queue= or saw= goal.
+func moreForm(cmd script.Command) string {
+	for _, k := range moreForms {
+		if cmd.Has(k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// moreForms are the arguments that make a goal one of expectMore's forms,
+// in the order they are told apart.
 var moreForms = []string{"process", "credit", "file", "alarm", "never", "after"}
 
 // within adds the virtual-time limit of within-ms= to a goal.
