@@ -35,14 +35,10 @@ import (
 // first widget took 69 s to open instead of 9.
 const gcFloor = 52 << 20
 
-// limit is the memory limit set now.
-var limit int64 = gcFloor
-
 // tuneGC sets the collector's pace.
 func tuneGC() {
 	debug.SetGCPercent(-1)
-	limit = gcFloor
-	debug.SetMemoryLimit(limit)
+	debug.SetMemoryLimit(gcFloor)
 }
 
 // heapNow is the heap's objects now (live and dead).
@@ -62,32 +58,20 @@ var live uint64
 // seenGC is the count of collections live was read after.
 var seenGC uint32
 
-// roomForCall sets the limit, before a call, after a collection inside
-// the calls before it: the live heap may have grown past what the limit
-// was set for.
-func roomForCall() {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	if m.NumGC != seenGC {
-		seenGC, live = m.NumGC, m.HeapAlloc
-		setLimit()
-	}
-}
-
-// followLiveHeap sets the limit after idle's collection, when the heap is
-// what it found live.
+// followLiveHeap sets the memory limit to twice the live heap, or gcFloor
+// if that is more, once a collection has run since it last did: before
+// each call (the bridge calls it), after a collection inside the calls
+// before, when the live heap may have grown past what the limit was set
+// for; and after idle's collections, when the heap is what they found
+// live.
 func followLiveHeap() {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
+	if m.NumGC == seenGC {
+		return
+	}
 	seenGC, live = m.NumGC, m.HeapAlloc
-	setLimit()
-}
-
-// setLimit sets the memory limit to twice live, or gcFloor if that is
-// more.
-func setLimit() {
-	limit = max(gcFloor, 2*int64(live))
-	debug.SetMemoryLimit(limit)
+	debug.SetMemoryLimit(max(gcFloor, 2*int64(live)))
 }
 
 // freed says a simulation was destroyed since the last collection: its
@@ -108,7 +92,7 @@ func idle() bool {
 
 // gcDue says whether idle would collect now, and if so forgets freed.
 func gcDue() bool {
-	objects, goal := heapNow(), uint64(limit)
+	objects, goal := heapNow(), uint64(debug.SetMemoryLimit(-1))
 	if !freed && (objects < live+1<<20 || goal > objects && objects-live < (goal-live)/2) {
 		return false
 	}

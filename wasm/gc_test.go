@@ -59,7 +59,7 @@ func TestALongCallDoesNotCollectOverAndOver(t *testing.T) {
 	held := make([][]byte, 0, 100)
 	var sink []byte
 	for call := range 10 {
-		roomForCall() // as the bridge does before every call
+		followLiveHeap() // as the bridge does before every call
 		for i := range 10 {
 			held = append(held, make([]byte, 1<<20))
 			for range 3 * 1024 {

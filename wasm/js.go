@@ -50,7 +50,7 @@ func install(b *bridge) error {
 func wrap(b *bridge, e export) func(safejs.Value, []safejs.Value) any {
 	return func(_ safejs.Value, args []safejs.Value) (result any) {
 		if e.name != "idle" {
-			roomForCall()
+			followLiveHeap()
 		}
 		defer func() {
 			r := recover()
