@@ -77,7 +77,8 @@ export class Playback {
     }
     this.history.stepped(ran);
     await this.refresh();
-    this.announceEvent();
+    // what a step says is part of it: idle waits for it too
+    await this.announceEvent();
     this.updateURL();
   }
 
@@ -144,7 +145,7 @@ export class Playback {
     this.endSaid = -1; // back at the end, a Step says where the story ends again
     await this.refresh();
     if (speak) {
-      this.announceEvent();
+      await this.announceEvent();
     }
     this.updateURL();
   }
