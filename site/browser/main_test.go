@@ -365,11 +365,15 @@ func (b *browser) open(path string) {
 // waitReady waits until every widget of the page has run its scenario. A
 // widget runs when it comes near the screen (load="visible") and keeps
 // its room meanwhile, so one far down a page waits for the reader: it is
-// scrolled to each that has not run, as a reader would, and back.
+// scrolled to each that has not run, as a reader would, and back. A raw
+// form (a writer's <script type="text/warren"> or pre.warren) becomes its
+// widget once the page has loaded and the browser is idle: it is waited
+// for too (20 s at most: a page whose widget.js cannot run keeps them).
 func (b *browser) waitReady() {
 	b.t.Helper()
 	evalJS[bool](b, `(async () => {
 		await customElements.whenDefined("warren-scenario");
+		for (const end = Date.now() + 20000; !(`+rawFormsDone+`) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
 		const x = scrollX, y = scrollY;
 		for (const e of document.querySelectorAll("warren-scenario")) {
 			if (!e.hasAttribute("data-drawn") && e.getAttribute("load") !== "click") {
