@@ -34,19 +34,12 @@ const headerGuessSize = 100
 // NewPublishedMsg encodes m and measures it. expiry is in microseconds
 // since the epoch (0 = none); confirm says the publisher asked for a confirm.
 func NewPublishedMsg(m *format.Message, expiry uint64, confirm bool) (PublishedMsg, error) {
-	term, err := m.Encode()
+	term, props, err := m.EncodeSized()
 	if err != nil {
 		return PublishedMsg{}, err
 	}
-	props := 0
 	if m.PropertiesRecord {
 		props = len(m.Properties.Headers) * headerGuessSize
-	} else {
-		bin, err := format.EncodeProperties(m.Properties)
-		if err != nil {
-			return PublishedMsg{}, fmt.Errorf("message %s: %w", m.ID, err)
-		}
-		props = len(bin)
 	}
 	return PublishedMsg{
 		ID:           m.ID,

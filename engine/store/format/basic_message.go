@@ -83,50 +83,80 @@ func (m *Message) PayloadSize() int {
 // Encode returns term_to_binary of the message, byte for byte as RabbitMQ
 // 3.10.8 on OTP 25 writes it.
 func (m *Message) Encode() ([]byte, error) {
-	keys := make(List, len(m.RoutingKeys))
-	for i, k := range m.RoutingKeys {
-		keys[i] = Binary(k)
-	}
-	body := make(List, len(m.Body))
-	for i, f := range m.Body {
-		body[i] = Binary(f)
-	}
-	var props, propsBin Term = Atom("none"), Atom("none")
+	b, _, err := m.EncodeSized()
+	return b, err
+}
+
+// EncodeSized is Encode, and the size of the encoded properties
+// (properties_bin) in it: 0 when the content holds a P_basic record. Every
+// message a queue stores or pages out is encoded, so it writes the record
+// straight into one buffer, in the order term_to_binary would walk
+// {basic_message, Resource, RoutingKeys, Content, MsgId, IsPersistent},
+// with no term built first.
+func (m *Message) EncodeSized() ([]byte, int, error) {
+	var props Term = Atom("none")
+	var propsBin []byte
 	if m.PropertiesRecord {
 		rec, err := propertiesRecord(m.Properties)
 		if err != nil {
-			return nil, fmt.Errorf("message %s: %w", m.ID, err)
+			return nil, 0, fmt.Errorf("message %s: %w", m.ID, err)
 		}
 		props = rec
 	} else {
 		bin, err := EncodeProperties(m.Properties)
 		if err != nil {
-			return nil, fmt.Errorf("message %s: %w", m.ID, err)
+			return nil, 0, fmt.Errorf("message %s: %w", m.ID, err)
 		}
-		propsBin = Binary(bin)
-	}
-	t := Tuple{
-		Atom(messageTag),
-		Tuple{Atom(resourceTag), Binary(m.VHost), Atom(exchangeKind), Binary(m.Exchange)},
-		keys,
-		Tuple{Atom(contentTag), m.ClassID, props, propsBin, Atom(m.Protocol), body},
-		Binary(m.ID[:]),
-		m.Persistent,
+		propsBin = bin
 	}
 	// the body, the names and the properties, and the record's few
 	// dozen bytes of tags and lengths
-	size := 128 + m.PayloadSize() + len(m.VHost) + len(m.Exchange)
+	size := 128 + m.PayloadSize() + len(m.VHost) + len(m.Exchange) + len(propsBin)
 	for _, k := range m.RoutingKeys {
 		size += len(k) + 8
 	}
-	if bin, ok := propsBin.(Binary); ok {
-		size += len(bin)
+	b := make([]byte, 0, size+1)
+	b = append(b, etfVersion, tagSmallTuple, 6)
+	b = appendASCIIAtom(b, messageTag)
+	b = append(b, tagSmallTuple, 4)
+	b = appendASCIIAtom(b, resourceTag)
+	b = appendBinaryString(b, m.VHost)
+	b = appendASCIIAtom(b, exchangeKind)
+	b = appendBinaryString(b, m.Exchange)
+	b = appendListHead(b, len(m.RoutingKeys))
+	for _, k := range m.RoutingKeys {
+		b = appendBinaryString(b, k)
 	}
-	b, err := encodeTermIn(t, size)
-	if err != nil {
-		return nil, fmt.Errorf("message %s: %w", m.ID, err)
+	b = append(b, tagNil)
+	b = append(b, tagSmallTuple, 6)
+	b = appendASCIIAtom(b, contentTag)
+	b = appendInt(b, m.ClassID)
+	var err error
+	if b, err = appendTerm(b, props, 1); err != nil {
+		return nil, 0, fmt.Errorf("message %s: %w", m.ID, err)
 	}
-	return b, nil
+	if m.PropertiesRecord {
+		b = appendASCIIAtom(b, "none")
+	} else if b, err = appendBinary(b, propsBin); err != nil {
+		return nil, 0, fmt.Errorf("message %s: %w", m.ID, err)
+	}
+	if b, err = appendAtom(b, Atom(m.Protocol)); err != nil {
+		return nil, 0, fmt.Errorf("message %s: %w", m.ID, err)
+	}
+	b = appendListHead(b, len(m.Body))
+	for _, f := range m.Body {
+		if b, err = appendBinary(b, f); err != nil {
+			return nil, 0, fmt.Errorf("message %s: %w", m.ID, err)
+		}
+	}
+	b = append(b, tagNil)
+	b = appendBinaryString(b, string(m.ID[:]))
+	if m.Persistent {
+		b = appendASCIIAtom(b, "true")
+	} else {
+		b = appendASCIIAtom(b, "false")
+	}
+	return b, len(propsBin), nil
 }
 
 // DecodeMessage decodes a stored message term found at offset base of file.

@@ -153,3 +153,64 @@ func fillNil(t Term) Term {
 	}
 	return t
 }
+
+// TestMessageEncodesAsItsTerm: Encode writes the record straight into its
+// buffer; what it writes is term_to_binary of the record built as a term,
+// for every shape a stored message takes.
+func TestMessageEncodesAsItsTerm(t *testing.T) {
+	record := NewMessage("dlx", "k", allProperties(), []byte("b"), MsgID{1}, false)
+	record.PropertiesRecord = true
+	keys := NewMessage("amq.topic", "a.b", Properties{}.WithPriority(9), []byte("x"), MsgID{2}, true)
+	keys.RoutingKeys = []string{"a.b", "cc-route", ""}
+	none := NewMessage("", "", Properties{}, nil, MsgID{3}, true)
+	none.RoutingKeys = nil
+	none.Body = nil
+	frags := NewMessage("", "q", allProperties(), nil, MsgID{4}, false)
+	frags.Body = [][]byte{[]byte("third"), {}, bytes.Repeat([]byte{0xff}, 70000)}
+	odd := NewMessage("échange-交换", "clé", Properties{}.WithDeliveryMode(1), []byte("é"), MsgID{5}, false)
+	odd.VHost, odd.Protocol, odd.ClassID = "vhöst", "rabbit_framing_é", 1<<40
+	for _, m := range []*Message{NewMessage("", "fx.v2", Properties{}.WithDeliveryMode(2), bytes.Repeat([]byte("a"), 1000), MsgID{}, true), record, keys, none, frags, odd} {
+		var props, propsBin Term = Atom("none"), Atom("none")
+		if m.PropertiesRecord {
+			rec, err := propertiesRecord(m.Properties)
+			if err != nil {
+				t.Fatal(err)
+			}
+			props = rec
+		} else {
+			bin, err := EncodeProperties(m.Properties)
+			if err != nil {
+				t.Fatal(err)
+			}
+			propsBin = Binary(bin)
+		}
+		rk, body := List{}, List{}
+		for _, k := range m.RoutingKeys {
+			rk = append(rk, Binary(k))
+		}
+		for _, f := range m.Body {
+			body = append(body, Binary(f))
+		}
+		want, err := encodeTermIn(Tuple{
+			Atom("basic_message"),
+			Tuple{Atom("resource"), Binary(m.VHost), Atom("exchange"), Binary(m.Exchange)},
+			rk,
+			Tuple{Atom("content"), m.ClassID, props, propsBin, Atom(m.Protocol), body},
+			Binary(m.ID[:]),
+			m.Persistent,
+		}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, propsSize, err := m.EncodeSized()
+		if err != nil {
+			t.Fatalf("%s: %v", m.Exchange, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("exchange %q: Encode wrote\n%q\nwant\n%q", m.Exchange, got, want)
+		}
+		if bin, ok := propsBin.(Binary); ok && propsSize != len(bin) || !ok && propsSize != 0 {
+			t.Errorf("exchange %q: properties of %d bytes, want %v", m.Exchange, propsSize, propsBin)
+		}
+	}
+}

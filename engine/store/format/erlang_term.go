@@ -369,6 +369,43 @@ func appendTerm(b []byte, t Term, depth int) ([]byte, error) {
 	return b, fmt.Errorf("cannot encode %T as an Erlang term", t)
 }
 
+// appendASCIIAtom appends an atom the caller knows is ASCII and at most
+// 255 characters long, as ATOM_EXT (OTP 25's term_to_binary writes latin-1
+// atoms so).
+func appendASCIIAtom(b []byte, a string) []byte {
+	b = append(b, tagAtom)
+	b = binary.BigEndian.AppendUint16(b, uint16(len(a)))
+	return append(b, a...)
+}
+
+// ascii says whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// appendBinaryString appends s as BINARY_EXT. A Go string is shorter than
+// 4 GiB here: its caller's names and ids are.
+func appendBinaryString(b []byte, s string) []byte {
+	b = append(b, tagBinary)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
+
+// appendListHead begins a proper list of n elements, which end with
+// NIL_EXT (alone, when it is empty).
+func appendListHead(b []byte, n int) []byte {
+	if n == 0 {
+		return b
+	}
+	b = append(b, tagList)
+	return binary.BigEndian.AppendUint32(b, uint32(n))
+}
+
 func appendBinary(b, v []byte) ([]byte, error) {
 	if uint64(len(v)) > math.MaxUint32 {
 		return b, fmt.Errorf("binary of %d bytes is too large", len(v))
@@ -404,6 +441,9 @@ func byteString(l List) ([]byte, bool) {
 }
 
 func appendAtom(b []byte, a Atom) ([]byte, error) {
+	if ascii(string(a)) && len(a) <= 255 {
+		return appendASCIIAtom(b, string(a)), nil // most atoms, and no copy
+	}
 	latin1 := make([]byte, 0, len(a))
 	for _, r := range string(a) {
 		if r > 255 {
