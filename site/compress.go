@@ -78,6 +78,29 @@ func compressAll(dir string, level Compression) (compressed, error) {
 	if err != nil {
 		return compressed{}, err
 	}
+	return compressFiles(files, wasm, level)
+}
+
+// Recompress writes again the .gz and .br copies of the given files of a
+// built site, as hard as level says, as Build would have written them at
+// that level: a test of what a deployment ships (warren.wasm's size
+// budget) builds the site fast and compresses only the file it measures
+// at the best level.
+func Recompress(paths []string, level Compression) error {
+	var files, wasm []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".wasm") {
+			wasm = append(wasm, p)
+		} else {
+			files = append(files, p)
+		}
+	}
+	_, err := compressFiles(files, wasm, level)
+	return err
+}
+
+// compressFiles is compressAll for the files and the wasm modules found.
+func compressFiles(files, wasm []string, level Compression) (compressed, error) {
 	all := append(files, wasm...)
 	var c compressed
 	var wg sync.WaitGroup
@@ -98,7 +121,7 @@ func compressAll(dir string, level Compression) (compressed, error) {
 			}
 		}
 	}
-	err = gzipAll(all, level, &c)
+	err := gzipAll(all, level, &c)
 	wg.Wait()
 	if err = errors.Join(err, brErrs[0], brErrs[1]); err != nil {
 		return c, err
