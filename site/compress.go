@@ -63,22 +63,18 @@ func (c Compression) String() string {
 // stale copy is served. warren.wasm's two compressions, the slow ones,
 // run at once.
 func compressAll(dir string, level Compression) (compressed, error) {
-	var files, wasm []string
+	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !compressible[strings.ToLower(filepath.Ext(p))] {
 			return err
 		}
-		if strings.HasSuffix(p, ".wasm") {
-			wasm = append(wasm, p)
-		} else {
-			files = append(files, p)
-		}
+		paths = append(paths, p)
 		return nil
 	})
 	if err != nil {
 		return compressed{}, err
 	}
-	return compressFiles(files, wasm, level)
+	return compressFiles(paths, level)
 }
 
 // Recompress writes again the .gz and .br copies of the given files of a
@@ -87,6 +83,13 @@ func compressAll(dir string, level Compression) (compressed, error) {
 // budget) builds the site fast and compresses only the file it measures
 // at the best level.
 func Recompress(paths []string, level Compression) error {
+	_, err := compressFiles(paths, level)
+	return err
+}
+
+// compressFiles writes the .gz and .br copies of the files at paths, the
+// wasm modules among them after the rest.
+func compressFiles(paths []string, level Compression) (compressed, error) {
 	var files, wasm []string
 	for _, p := range paths {
 		if strings.HasSuffix(p, ".wasm") {
@@ -95,12 +98,6 @@ func Recompress(paths []string, level Compression) error {
 			files = append(files, p)
 		}
 	}
-	_, err := compressFiles(files, wasm, level)
-	return err
-}
-
-// compressFiles is compressAll for the files and the wasm modules found.
-func compressFiles(files, wasm []string, level Compression) (compressed, error) {
 	all := append(files, wasm...)
 	var c compressed
 	var wg sync.WaitGroup
