@@ -257,14 +257,7 @@ func newBrowser(t testing.TB, flags ...chromedp.ExecAllocatorOption) *browser {
 		t.Fatalf("starting Chromium: %v", shared.err)
 	}
 	ctx, cancelCtx := chromedp.NewContext(shared.ctx, chromedp.WithNewBrowserContext())
-	ctx, cancelTimeout := context.WithTimeout(ctx, 6*time.Minute)
-	t.Cleanup(func() {
-		cancelTimeout()
-		cancelCtx()
-	})
-	b := &browser{t: t, ctx: ctx}
-	b.start(ctx)
-	return b
+	return tabFor(t, ctx, 6*time.Minute, cancelCtx)
 }
 
 // shared is the Chromium that newBrowser's tests share: its first tab,
@@ -284,11 +277,17 @@ func newBrowserFor(t testing.TB, d time.Duration, flags ...chromedp.ExecAllocato
 	needChromium(t)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromiumFlags(), flags...)...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	return tabFor(t, ctx, d, func() { cancelCtx(); cancelAlloc() })
+}
+
+// tabFor opens the tab of ctx for a test that may take up to d, and
+// closes it with stop when the test ends.
+func tabFor(t testing.TB, ctx context.Context, d time.Duration, stop func()) *browser {
+	t.Helper()
 	ctx, cancelTimeout := context.WithTimeout(ctx, d)
 	t.Cleanup(func() {
 		cancelTimeout()
-		cancelCtx()
-		cancelAlloc()
+		stop()
 	})
 	b := &browser{t: t, ctx: ctx}
 	b.start(ctx)
