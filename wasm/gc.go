@@ -19,9 +19,10 @@ import (
 // In Chromium, the first widget of "What persistence costs" (301,232
 // events, about 22 MB live) ran its script in 3.4 s of the engine's
 // time under this limit, with idle's collections between its commands,
-// 6.8 s at GOGC=200 and 10.4 s at Go's default GOGC=100. The limit bounds the memory, and the wasm memory never
-// shrinks: the 100,000-message recorded run of the browser bench ends at
-// about 23 MB live and stays under 64 MB.
+// 6.8 s at GOGC=200 and 10.4 s at Go's default GOGC=100. The limit
+// bounds the memory, and the wasm memory never shrinks: the
+// 100,000-message recorded run of the browser bench ends at about 23 MB
+// live and stays under 64 MB.
 //
 // NB: the limit follows the live heap at the start of every call and
 // after idle's collections, never from a finalizer. A finalizer run by a
