@@ -386,6 +386,9 @@ func TestBrokerFolderPicked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the reader picks while the widget is still busy with what was asked
+	// before, so that the folder is read after the change event is over
+	evalJS[bool](b, `document.querySelector("warren-scenario").act(() => new Promise((ok) => setTimeout(ok, 300))), true`)
 	_, err = chromedp.Run(b.ctx, chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 		r, err := cdp.Call(ctx, tg, runtime.Evaluate, runtime.EvaluateParams{Expression: in("warren-scenario", ".folder input[webkitdirectory]")})
 		if err != nil {

@@ -208,7 +208,15 @@ export class FolderView {
     this.readFile = readFile;
     this.open = null;
     this.asked = 0;
-    const pick = (attrs) => h("input", { type: "file", hidden: true, tabindex: "-1", ...attrs, onchange: (e) => this.load(() => fromFiles([...e.target.files]), e.target) });
+    // the files are taken while the event is dispatched: the input is in a
+    // shadow root, so the event's target is null once dispatch is over, and
+    // load may run later, after what the widget is still doing
+    const picked = (e) => {
+      const input = e.target;
+      const files = [...input.files];
+      this.load(() => fromFiles(files), input);
+    };
+    const pick = (attrs) => h("input", { type: "file", hidden: true, tabindex: "-1", ...attrs, onchange: picked });
     this.dirInput = pick({ webkitdirectory: true, multiple: true });
     this.tarInput = pick({ accept: ".tar,.zip,application/x-tar,application/zip" });
     this.status = h("p.folder-status", { role: "status" });
