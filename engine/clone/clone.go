@@ -421,22 +421,49 @@ func (c *copier) mapCopy(src reflect.Value, pl *plan) reflect.Value {
 	}
 	c.maps[mp] = d
 	c.grow(int64(src.Len()) * int64(t.Key().Size()+t.Elem().Size()+8))
-	kp, vp := planOf(t.Key()), planOf(t.Elem())
+	// each key and value is read into a variable of its own, and a deep
+	// one copied into another, which SetMapIndex copies into the map: no
+	// allocation per entry but the copy's own
+	k, kc := entry(t.Key())
+	v, vc := entry(t.Elem())
 	it := src.MapRange()
 	for it.Next() {
-		k, v := it.Key(), it.Value()
-		if kp.deep {
-			k = c.boxed(k, kp)
-		}
-		if vp.deep {
-			v = c.boxed(v, vp)
-		}
-		d.SetMapIndex(k, v)
+		k.SetIterKey(it)
+		v.SetIterValue(it)
+		d.SetMapIndex(c.entryCopy(k, kc), c.entryCopy(v, vc))
 	}
 	return d
 }
 
-// boxed copies a value that cannot be addressed (a map's key or value).
+// entryHolder is an addressable variable of a map's key or value type,
+// with the plan of that type.
+type entryHolder struct {
+	v  reflect.Value
+	pl *plan
+}
+
+// entry makes the variables mapCopy reads a key or value into (src) and,
+// for a type with pointers, copies it into (dst, else invalid).
+func entry(t reflect.Type) (src reflect.Value, dst entryHolder) {
+	src = reflect.New(t).Elem()
+	if pl := planOf(t); pl.deep {
+		dst = entryHolder{reflect.New(t).Elem(), pl}
+	}
+	return src, dst
+}
+
+// entryCopy is the copy of src, a key or value read from a map: src
+// itself when its type holds no pointers, else dst made a copy of it.
+func (c *copier) entryCopy(src reflect.Value, dst entryHolder) reflect.Value {
+	if dst.pl == nil {
+		return src
+	}
+	dst.v.Set(src)
+	c.fix(dst.v.Addr().UnsafePointer(), src.Addr().UnsafePointer(), dst.pl)
+	return dst.v
+}
+
+// boxed copies a value that cannot be addressed (what an interface holds).
 func (c *copier) boxed(v reflect.Value, pl *plan) reflect.Value {
 	tmp := reflect.New(pl.t)
 	tmp.Elem().Set(v)

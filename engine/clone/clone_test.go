@@ -2,6 +2,7 @@ package clone
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -62,6 +63,51 @@ func TestCopyIsDeepAndKeepsSharing(t *testing.T) {
 	c.items[0].n = 99
 	if string(a.buf) != "hello" || a.items[0].n != 1 {
 		t.Fatal("the copy shares memory with the original")
+	}
+}
+
+// TestCopyMapsWithPointers: a map's keys and values that hold pointers
+// come out pointing into the copy, each entry its own, and the values
+// that hold none as they were.
+func TestCopyMapsWithPointers(t *testing.T) {
+	type pair struct {
+		n    *node
+		tags []string
+	}
+	type graph struct {
+		nodes  []*node
+		byNode map[*node]pair
+		plain  map[string]int
+	}
+	g := &graph{plain: map[string]int{"x": 1, "y": 2}, byNode: map[*node]pair{}}
+	for i := range 50 {
+		n := &node{name: strconv.Itoa(i)}
+		g.nodes = append(g.nodes, n)
+	}
+	for i, n := range g.nodes {
+		g.byNode[n] = pair{n: g.nodes[(i+1)%len(g.nodes)], tags: []string{n.name}}
+	}
+	c, _, err := Copy(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.byNode) != len(g.byNode) || len(c.plain) != 2 || c.plain["y"] != 2 {
+		t.Fatalf("%d entries, plain %v", len(c.byNode), c.plain)
+	}
+	for i, n := range c.nodes {
+		p, ok := c.byNode[n]
+		if !ok {
+			t.Fatalf("node %d: its key is not the copy's node", i)
+		}
+		if p.n != c.nodes[(i+1)%len(c.nodes)] || p.tags[0] != n.name {
+			t.Fatalf("node %d: value %+v does not point into the copy", i, p)
+		}
+		p.tags[0] = "changed"
+	}
+	for _, n := range g.nodes {
+		if g.byNode[n].tags[0] != n.name {
+			t.Fatal("the copy's values share their slices with the original's")
+		}
 	}
 }
 

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"unsafe"
 
+	"warren/engine/clone"
 	"warren/engine/internal/order"
 	"warren/engine/store/format"
 )
@@ -45,9 +47,19 @@ type flyKey struct {
 	client ClientRef
 }
 
+// cacheEntry is a message of the current file kept in memory. Its term
+// is a string, as it never changes once written: a copy of the store (a
+// checkpoint's) shares the terms instead of copying each, megabytes when
+// writes wait in the store's mailbox.
 type cacheEntry struct {
-	term  []byte
+	term  clone.Shared
 	count int // writes not yet handled by the server
+}
+
+// bytes is the entry's term, as the string's own memory: to be read only
+// (an encoder appends it), never written or kept.
+func (e *cacheEntry) bytes() []byte {
+	return unsafe.Slice(unsafe.StringData(string(e.term)), len(e.term))
 }
 
 // pendingOp is a remove that waits for the GC to release a file.
@@ -177,7 +189,7 @@ func (s *MsgStore) HandleWrite(c ClientRef, id format.MsgID) (StoreResult, error
 	if !cached {
 		return res, fmt.Errorf("%s: write of message %s by %s was not issued by the client", s.dir, id, c)
 	}
-	err = s.writeMessage(c, id, ce.term)
+	err = s.writeMessage(c, id, ce.bytes())
 	res.IO, res.Confirms = s.since(base), s.take()
 	return res, err
 }
@@ -450,13 +462,13 @@ func (s *MsgStore) Read(id format.MsgID) ([]byte, IO, error) {
 	loc, ok := s.index[id]
 	if !ok || !loc.placed || loc.refs <= 0 {
 		if e, ok := s.cache[id]; ok {
-			return e.term, s.since(base), nil
+			return []byte(e.term), s.since(base), nil
 		}
 		return nil, s.since(base), fmt.Errorf("%s: message %s: %w", s.dir, id, ErrNotFound)
 	}
 	if loc.file == s.current {
 		if e, ok := s.cache[id]; ok {
-			return e.term, s.since(base), nil
+			return []byte(e.term), s.since(base), nil
 		}
 		if loc.offset >= s.curRaw {
 			if err := s.writeBuffer(); err != nil {

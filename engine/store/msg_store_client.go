@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 
+	"warren/engine/clone"
 	"warren/engine/store/format"
 )
 
@@ -24,7 +25,7 @@ func (s *MsgStore) ClientWrite(c ClientRef, id format.MsgID, term []byte) {
 	if e, ok := s.cache[id]; ok {
 		e.count++
 	} else {
-		s.cache[id] = &cacheEntry{term: term, count: 1}
+		s.cache[id] = &cacheEntry{term: clone.Shared(term), count: 1}
 	}
 }
 

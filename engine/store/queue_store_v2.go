@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 
+	"warren/engine/clone"
 	"warren/engine/store/format"
 )
 
@@ -31,7 +32,7 @@ type storeV2 struct {
 	bufSince int64
 	now      int64
 
-	cache     map[uint64][]byte // seq -> stored message term
+	cache     map[uint64]clone.Shared // seq -> stored message term, shared by a checkpoint's copy
 	cacheSize int
 }
 
@@ -40,7 +41,7 @@ func newStoreV2(d *disk, dir string, p Profile) *storeV2 {
 		d: d, dir: dir, n: uint64(p.V2SegmentEntryCount),
 		bufLimit: p.QueueStoreBufferSize, delay: p.QueueStoreBufferDelay,
 		cacheMax: p.QueueStoreCacheSize, checkCRC: p.CheckCRC,
-		cache: map[uint64][]byte{},
+		cache: map[uint64]clone.Shared{},
 	}
 }
 
@@ -61,7 +62,7 @@ func (s *storeV2) write(seq uint64, term []byte) (format.Location, error) {
 	s.bufferWrite(format.AppendQSEntry(nil, term, s.checkCRC))
 	s.writeOff += uint64(format.QSEntryHeaderSize + len(term))
 	if s.cacheSize+len(term) <= s.cacheMax {
-		s.cache[seq] = term
+		s.cache[seq] = clone.Shared(term)
 		s.cacheSize += len(term)
 	}
 	if len(s.buf) >= s.bufLimit {
@@ -173,7 +174,7 @@ func (s *storeV2) terminate() error {
 // checking the entry's size and CRC.
 func (s *storeV2) read(seq uint64, loc format.Location) ([]byte, error) {
 	if t, ok := s.cache[seq]; ok {
-		return t, nil
+		return []byte(t), nil
 	}
 	term, err := s.readEntry(seq, loc)
 	if err != nil {
