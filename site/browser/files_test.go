@@ -35,7 +35,7 @@ func (b *browser) filesShown(widget string) filesShown {
 	b.t.Helper()
 	return evalJS[filesShown](b, fmt.Sprintf(`(() => {
 		const r = document.querySelector(%q).shadowRoot, v = r.querySelector(".files");
-		const marks = (li) => [...li.querySelectorAll(".strip .mark")].map((m) => m.dataset.mark).join("");
+		const marks = (li) => [...li.querySelectorAll(".strip .mark")].map((m) => m.dataset.mark.repeat(Number(m.dataset.n))).join("");
 		return {
 			visible: !v.hidden && v.offsetHeight > 0,
 			pressed: r.querySelector("button.view-files").getAttribute("aria-pressed"),

@@ -202,7 +202,8 @@ func TestFileEntriesChangedAreMarked(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := evalJS[[]string](b, `[...`+in(w, ".files")+`.querySelectorAll("li.file")].flatMap((li) =>
-		[...li.querySelectorAll(".strip .mark")].map((m, i) => m.hasAttribute("data-changed") ? li.dataset.path + "#" + i : "").filter((x) => x))`)
+		[...li.querySelectorAll(".strip .mark[data-changed]")].flatMap((m) =>
+			Array.from({length: Number(m.dataset.n)}, (_, k) => li.dataset.path + "#" + (Number(m.dataset.at) + k))))`)
 	if !slices.Contains(got, wantEntry) {
 		t.Errorf("stepping onto event %d marks entries %v: want %s among them", at, got, wantEntry)
 	}

@@ -202,7 +202,7 @@ export class Drawing {
     } else if (this.view === "rates") {
       this.rates.render(s, samples);
     } else if (this.view === "files") {
-      await this.files.render(s, this.engine, this.id_);
+      await this.files.render(s, this.engine, this.id_, this.changed.entries, this.gen);
       this.markFiles();
     } else {
       this.diagram.render(s, this.changed, this.gen);
@@ -223,12 +223,11 @@ export class Drawing {
     }
   }
 
-  /** markFiles marks the files, and the entries in them, that changed. */
+  /** markFiles marks the files that changed (the view marks the entries
+   * as it draws them). */
   markFiles() {
     for (const li of this.files.el.querySelectorAll("li.file[data-path]")) {
-      const path = li.getAttribute("data-path");
-      mark(li, this.changed.files.has(path), this.gen);
-      li.querySelectorAll(".strip .mark").forEach((m, i) => mark(m, this.changed.entries.has(`${path}#${i}`), this.gen));
+      mark(li, this.changed.files.has(li.getAttribute("data-path")), this.gen);
     }
   }
 

@@ -45,6 +45,40 @@ function markClass(m) {
 
 const english = (k, p) => t(k, p, "en");
 
+/** MARK_STEP is the room one mark takes in a strip, in px: its 7 and the
+ * gap after it (files.css). */
+const MARK_STEP = 8;
+
+/** RUN_MOST is the most marks a run holds while the strip's width is not
+ * known yet. */
+const RUN_MOST = 16;
+
+/**
+ * markRuns splits a file's marks into the runs a strip draws: marks alike
+ * (the same state, and changed or not by the last step, as changed(i)
+ * says) next to each other are one element as wide as they are. A run
+ * ends where a row of the strip does (perRow marks, when known), so that
+ * the runs wrap as one element per mark would; else after RUN_MOST.
+ * A strip of 512 entries is then tens of elements, not 512, that the
+ * browser styles and lays out at every step.
+ * @returns {{m: string, at: number, n: number, changed: boolean}[]}
+ */
+export function markRuns(marks, changed = () => false, perRow = 0) {
+  const out = [];
+  let run = null;
+  for (let i = 0; i < marks.length; i++) {
+    const m = marks[i];
+    const c = changed(i);
+    const rowStarts = perRow > 0 ? i % perRow === 0 : run && run.n === RUN_MOST;
+    if (!run || run.m !== m || run.changed !== c || rowStarts) {
+      run = { m, at: i, n: 0, changed: c };
+      out.push(run);
+    }
+    run.n++;
+  }
+  return out;
+}
+
 /** gcStep is the latest step of the GC job at work on a file, in tr's
  * language: the engine's sentence (gcSaid). */
 function gcStep(f, tr) {
@@ -349,6 +383,10 @@ export class FilesView {
     this.bytesNote = h("p.bytes-note");
     this.empty = h("p.empty", { text: tr("files.empty") });
     this.list = h("ul.files-list");
+    this.perRow = 0; // marks in a row of a strip, once measured
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => requestAnimationFrame(() => this.measure())).observe(this.list);
+    }
     this.legend = h(
       "p.files-legend",
       null,
@@ -387,9 +425,51 @@ export class FilesView {
     this.el.hidden = true;
   }
 
-  /** render draws the snapshot's files; with the engine, the open file's bytes too. */
-  render(s, engine, id) {
-    this.last = { s, engine, id };
+  /** fillStrip draws a strip's marks (strip.marks: the file's path, its
+   * marks and how many entries more it has) as runs, at the strip's
+   * width as last measured, with the entries that changed marked. */
+  fillStrip(strip) {
+    const tr = this.tr;
+    const { path, marks, more } = strip.marks;
+    const { changed, gen } = this.last;
+    const names = {};
+    const runs = markRuns(marks, changed ? (i) => changed.has(`${path}#${i}`) : undefined, this.perRow);
+    strip.replaceChildren(
+      ...runs.map((r) => {
+        const el = h(markClass(r.m), { title: (names[r.m] ??= MARK_KEYS[r.m] ? tr(MARK_KEYS[r.m]) : r.m), "data-mark": r.m, "data-at": r.at, "data-n": r.n });
+        if (r.n > 1) {
+          el.style.width = `${r.n * MARK_STEP - 1}px`;
+        }
+        if (r.changed) {
+          el.setAttribute("data-changed", gen % 2 ? "1" : "2");
+        }
+        return el;
+      }),
+    );
+    if (more > 0) {
+      strip.append(h("span.more", { text: `+${more}` }));
+    }
+  }
+
+  /** measure takes the marks a row of a strip holds from the list's
+   * width, and draws the strips again when that changed (the view shown
+   * the first time, a phone turned). */
+  measure() {
+    const w = this.list.clientWidth; // a strip's too: nothing pads them
+    const perRow = w > 0 ? Math.floor((w + 1) / MARK_STEP) : 0;
+    if (perRow > 0 && perRow !== this.perRow) {
+      this.perRow = perRow;
+      for (const s of this.list.querySelectorAll(".strip")) {
+        this.fillStrip(s);
+      }
+    }
+  }
+
+  /** render draws the snapshot's files; with the engine, the open file's
+   * bytes too. changed has the entries ("path#i") that the last step
+   * changed (changes.js), and gen its number, for marking them. */
+  render(s, engine, id, changed = null, gen = 0) {
+    this.last = { s, engine, id, changed, gen };
     const tr = this.tr;
     const files = s.files || [];
     this.empty.hidden = files.length > 0;
@@ -402,14 +482,9 @@ export class FilesView {
     this.list.replaceChildren(
       ...files.map((f) => {
         const marks = f.marks || "";
-        const strip = h(
-          "div.strip",
-          { "aria-hidden": "true" },
-          [...marks].map((m) => h(markClass(m), { title: MARK_KEYS[m] ? tr(MARK_KEYS[m]) : m, "data-mark": m })),
-        );
-        if (f.entries > marks.length) {
-          strip.append(h("span.more", { text: `+${f.entries - marks.length}` }));
-        }
+        const strip = h("div.strip", { "aria-hidden": "true" });
+        strip.marks = { path: f.path, marks, more: f.entries - marks.length };
+        this.fillStrip(strip);
         const synced = f.size > 0 ? Math.round((f.synced / f.size) * 100) : 100;
         const bar = h("div.size-bar", { "aria-hidden": "true", title: tr("files.syncedOf", { synced: formatBytes(f.synced), size: formatBytes(f.size) }) }, h("span.synced", { style: `width:${synced}%` }));
         const label = h("span.file-label", null, h("code", { text: f.path }), h("span.file-kind", { text: ` ${tr(KIND_KEYS[f.kind] || "files.kind.file")}` }));
@@ -464,13 +539,13 @@ export class FilesView {
 
   /** toggle opens or closes the bytes of a file. */
   toggle(path) {
-    const { s, engine, id } = this.last;
+    const { s, engine, id, changed, gen } = this.last;
     this.open = this.open === path ? null : path;
     if (!this.open) {
       this.bytes.fb = null;
       this.bytes.sel = -1;
     }
-    return this.render(s, engine, id).then(() => {
+    return this.render(s, engine, id, changed, gen).then(() => {
       if (this.open && this.bytes.el.isConnected && this.bytes.el.scrollIntoView) {
         this.bytes.el.scrollIntoView({ block: "nearest" });
       }
