@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"unsafe"
 
 	"warren/engine/clone"
 	"warren/engine/store/format"
@@ -20,12 +21,16 @@ func (s *MsgStore) RegisterClient(c ClientRef, confirms bool) {
 // ClientWrite is the client half of a write, run by the queue: it counts
 // the write as in flight and caches the message so that it can be read
 // before the store handles the write. No file is touched.
+//
+// NB: the cache keeps term's memory, not a copy: a message's term never
+// changes once encoded (NewPublishedMsg makes a new one for each), and
+// the caller must not change it after.
 func (s *MsgStore) ClientWrite(c ClientRef, id format.MsgID, term []byte) {
 	s.flying[flyKey{id, c}]++
 	if e, ok := s.cache[id]; ok {
 		e.count++
 	} else {
-		s.cache[id] = &cacheEntry{term: clone.Shared(term), count: 1}
+		s.cache[id] = &cacheEntry{term: clone.Shared(unsafe.String(unsafe.SliceData(term), len(term))), count: 1}
 	}
 }
 

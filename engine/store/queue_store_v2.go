@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"path"
+	"unsafe"
 
 	"warren/engine/clone"
 	"warren/engine/store/format"
@@ -50,7 +51,8 @@ func (s *storeV2) segFile(seg uint64) string {
 }
 
 // write appends term for seq to its segment's .qs, through the delayed
-// write buffer, and returns where the index must point.
+// write buffer, and returns where the index must point. The cache keeps
+// term's memory, not a copy (see MsgStore.ClientWrite).
 func (s *storeV2) write(seq uint64, term []byte) (format.Location, error) {
 	seg := seq / s.n
 	if !s.writing || s.writeSeg != seg {
@@ -62,7 +64,7 @@ func (s *storeV2) write(seq uint64, term []byte) (format.Location, error) {
 	s.bufferWrite(format.AppendQSEntry(nil, term, s.checkCRC))
 	s.writeOff += uint64(format.QSEntryHeaderSize + len(term))
 	if s.cacheSize+len(term) <= s.cacheMax {
-		s.cache[seq] = clone.Shared(term)
+		s.cache[seq] = clone.Shared(unsafe.String(unsafe.SliceData(term), len(term)))
 		s.cacheSize += len(term)
 	}
 	if len(s.buf) >= s.bufLimit {
