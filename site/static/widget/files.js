@@ -12,6 +12,7 @@
 // A broker's own vhost folder, dropped on the view, opens below the node's
 // files the same way (files-folder.js).
 
+import { mark } from "./changes.js";
 import { h } from "./dom.js";
 import { formatBytes } from "./format.js";
 import { ascii, hex2, hexRows, offsetText, unsynced } from "./files-hex.js";
@@ -440,9 +441,7 @@ export class FilesView {
         if (r.n > 1) {
           el.style.width = `${r.n * MARK_STEP - 1}px`;
         }
-        if (r.changed) {
-          el.setAttribute("data-changed", gen % 2 ? "1" : "2");
-        }
+        mark(el, r.changed, gen);
         return el;
       }),
     );
