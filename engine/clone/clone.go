@@ -49,6 +49,14 @@ func (e *Refused) Error() string { return "clone: " + e.Path + ": " + e.Why }
 // body. A copy shares it, as it shares every string, and counts it.
 type Shared string
 
+// SharedOf is b as a Shared without a copy: it keeps b's memory, so b
+// must never change after.
+func SharedOf(b []byte) Shared { return Shared(unsafe.String(unsafe.SliceData(b), len(b))) }
+
+// Bytes is s as a slice of its own memory, without a copy: to be read
+// only (an encoder appends it), never written or kept.
+func (s Shared) Bytes() []byte { return unsafe.Slice(unsafe.StringData(string(s)), len(s)) }
+
 // Size is what a copy takes: the bytes it allocated, and the bytes of the
 // Shared values it holds in common with the original, each counted once.
 type Size struct{ Copied, Shared int64 }

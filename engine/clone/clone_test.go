@@ -250,4 +250,9 @@ func TestSharedIsCountedNotCopied(t *testing.T) {
 	if d := Diff(f, c); d != "" {
 		t.Errorf("the copy differs: %s", d)
 	}
+	// a Shared made from bytes keeps their memory, and gives it back
+	b := []byte("a message's term")
+	if s := SharedOf(b); string(s) != string(b) || unsafe.StringData(string(s)) != &b[0] || &s.Bytes()[0] != &b[0] {
+		t.Error("SharedOf or Bytes copied the bytes")
+	}
 }

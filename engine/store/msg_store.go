@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"sort"
-	"unsafe"
 
 	"warren/engine/clone"
 	"warren/engine/internal/order"
@@ -54,12 +53,6 @@ type flyKey struct {
 type cacheEntry struct {
 	term  clone.Shared
 	count int // writes not yet handled by the server
-}
-
-// bytes is the entry's term, as the string's own memory: to be read only
-// (an encoder appends it), never written or kept.
-func (e *cacheEntry) bytes() []byte {
-	return unsafe.Slice(unsafe.StringData(string(e.term)), len(e.term))
 }
 
 // pendingOp is a remove that waits for the GC to release a file.
@@ -189,7 +182,7 @@ func (s *MsgStore) HandleWrite(c ClientRef, id format.MsgID) (StoreResult, error
 	if !cached {
 		return res, fmt.Errorf("%s: write of message %s by %s was not issued by the client", s.dir, id, c)
 	}
-	err = s.writeMessage(c, id, ce.bytes())
+	err = s.writeMessage(c, id, ce.term.Bytes())
 	res.IO, res.Confirms = s.since(base), s.take()
 	return res, err
 }

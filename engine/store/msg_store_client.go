@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"unsafe"
 
 	"warren/engine/clone"
 	"warren/engine/store/format"
@@ -30,7 +29,7 @@ func (s *MsgStore) ClientWrite(c ClientRef, id format.MsgID, term []byte) {
 	if e, ok := s.cache[id]; ok {
 		e.count++
 	} else {
-		s.cache[id] = &cacheEntry{term: clone.Shared(unsafe.String(unsafe.SliceData(term), len(term))), count: 1}
+		s.cache[id] = &cacheEntry{term: clone.SharedOf(term), count: 1}
 	}
 }
 

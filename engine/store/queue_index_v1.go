@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"sort"
-	"unsafe"
 
 	"warren/engine/clone"
 	"warren/engine/store/format"
@@ -35,7 +34,7 @@ func newV1Pub(rec format.PubRecord, persistent bool) *v1Pub {
 // encoders append it), never written or kept.
 func (p *v1Pub) record() format.PubRecord {
 	r := p.rec
-	r.Embedded = unsafe.Slice(unsafe.StringData(string(p.embedded)), len(p.embedded))
+	r.Embedded = p.embedded.Bytes()
 	return r
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"path"
-	"unsafe"
 
 	"warren/engine/clone"
 	"warren/engine/store/format"
@@ -64,7 +63,7 @@ func (s *storeV2) write(seq uint64, term []byte) (format.Location, error) {
 	s.bufferWrite(format.AppendQSEntry(nil, term, s.checkCRC))
 	s.writeOff += uint64(format.QSEntryHeaderSize + len(term))
 	if s.cacheSize+len(term) <= s.cacheMax {
-		s.cache[seq] = clone.Shared(unsafe.String(unsafe.SliceData(term), len(term)))
+		s.cache[seq] = clone.SharedOf(term)
 		s.cacheSize += len(term)
 	}
 	if len(s.buf) >= s.bufLimit {
