@@ -170,19 +170,18 @@ func storedMessage(m *Message, expiry int64, confirm bool) (store.PublishedMsg, 
 	for _, s := range [...]struct {
 		flag uint16
 		v    string
-		to   *string
 	}{
-		{format.FlagContentType, m.Props.ContentType, &props.ContentType},
-		{format.FlagContentEncoding, m.Props.ContentEncoding, &props.ContentEncoding},
-		{format.FlagCorrelationID, m.Props.CorrelationID, &props.CorrelationID},
-		{format.FlagReplyTo, m.Props.ReplyTo, &props.ReplyTo},
-		{format.FlagMessageID, m.Props.MessageID, &props.MessageID},
-		{format.FlagType, m.Props.Type, &props.Type},
-		{format.FlagUserID, m.Props.UserID, &props.UserID},
-		{format.FlagAppID, m.Props.AppID, &props.AppID},
+		{format.FlagContentType, m.Props.ContentType},
+		{format.FlagContentEncoding, m.Props.ContentEncoding},
+		{format.FlagCorrelationID, m.Props.CorrelationID},
+		{format.FlagReplyTo, m.Props.ReplyTo},
+		{format.FlagMessageID, m.Props.MessageID},
+		{format.FlagType, m.Props.Type},
+		{format.FlagUserID, m.Props.UserID},
+		{format.FlagAppID, m.Props.AppID},
 	} {
 		if s.v != "" {
-			*s.to, props.Present = s.v, props.Present|s.flag
+			props = props.WithString(s.flag, s.v)
 		}
 	}
 	if m.Props.HasTimestamp {

@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 
+	"warren/engine/clone"
 	"warren/engine/store/format"
 )
 
@@ -196,10 +197,11 @@ func (q *QueueFiles) write(seq uint64, m PublishedMsg, lm *liveMsg, res *Result)
 		}
 	} else {
 		rec := format.PubRecord{MsgID: m.ID, Expiry: m.Expiry, Size: uint32(m.BodySize)}
+		var body clone.Shared
 		if lm.place == InQueueIndex {
-			rec.Embedded = m.Term
+			body = clone.SharedOf(m.Term) // as ClientWrite keeps it
 		}
-		flushed, err := q.x1.publish(seq, newV1Pub(rec, lm.persistent))
+		flushed, err := q.x1.publish(seq, newV1Pub(rec, body, lm.persistent))
 		if flushed {
 			q.indexSynced()
 		}

@@ -22,8 +22,13 @@ type v1Pub struct {
 	persistent bool
 }
 
-func newV1Pub(rec format.PubRecord, persistent bool) *v1Pub {
-	body := clone.Shared(rec.Embedded)
+// newV1Pub is the publish part of an entry, with rec's embedded body in
+// body.
+//
+// NB: body is the embedded body: clone.SharedOf of a message's term as
+// queued (a term never changes once encoded), or a copy of the bytes
+// read back from a file.
+func newV1Pub(rec format.PubRecord, body clone.Shared, persistent bool) *v1Pub {
 	rec.Embedded = nil
 	return &v1Pub{rec: rec, embedded: body, persistent: persistent}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"sort"
 
+	"warren/engine/clone"
 	"warren/engine/store/format"
 )
 
@@ -29,7 +30,7 @@ func (x *indexV1) loadSegment(seg uint64, keepAcked bool) (map[uint16]*v1Entry, 
 	unacked := 0
 	for _, r := range parsed.Records {
 		if r.Kind == format.IdxPublish {
-			entries[r.RelSeq] = &v1Entry{pub: newV1Pub(r.Pub, r.Persistent)}
+			entries[r.RelSeq] = &v1Entry{pub: newV1Pub(r.Pub, clone.Shared(r.Pub.Embedded), r.Persistent)}
 			unacked++
 			continue
 		}
@@ -75,7 +76,7 @@ func (x *indexV1) replayJournal(data []byte) {
 		case format.JournalAck:
 			_ = x.addToJournal(r.SeqID, v1Ack, nil)
 		default:
-			pub := newV1Pub(r.Pub, r.Kind == format.JournalPublishPersistent)
+			pub := newV1Pub(r.Pub, clone.Shared(r.Pub.Embedded), r.Kind == format.JournalPublishPersistent)
 			_ = x.addToJournal(r.SeqID, v1Publish, pub)
 		}
 	}

@@ -109,11 +109,12 @@ func (m *Message) EncodeSized() ([]byte, int, error) {
 		}
 		propsBin = bin
 	}
-	// the body, the names and the properties, and the record's few
-	// dozen bytes of tags and lengths
-	size := 128 + m.PayloadSize() + len(m.VHost) + len(m.Exchange) + len(propsBin)
+	// the body, the names and the properties with a binary's 5 bytes of
+	// tag and length each, and the record's other tags, atoms, lengths
+	// and id: 114 bytes, or more with a wider class id or atom
+	size := 160 + len(m.Protocol) + m.PayloadSize() + 5*len(m.Body) + len(m.VHost) + len(m.Exchange) + len(propsBin)
 	for _, k := range m.RoutingKeys {
-		size += len(k) + 8
+		size += len(k) + 5
 	}
 	b := make([]byte, 0, size+1)
 	b = append(b, etfVersion, tagSmallTuple, 6)

@@ -214,3 +214,30 @@ func TestMessageEncodesAsItsTerm(t *testing.T) {
 		}
 	}
 }
+
+// Every message a queue pages out or stores is encoded, so the encoding
+// allocates what it returns and nothing else: the properties_bin and a
+// term that fits the buffer it was started in, whatever the names, keys
+// and fragments.
+func TestMessageEncodesInOneBuffer(t *testing.T) {
+	for _, m := range []*Message{
+		NewMessage("", "k", Properties{}.WithDeliveryMode(2), bytes.Repeat([]byte("a"), 1000), MsgID{1}, true),
+		NewMessage(strings.Repeat("x", 255), strings.Repeat("k", 255), Properties{}.WithDeliveryMode(1).WithPriority(3), nil, MsgID{2}, false),
+		func() *Message {
+			m := NewMessage("amq.topic", "a.b", Properties{ContentType: "text/plain", MessageID: "m-1", Present: FlagContentType | FlagMessageID}, nil, MsgID{3}, true)
+			m.RoutingKeys = []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+			for range 20 {
+				m.Body = append(m.Body, []byte("f"))
+			}
+			return m
+		}(),
+	} {
+		if n := testing.AllocsPerRun(20, func() {
+			if _, _, err := m.EncodeSized(); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 2 {
+			t.Errorf("exchange %.10q, %d keys, %d fragments: %v allocations, want 2", m.Exchange, len(m.RoutingKeys), len(m.Body), n)
+		}
+	}
+}

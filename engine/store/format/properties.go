@@ -3,7 +3,6 @@ package format
 import (
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 )
 
 // Models the basic-class content header properties of
@@ -74,34 +73,64 @@ func (p Properties) WithExpiration(ms string) Properties {
 	return p
 }
 
+// WithString returns p with the short-string property of flag set to v
+// (FlagContentType, FlagMessageID, ...); unchanged for another flag.
+func (p Properties) WithString(flag uint16, v string) Properties {
+	if to := p.shortString(flag); to != nil {
+		*to, p.Present = v, p.Present|flag
+	}
+	return p
+}
+
 // WithHeaders returns p with headers set.
 func (p Properties) WithHeaders(t Table) Properties {
 	p.Headers, p.Present = t, p.Present|FlagHeaders
 	return p
 }
 
-// shortStrings lists the short-string properties with their flags.
-func (p *Properties) shortStrings() []struct {
+// shortStrings lists the short-string properties: their flags and names.
+var shortStrings = [...]struct {
 	flag uint16
-	v    *string
 	name string
-} {
-	return []struct {
-		flag uint16
-		v    *string
-		name string
-	}{
-		{FlagContentType, &p.ContentType, "content-type"},
-		{FlagContentEncoding, &p.ContentEncoding, "content-encoding"},
-		{FlagCorrelationID, &p.CorrelationID, "correlation-id"},
-		{FlagReplyTo, &p.ReplyTo, "reply-to"},
-		{FlagExpiration, &p.Expiration, "expiration"},
-		{FlagMessageID, &p.MessageID, "message-id"},
-		{FlagType, &p.Type, "type"},
-		{FlagUserID, &p.UserID, "user-id"},
-		{FlagAppID, &p.AppID, "app-id"},
-		{FlagClusterID, &p.ClusterID, "cluster-id"},
+}{
+	{FlagContentType, "content-type"},
+	{FlagContentEncoding, "content-encoding"},
+	{FlagCorrelationID, "correlation-id"},
+	{FlagReplyTo, "reply-to"},
+	{FlagExpiration, "expiration"},
+	{FlagMessageID, "message-id"},
+	{FlagType, "type"},
+	{FlagUserID, "user-id"},
+	{FlagAppID, "app-id"},
+	{FlagClusterID, "cluster-id"},
+}
+
+// shortString is where the short-string property of flag is held; nil
+// for another flag.
+func (p *Properties) shortString(flag uint16) *string {
+	switch flag {
+	case FlagContentType:
+		return &p.ContentType
+	case FlagContentEncoding:
+		return &p.ContentEncoding
+	case FlagCorrelationID:
+		return &p.CorrelationID
+	case FlagReplyTo:
+		return &p.ReplyTo
+	case FlagExpiration:
+		return &p.Expiration
+	case FlagMessageID:
+		return &p.MessageID
+	case FlagType:
+		return &p.Type
+	case FlagUserID:
+		return &p.UserID
+	case FlagAppID:
+		return &p.AppID
+	case FlagClusterID:
+		return &p.ClusterID
 	}
+	return nil
 }
 
 // EncodeProperties returns the property flags followed by the values of the
@@ -111,12 +140,10 @@ func EncodeProperties(p Properties) ([]byte, error) {
 		return nil, fmt.Errorf("properties: reserved flag bits 0x%04x set", p.Present&flagsReserved)
 	}
 	b := binary.BigEndian.AppendUint16(make([]byte, 0, 32), p.Present)
-	var strs [16]string // by the flag's bit: every message is encoded, so no map
-	for _, s := range p.shortStrings() {
-		if len(*s.v) > 255 {
+	for _, s := range shortStrings {
+		if len(*p.shortString(s.flag)) > 255 {
 			return nil, fmt.Errorf("properties: %s is longer than 255 bytes", s.name)
 		}
-		strs[bits.TrailingZeros16(s.flag)] = *s.v
 	}
 	var err error
 	for bit := 15; bit >= 2; bit-- {
@@ -136,8 +163,9 @@ func EncodeProperties(p Properties) ([]byte, error) {
 		case FlagTimestamp:
 			b = binary.BigEndian.AppendUint64(b, p.Timestamp)
 		default:
-			b = append(b, byte(len(strs[bit])))
-			b = append(b, strs[bit]...)
+			v := *p.shortString(flag)
+			b = append(b, byte(len(v)))
+			b = append(b, v...)
 		}
 	}
 	return b, nil
@@ -164,10 +192,6 @@ func decodeProperties(data []byte) (Properties, *termError) {
 		return p, r.fail(ErrMalformed, "reserved property flag bits 0x%04x set", p.Present&flagsReserved)
 	}
 	r.pos = 2
-	strs := map[uint16]*string{}
-	for _, s := range p.shortStrings() {
-		strs[s.flag] = s.v
-	}
 	for bit := 15; bit >= 2; bit-- {
 		flag := uint16(1) << bit
 		if !p.Has(flag) {
@@ -205,7 +229,7 @@ func decodeProperties(data []byte) (Properties, *termError) {
 			if err := r.need(n, "short string"); err != nil {
 				return p, err
 			}
-			*strs[flag] = string(data[r.pos : r.pos+n])
+			*p.shortString(flag) = string(data[r.pos : r.pos+n])
 			r.pos += n
 		}
 	}

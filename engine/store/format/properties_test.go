@@ -168,3 +168,21 @@ func TestLongLReadsAsLong(t *testing.T) {
 		t.Fatalf("written again as %x, want %x", again, bin)
 	}
 }
+
+func TestPropertiesWithString(t *testing.T) {
+	p := Properties{}.WithString(FlagMessageID, "m-1").WithString(FlagAppID, "app")
+	if p.MessageID != "m-1" || p.AppID != "app" || p.Present != FlagMessageID|FlagAppID {
+		t.Fatalf("got %+v", p)
+	}
+	if q := p.WithString(FlagPriority, "9"); q.Present != p.Present || q.Priority != 0 {
+		t.Fatalf("a flag that is not a short string changed the properties: %+v", q)
+	}
+	b, err := EncodeProperties(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeProperties("p", 0, b)
+	if err != nil || back.MessageID != "m-1" || back.AppID != "app" || back.Present != p.Present {
+		t.Fatalf("round trip: %v %+v", err, back)
+	}
+}
