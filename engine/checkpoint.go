@@ -26,18 +26,22 @@ import (
 // Their memory is bounded. A checkpoint holds what its copy allocated
 // and what it shares with the state it was taken from (clone.Shared: the
 // files' chunks, the bodies embedded in an index), which it keeps alive
-// once the state has moved on; both are counted as its bytes, the shares
-// whole, though a file that lives on is shared with the state and the
-// later checkpoints too. Past maxCheckpoints checkpoints or their budget
-// of bytes, every other one is dropped and the interval doubles, so a run
-// of any length keeps at most that many, spread evenly. The budget is
+// once the state has moved on. The checkpoints' bytes are what their
+// copies allocated and what they share, each shared value once however
+// many of them hold it: the chunks of a file that only grows are held by
+// every checkpoint after them, and are in memory once (a file that lives
+// on is shared with the state as well, so this is the most they keep
+// alive). Past maxCheckpoints checkpoints or their budget of bytes,
+// every other one is dropped and the interval doubles, so a run of any
+// length keeps at most that many, spread evenly. The budget is
 // smallCheckpointBytes, or room for minKept of the largest checkpoint
-// kept, up to maxCheckpointBytes: a run of small states keeps no more
-// than smallCheckpointBytes of them, so that its recording copies no more
-// than it did, and a run of large ones keeps a few. A state whose copy would allocate over maxStateBytes is not kept at all
-// (the interval doubles at each such try): a seek in it replays from an
-// earlier checkpoint or from the start. Keep's copies and the last seek's
-// are counted apart.
+// kept (its copy and its shares), up to maxCheckpointBytes: a run of
+// small states keeps no more than smallCheckpointBytes of them, so that
+// its recording copies no more than it did, and a run of large ones
+// keeps a few. A state whose copy would allocate over maxStateBytes is
+// not kept at all (the interval doubles at each such try): a seek in it
+// replays from an earlier checkpoint or from the start. Keep's copies
+// and the last seek's are counted apart.
 
 const (
 	// checkpointInterval is the first interval, in events.
@@ -88,8 +92,14 @@ type checkpoints struct {
 	list     []*checkpoint
 	interval int64
 	next     int64 // events after which to take the next
-	bytes    int64
-	spread   int64 // checkpointSpread, or 0 to keep to the interval
+	// bytes is what the list holds: the bytes each copy allocated, and
+	// the Shared values they hold, each counted once however many hold
+	// it (held counts the holders, by where the value's bytes are)
+	bytes  int64
+	copied int64
+	held   map[uintptr]int32
+	shares int64
+	spread int64 // checkpointSpread, or 0 to keep to the interval
 	// near is a copy taken by the last seek a little before where it
 	// went (nearGap events), so that stepping back from there replays
 	// that much, not up to an interval; its bytes are counted apart from
@@ -116,6 +126,8 @@ type checkpoint struct {
 	partial int64
 	state   *state
 	bytes   int64
+	copied  int64
+	shares  map[uintptr]int // what it shares (clone.Size.Shares)
 }
 
 // nearGap is how far before a seek's target its own copy is taken.
@@ -244,9 +256,8 @@ func (s *Sim) takeCheckpoint() {
 		c.next = at + checkpointRetry
 		return
 	}
-	bytes := size.Copied + size.Shared
-	c.list = append(c.list, &checkpoint{at: at, applied: c.op, partial: at - c.opStart, state: st, bytes: bytes})
-	c.bytes += bytes
+	c.list = append(c.list, &checkpoint{at: at, applied: c.op, partial: at - c.opStart, state: st, bytes: size.Copied + size.Shared, copied: size.Copied, shares: size.Shares})
+	c.count(c.list[len(c.list)-1], 1)
 	c.next = at + c.interval
 	if spread := c.spread; spread > 0 {
 		if size.Copied > largeStateBytes {
@@ -257,6 +268,30 @@ func (s *Sim) takeCheckpoint() {
 	for len(c.list) > maxCheckpoints || c.bytes > c.budget() {
 		c.thin()
 	}
+}
+
+// count adds checkpoint cp to the bytes of the list (by 1), or takes it
+// out of them (by -1): what it copied, and what it shares that no other
+// checkpoint of the list shares.
+func (c *checkpoints) count(cp *checkpoint, by int32) {
+	c.copied += int64(by) * cp.copied
+	if c.held == nil {
+		c.held = map[uintptr]int32{}
+	}
+	for at, n := range cp.shares {
+		h := c.held[at] + by
+		switch {
+		case h == 0:
+			delete(c.held, at)
+			c.shares -= int64(n)
+		case h == 1 && by > 0:
+			c.held[at] = h
+			c.shares += int64(n)
+		default:
+			c.held[at] = h
+		}
+	}
+	c.bytes = c.copied + c.shares
 }
 
 // budget is the bytes the checkpoints may hold: smallCheckpointBytes, or
@@ -272,11 +307,11 @@ func (c *checkpoints) budget() int64 {
 // thin drops every other checkpoint and doubles the interval.
 func (c *checkpoints) thin() {
 	keep := c.list[:0]
-	c.bytes = 0
 	for i, cp := range c.list {
 		if i%2 == 1 {
 			keep = append(keep, cp)
-			c.bytes += cp.bytes
+		} else {
+			c.count(cp, -1)
 		}
 	}
 	clear(c.list[len(keep):])
@@ -293,7 +328,7 @@ func (c *checkpoints) dropAfter(n int64) {
 	i := len(c.list)
 	for i > 0 && c.list[i-1].at > n {
 		i--
-		c.bytes -= c.list[i].bytes
+		c.count(c.list[i], -1)
 	}
 	clear(c.list[i:])
 	c.list = c.list[:i]

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"io"
+	"maps"
 	"slices"
 	"testing"
 
@@ -277,5 +278,48 @@ func TestCheckpointCountsWhatItShares(t *testing.T) {
 	}
 	if cs := s.Checkpoints(); cs.Bytes < s.cps.bytes {
 		t.Fatalf("the stats say %d bytes of %d", cs.Bytes, s.cps.bytes)
+	}
+}
+
+// TestCheckpointsCountSharedOnce: the checkpoints' bytes count what their
+// copies allocated, and each value they share once, however many of them
+// share it, as they keep the run through thinning and a new branch.
+func TestCheckpointsCountSharedOnce(t *testing.T) {
+	s := checkpointSim(t, 500)
+	recount := func(when string) {
+		t.Helper()
+		var copied, whole int64
+		union := map[uintptr]int{}
+		for _, cp := range s.cps.list {
+			_, size, err := clone.CopySized(cp.state, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copied += size.Copied
+			whole += cp.bytes
+			maps.Copy(union, size.Shares)
+		}
+		var shared int64
+		for _, n := range union {
+			shared += int64(n)
+		}
+		if s.cps.bytes != copied+shared {
+			t.Fatalf("%s: the checkpoints count %d bytes; their copies allocate %d and share %d", when, s.cps.bytes, copied, shared)
+		}
+		if len(s.cps.list) > 1 && s.cps.bytes >= whole {
+			t.Fatalf("%s: %d checkpoints count %d bytes, as much as each counted whole (%d): nothing counted once", when, len(s.cps.list), s.cps.bytes, whole)
+		}
+	}
+	if len(s.cps.list) < 4 {
+		t.Fatalf("%d checkpoints", len(s.cps.list))
+	}
+	recount("recorded")
+	s.cps.thin()
+	recount("thinned")
+	s.cps.dropAfter(s.cps.list[len(s.cps.list)/2].at)
+	recount("a branch")
+	s.cps.dropAfter(0)
+	if s.cps.bytes != 0 || len(s.cps.held) != 0 {
+		t.Fatalf("with no checkpoint, %d bytes and %d shared values are counted", s.cps.bytes, len(s.cps.held))
 	}
 }

@@ -59,7 +59,15 @@ func (s Shared) Bytes() []byte { return unsafe.Slice(unsafe.StringData(string(s)
 
 // Size is what a copy takes: the bytes it allocated, and the bytes of the
 // Shared values it holds in common with the original, each counted once.
-type Size struct{ Copied, Shared int64 }
+// Shares lists those values, their lengths by where their bytes are: a
+// holder of several copies counts what they share together once.
+//
+// NB: an address in Shares keeps nothing alive (a uintptr, so that the
+// collector has nothing to scan in it); the copy does.
+type Size struct {
+	Copied, Shared int64
+	Shares         map[uintptr]int
+}
 
 // Copy returns a deep copy of *p as a new pointer, and the bytes it
 // allocated.
@@ -86,7 +94,7 @@ func CopySized[T any](p *T, limit int64) (cp *T, size Size, err error) {
 	}()
 	pl := planOf(reflect.TypeFor[T]())
 	np := c.pointer(unsafe.Pointer(p), pl)
-	return (*T)(np), Size{Copied: c.bytes, Shared: c.shared}, nil
+	return (*T)(np), Size{Copied: c.bytes, Shared: c.shared, Shares: c.sharedSeen}, nil
 }
 
 // plan is what the copier needs to know about a type.
@@ -211,7 +219,7 @@ type copier struct {
 	// shared counts the bytes of Shared values met, each once (by where
 	// its bytes are)
 	shared     int64
-	sharedSeen map[*byte]bool
+	sharedSeen map[uintptr]int
 	path       []step // where the copy is, named only if it is refused
 	// the last pointer copied and the last interface type met: a ring of
 	// messages holds thousands of the same frame, boxed the same way
@@ -321,12 +329,12 @@ func (c *copier) fix(dst, src unsafe.Pointer, pl *plan) {
 		c.iface(dst, src, pl)
 	case reflect.String: // Shared: counted, and shared as it is
 		if s := *(*string)(src); s != "" {
-			p := unsafe.StringData(s)
+			p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
 			if c.sharedSeen == nil {
-				c.sharedSeen = map[*byte]bool{}
+				c.sharedSeen = map[uintptr]int{}
 			}
-			if !c.sharedSeen[p] {
-				c.sharedSeen[p] = true
+			if _, ok := c.sharedSeen[p]; !ok {
+				c.sharedSeen[p] = len(s)
 				c.shared += int64(len(s))
 			}
 		}
