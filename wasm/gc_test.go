@@ -151,3 +151,36 @@ func TestIdleCollectsWhatADestroyedSimulationHeld(t *testing.T) {
 		t.Fatal("idle collected again with nothing allocated since")
 	}
 }
+
+// gcSink holds what a test allocates, so that the allocation is made.
+var gcSink []byte
+
+// TestIdleLeavesACallRoom: once more than half of the heap's room before
+// the collector's next collection is used, idle collects, so that the
+// next call has room to run in without a collection inside it. The room
+// is up to the collector's goal, which the runtime's other memory keeps
+// under the memory limit: measured against the limit, idle left calls
+// too little room, and a seek that collected inside its call took ten
+// times as long.
+func TestIdleLeavesACallRoom(t *testing.T) {
+	tuneGC()
+	defer debug.SetGCPercent(100)
+	freed = true
+	if !idle() {
+		t.Fatal("idle did not collect")
+	}
+	objects, goal := heapNow()
+	limit := uint64(debug.SetMemoryLimit(-1))
+	if goal >= limit || objects >= goal {
+		t.Fatalf("heap %d, the collector's goal %d, the limit %d", objects, goal, limit)
+	}
+	// past half of the room to the goal, short of half of the room to
+	// the limit
+	target := live + ((goal-live)+(limit-live))/4
+	gcSink = make([]byte, target-objects)
+	gcSink = nil
+	if !idle() {
+		now, _ := heapNow()
+		t.Fatalf("idle did not collect with %d MiB of %d used before the next collection (the limit is %d MiB)", (now-live)>>20, (goal-live)>>20, limit>>20)
+	}
+}
