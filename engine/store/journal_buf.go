@@ -39,13 +39,12 @@ func (b *journalBuf) add(r format.JournalRecord) error {
 	return nil
 }
 
-// bytes is what the buffer holds, in one slice of its own.
-func (b *journalBuf) bytes() []byte {
-	out := make([]byte, 0, b.len())
+// appendTo appends what the buffer holds to dst.
+func (b *journalBuf) appendTo(dst []byte) []byte {
 	for _, c := range b.chunks {
-		out = append(out, c...)
+		dst = append(dst, c...)
 	}
-	return append(out, b.tail...)
+	return append(dst, b.tail...)
 }
 
 // reset empties the buffer, keeping its tail's array (a copy of the

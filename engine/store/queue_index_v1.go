@@ -268,7 +268,11 @@ func (x *indexV1) writeJournal() error {
 		return err
 	}
 	defer f.close()
-	if _, err := f.write(x.jbuf.bytes()); err != nil {
+	buf := borrow(x.jbuf.len())
+	b := x.jbuf.appendTo(*buf)
+	_, err = f.write(b)
+	giveBack(buf, b)
+	if err != nil {
 		return err
 	}
 	x.jbuf.reset()
@@ -361,7 +365,9 @@ func (x *indexV1) appendToSegment(seg uint64, s *v1Segment) error {
 			size += len(e.pub.embedded)
 		}
 	}
-	buf := make([]byte, 0, size)
+	lent := borrow(size)
+	buf := *lent
+	defer func() { giveBack(lent, buf) }()
 	for _, rel := range rels {
 		var err error
 		if buf, err = appendSegmentEntry(buf, uint16(rel), s.journal[uint16(rel)]); err != nil {
