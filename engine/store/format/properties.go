@@ -76,7 +76,7 @@ func (p Properties) WithExpiration(ms string) Properties {
 // WithString returns p with the short-string property of flag set to v
 // (FlagContentType, FlagMessageID, ...); unchanged for another flag.
 func (p Properties) WithString(flag uint16, v string) Properties {
-	if to := p.shortString(flag); to != nil {
+	if to, _ := p.shortString(flag); to != nil {
 		*to, p.Present = v, p.Present|flag
 	}
 	return p
@@ -88,49 +88,32 @@ func (p Properties) WithHeaders(t Table) Properties {
 	return p
 }
 
-// shortStrings lists the short-string properties: their flags and names.
-var shortStrings = [...]struct {
-	flag uint16
-	name string
-}{
-	{FlagContentType, "content-type"},
-	{FlagContentEncoding, "content-encoding"},
-	{FlagCorrelationID, "correlation-id"},
-	{FlagReplyTo, "reply-to"},
-	{FlagExpiration, "expiration"},
-	{FlagMessageID, "message-id"},
-	{FlagType, "type"},
-	{FlagUserID, "user-id"},
-	{FlagAppID, "app-id"},
-	{FlagClusterID, "cluster-id"},
-}
-
-// shortString is where the short-string property of flag is held; nil
-// for another flag.
-func (p *Properties) shortString(flag uint16) *string {
+// shortString is where the short-string property of flag is held, and
+// its name; nil for another flag.
+func (p *Properties) shortString(flag uint16) (*string, string) {
 	switch flag {
 	case FlagContentType:
-		return &p.ContentType
+		return &p.ContentType, "content-type"
 	case FlagContentEncoding:
-		return &p.ContentEncoding
+		return &p.ContentEncoding, "content-encoding"
 	case FlagCorrelationID:
-		return &p.CorrelationID
+		return &p.CorrelationID, "correlation-id"
 	case FlagReplyTo:
-		return &p.ReplyTo
+		return &p.ReplyTo, "reply-to"
 	case FlagExpiration:
-		return &p.Expiration
+		return &p.Expiration, "expiration"
 	case FlagMessageID:
-		return &p.MessageID
+		return &p.MessageID, "message-id"
 	case FlagType:
-		return &p.Type
+		return &p.Type, "type"
 	case FlagUserID:
-		return &p.UserID
+		return &p.UserID, "user-id"
 	case FlagAppID:
-		return &p.AppID
+		return &p.AppID, "app-id"
 	case FlagClusterID:
-		return &p.ClusterID
+		return &p.ClusterID, "cluster-id"
 	}
-	return nil
+	return nil, ""
 }
 
 // EncodeProperties returns the property flags followed by the values of the
@@ -140,9 +123,9 @@ func EncodeProperties(p Properties) ([]byte, error) {
 		return nil, fmt.Errorf("properties: reserved flag bits 0x%04x set", p.Present&flagsReserved)
 	}
 	b := binary.BigEndian.AppendUint16(make([]byte, 0, 32), p.Present)
-	for _, s := range shortStrings {
-		if len(*p.shortString(s.flag)) > 255 {
-			return nil, fmt.Errorf("properties: %s is longer than 255 bytes", s.name)
+	for bit := 15; bit >= 2; bit-- {
+		if v, name := p.shortString(1 << bit); v != nil && len(*v) > 255 {
+			return nil, fmt.Errorf("properties: %s is longer than 255 bytes", name)
 		}
 	}
 	var err error
@@ -163,9 +146,9 @@ func EncodeProperties(p Properties) ([]byte, error) {
 		case FlagTimestamp:
 			b = binary.BigEndian.AppendUint64(b, p.Timestamp)
 		default:
-			v := *p.shortString(flag)
-			b = append(b, byte(len(v)))
-			b = append(b, v...)
+			v, _ := p.shortString(flag)
+			b = append(b, byte(len(*v)))
+			b = append(b, *v...)
 		}
 	}
 	return b, nil
@@ -229,7 +212,8 @@ func decodeProperties(data []byte) (Properties, *termError) {
 			if err := r.need(n, "short string"); err != nil {
 				return p, err
 			}
-			*p.shortString(flag) = string(data[r.pos : r.pos+n])
+			v, _ := p.shortString(flag)
+			*v = string(data[r.pos : r.pos+n])
 			r.pos += n
 		}
 	}
