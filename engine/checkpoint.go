@@ -92,10 +92,10 @@ type checkpoints struct {
 	list     []*checkpoint
 	interval int64
 	next     int64 // events after which to take the next
-	// bytes is what the list holds: the bytes each copy allocated, and
-	// the Shared values they hold, each counted once however many hold
-	// it (held counts the holders, by where the value's bytes are)
-	bytes  int64
+	// copied and shares are what the list holds (bytes): the bytes each
+	// copy allocated, and the Shared values they hold, each counted once
+	// however many hold it (held counts the holders, by where the value's
+	// bytes are)
 	copied int64
 	held   map[uintptr]int32
 	shares int64
@@ -149,7 +149,7 @@ func (s *Sim) Checkpoints() CheckpointStats {
 // CheckpointBytes is the memory the checkpoints hold, the last seek's
 // copy and Keep's included.
 func (s *Sim) CheckpointBytes() int64 {
-	n := s.cps.bytes
+	n := s.cps.bytes()
 	if s.cps.near != nil {
 		n += s.cps.near.bytes
 	}
@@ -265,7 +265,7 @@ func (s *Sim) takeCheckpoint() {
 		}
 		c.next = at + max(c.interval, size.Copied/spread)
 	}
-	for len(c.list) > maxCheckpoints || c.bytes > c.budget() {
+	for len(c.list) > maxCheckpoints || c.bytes() > c.budget() {
 		c.thin()
 	}
 }
@@ -291,8 +291,10 @@ func (c *checkpoints) count(cp *checkpoint, by int32) {
 			c.held[at] = h
 		}
 	}
-	c.bytes = c.copied + c.shares
 }
+
+// bytes is the memory the list holds.
+func (c *checkpoints) bytes() int64 { return c.copied + c.shares }
 
 // budget is the bytes the checkpoints may hold: smallCheckpointBytes, or
 // room for minKept of the largest kept, up to maxCheckpointBytes.

@@ -276,8 +276,8 @@ func TestCheckpointCountsWhatItShares(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no checkpoint with a file of a full chunk")
 	}
-	if cs := s.Checkpoints(); cs.Bytes < s.cps.bytes {
-		t.Fatalf("the stats say %d bytes of %d", cs.Bytes, s.cps.bytes)
+	if cs := s.Checkpoints(); cs.Bytes < s.cps.bytes() {
+		t.Fatalf("the stats say %d bytes of %d", cs.Bytes, s.cps.bytes())
 	}
 }
 
@@ -303,11 +303,11 @@ func TestCheckpointsCountSharedOnce(t *testing.T) {
 		for _, n := range union {
 			shared += int64(n)
 		}
-		if s.cps.bytes != copied+shared {
-			t.Fatalf("%s: the checkpoints count %d bytes; their copies allocate %d and share %d", when, s.cps.bytes, copied, shared)
+		if s.cps.bytes() != copied+shared {
+			t.Fatalf("%s: the checkpoints count %d bytes; their copies allocate %d and share %d", when, s.cps.bytes(), copied, shared)
 		}
-		if len(s.cps.list) > 1 && s.cps.bytes >= whole {
-			t.Fatalf("%s: %d checkpoints count %d bytes, as much as each counted whole (%d): nothing counted once", when, len(s.cps.list), s.cps.bytes, whole)
+		if len(s.cps.list) > 1 && s.cps.bytes() >= whole {
+			t.Fatalf("%s: %d checkpoints count %d bytes, as much as each counted whole (%d): nothing counted once", when, len(s.cps.list), s.cps.bytes(), whole)
 		}
 	}
 	if len(s.cps.list) < 4 {
@@ -319,7 +319,7 @@ func TestCheckpointsCountSharedOnce(t *testing.T) {
 	s.cps.dropAfter(s.cps.list[len(s.cps.list)/2].at)
 	recount("a branch")
 	s.cps.dropAfter(0)
-	if s.cps.bytes != 0 || len(s.cps.held) != 0 {
-		t.Fatalf("with no checkpoint, %d bytes and %d shared values are counted", s.cps.bytes, len(s.cps.held))
+	if s.cps.bytes() != 0 || len(s.cps.held) != 0 {
+		t.Fatalf("with no checkpoint, %d bytes and %d shared values are counted", s.cps.bytes(), len(s.cps.held))
 	}
 }
