@@ -59,7 +59,8 @@ type pendingConfirm struct {
 	place Placement
 	index bool
 	body  bool
-	n     int // copies published and not confirmed
+	due   bool // in QueueFiles.due
+	n     int  // copies published and not confirmed
 }
 
 // QueueFiles is the storage of one classic queue: its index (v1 or v2), its
@@ -77,8 +78,18 @@ type QueueFiles struct {
 
 	live    map[uint64]*liveMsg
 	pending map[format.MsgID]*pendingConfirm
-	nextSeq uint64
-	closed  bool
+	// What the pending confirms wait for, so that a sync, a store's
+	// confirm or a look for what is due touches only what it changes, not
+	// every confirm still waiting: unindexed has the ids waiting for their
+	// index entry's sync, unsynced those waiting for their .qs body's, due
+	// those now waiting for nothing. A list may still hold an id since
+	// confirmed, or published again: what its pendingConfirm says is
+	// what counts.
+	unindexed []format.MsgID
+	unsynced  []format.MsgID
+	due       []format.MsgID
+	nextSeq   uint64
+	closed    bool
 }
 
 // Name returns the queue name.
@@ -132,6 +143,10 @@ func (q *QueueFiles) Publish(seq uint64, m PublishedMsg) (Result, error) {
 		if p == nil {
 			p = &pendingConfirm{place: place}
 			q.pending[m.ID] = p
+			q.unindexed = append(q.unindexed, m.ID)
+			if place == InQueueStore {
+				q.unsynced = append(q.unsynced, m.ID)
+			}
 		}
 		p.n++
 	}
@@ -216,32 +231,49 @@ func (q *QueueFiles) write(seq uint64, m PublishedMsg, lm *liveMsg, res *Result)
 // indexSynced records that every pending index entry reached the disk
 // (v1 embedded bodies with it).
 func (q *QueueFiles) indexSynced() {
-	for _, p := range q.pending {
-		p.index = true
-		if p.place == InQueueIndex {
-			p.body = true
+	for _, id := range q.unindexed {
+		if p := q.pending[id]; p != nil && !p.index {
+			p.index = true
+			if p.place == InQueueIndex {
+				p.body = true
+			}
+			q.checkDue(id, p)
 		}
 	}
+	q.unindexed = q.unindexed[:0]
 }
 
 // queueStoreSynced records that the .qs bodies reached the OS.
 func (q *QueueFiles) queueStoreSynced() {
-	for _, p := range q.pending {
-		if p.place == InQueueStore {
+	for _, id := range q.unsynced {
+		if p := q.pending[id]; p != nil && p.place == InQueueStore && !p.body {
 			p.body = true
+			q.checkDue(id, p)
 		}
+	}
+	q.unsynced = q.unsynced[:0]
+}
+
+// checkDue puts id among the due confirms once its index entry and body
+// are both done.
+func (q *QueueFiles) checkDue(id format.MsgID, p *pendingConfirm) {
+	if p.index && p.body && !p.due {
+		p.due = true
+		q.due = append(q.due, id)
 	}
 }
 
-// takeConfirmed removes and returns the ids whose index and body are done.
+// takeConfirmed removes and returns the ids whose index and body are done,
+// in the order of their bytes.
 func (q *QueueFiles) takeConfirmed() []format.MsgID {
 	var out []format.MsgID
-	for id, p := range q.pending {
-		if p.index && p.body {
+	for _, id := range q.due {
+		if p := q.pending[id]; p != nil && p.due {
 			out = append(out, id)
 			delete(q.pending, id)
 		}
 	}
+	q.due = q.due[:0]
 	sort.Slice(out, func(i, j int) bool { return string(out[i][:]) < string(out[j][:]) })
 	return out
 }
@@ -261,6 +293,7 @@ func (q *QueueFiles) StoreConfirmed(c Confirm) []format.MsgID {
 			continue
 		}
 		p.body = true
+		q.checkDue(id, p)
 	}
 	return append(out, q.takeConfirmed()...)
 }
@@ -330,10 +363,11 @@ const (
 // NeedsSync says whether the queue must sync: on its 200 ms timer when
 // confirms wait, when idle otherwise.
 func (q *QueueFiles) NeedsSync() SyncNeed {
-	for _, p := range q.pending {
-		if !p.index {
+	for n := len(q.unindexed); n > 0; n = len(q.unindexed) {
+		if p := q.pending[q.unindexed[n-1]]; p != nil && !p.index {
 			return SyncConfirms
 		}
+		q.unindexed = q.unindexed[:n-1] // confirmed meanwhile
 	}
 	if q.x1 != nil && q.x1.needsSync() {
 		return SyncIdle
@@ -525,6 +559,7 @@ func (q *QueueFiles) Delete() (Result, error) {
 		res.Calls = append(res.Calls, StoreCall{Kind: CallDeleteClient, Persistent: persistent, Client: q.ref})
 	}
 	q.live, q.pending, q.closed = nil, nil, true
+	q.unindexed, q.unsynced, q.due = nil, nil, nil
 	delete(q.v.queues, q.name)
 	res.IO = q.since(base)
 	return res, err
