@@ -86,6 +86,7 @@ func stateAt(t *testing.T, s *Sim, n int64, viaCheckpoints bool) cpState {
 	if !viaCheckpoints {
 		saved, near := s.cps.list, s.cps.near
 		s.cps.list, s.cps.near = nil, nil
+		s.head = nil // nor from a parked end (head.go)
 		defer func() { s.cps.list, s.cps.near = saved, near }()
 		if err := s.SeekEvent(0); err != nil {
 			t.Fatal(err)

@@ -102,6 +102,7 @@ func (s *Sim) branch() {
 	}
 	s.ops = keep
 	s.applied = len(keep)
+	s.head = nil // the end it held is dropped
 	s.partial = 0
 	s.furthest = s.rt.Events()
 	// what the dropped history recorded goes with it
@@ -157,10 +158,15 @@ func (s *Sim) seekWithin(n, deadline int64) error {
 		return say.E("con.seekOutside", i64(n), i64(end))
 	}
 	cur := s.rt.Events()
+	if n == end && s.head != nil {
+		s.takeHead()
+		return nil
+	}
 	cp := s.cps.nearest(n)
 	if n >= cur && !(n == cur && n < end) && (cp == nil || cp.at <= cur) {
 		return s.forward(n, end, deadline)
 	}
+	s.parkHead()
 	if cp != nil {
 		if err := s.restore(cp); err != nil {
 			return say.Wrap("con.named", err, "seek")

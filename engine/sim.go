@@ -64,14 +64,19 @@ type state struct {
 
 // history is what happened: the recorded operations and what they made.
 type history struct {
-	log        *beam.EventLog      // the timeline's events (Options.Record)
-	transcript *lineLog            // every trace line, with its event
-	cps        checkpoints         // copies of the state along the timeline, for Seek
-	marks      markerLog           // the timeline's markers (Options.Record)
-	ops        []op                // every operation applied, in order
-	furthest   int64               // the most events any replay of ops has reached
-	said       map[string]say.Text // the sentences of lines printed lately (sayLine)
-	explains   map[string]say.Text // what the replies of lines printed lately mean (explainLine)
+	log        *beam.EventLog // the timeline's events (Options.Record)
+	transcript *lineLog       // every trace line, with its event
+	cps        checkpoints    // copies of the state along the timeline, for Seek
+	marks      markerLog      // the timeline's markers (Options.Record)
+	ops        []op           // every operation applied, in order
+	furthest   int64          // the most events any replay of ops has reached
+	// head is the state at the end of the timeline, put aside when a
+	// seek left the end (nil: none, or the simulation is at the end): a
+	// seek back to the end takes it up again instead of replaying to it
+	// (head.go).
+	head     *state
+	said     map[string]say.Text // the sentences of lines printed lately (sayLine)
+	explains map[string]say.Text // what the replies of lines printed lately mean (explainLine)
 }
 
 // running bounds what runs now.

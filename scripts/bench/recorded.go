@@ -45,9 +45,10 @@ func cycleSim(opts engine.Options) (*engine.Sim, error) {
 
 // seekFigures records a run of msgs messages, 2,000 a command, and at 10
 // points of it (5%, 15%, ... 95% of its events) seeks there from the end
-// and steps one event back. It returns the times in ms, the run's events
-// and what its checkpoints cost.
-func seekFigures(msgs int) (seeks, backs []float64, points []int64, end int64, cps engine.CheckpointStats, err error) {
+// and steps one event back, then goes back to the end (the slider dragged
+// to its end). It returns the times in ms, the run's events and what its
+// checkpoints cost.
+func seekFigures(msgs int) (seeks, backs, ends []float64, points []int64, end int64, cps engine.CheckpointStats, err error) {
 	s, err := cycleSim(engine.Options{Record: true})
 	if err != nil {
 		return
@@ -58,10 +59,14 @@ func seekFigures(msgs int) (seeks, backs []float64, points []int64, end int64, c
 	end = s.Furthest()
 	for k := int64(0); k < 10; k++ {
 		at := end * (2*k + 1) / 20
+		t0 := time.Now()
 		if err = s.SeekEvent(end); err != nil {
 			return
 		}
-		t0 := time.Now()
+		if k > 0 {
+			ends = append(ends, time.Since(t0).Seconds()*1000)
+		}
+		t0 = time.Now()
 		if err = s.SeekEvent(at); err != nil {
 			return
 		}
@@ -73,7 +78,7 @@ func seekFigures(msgs int) (seeks, backs []float64, points []int64, end int64, c
 		backs = append(backs, time.Since(t0).Seconds()*1000)
 		points = append(points, at)
 	}
-	return seeks, backs, points, end, s.Checkpoints(), nil
+	return seeks, backs, ends, points, end, s.Checkpoints(), nil
 }
 
 // printRecorded prints the recorded figures: msgs/s recorded against
@@ -88,14 +93,14 @@ func printRecorded(n int, eng float64) error {
 	}
 	fmt.Printf("engine: the same %d messages recorded as the browser records them (every event and trace line): %.0f msgs/s of wall time, %.2f of unrecorded\n", n, rec, rec/eng)
 	fmt.Printf("engine: recorded, it took %.2f s of this process's CPU: %.0f msgs per CPU second\n", recCPU, float64(n)/recCPU)
-	seeks, backs, points, end, cps, err := seekFigures(100_000)
+	seeks, backs, ends, points, end, cps, err := seekFigures(100_000)
 	if err != nil {
 		return err
 	}
 	for i := range points {
 		fmt.Printf("engine: seek in a 100,000-message run (%d events) to event %d (%d%%): %.1f ms, one step back: %.1f ms\n", end, points[i], 10*i+5, seeks[i], backs[i])
 	}
-	fmt.Printf("engine: seek median %.1f ms, worst %.1f ms; step back median %.1f ms, worst %.1f ms\n", median(seeks), slices.Max(seeks), median(backs), slices.Max(backs))
+	fmt.Printf("engine: seek median %.1f ms, worst %.1f ms; step back median %.1f ms, worst %.1f ms; back to the end median %.1f ms, worst %.1f ms\n", median(seeks), slices.Max(seeks), median(backs), slices.Max(backs), median(ends), slices.Max(ends))
 	fmt.Printf("engine: checkpoints: %d, one every %d events, %.1f MB\n", cps.Count, cps.Interval, float64(cps.Bytes)/1e6)
 	return nil
 }
