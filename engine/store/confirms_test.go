@@ -54,7 +54,23 @@ func TestConfirmsEachOnce(t *testing.T) {
 					take(res.Confirmed, what)
 					take(deliver(t, v, res.Calls)["q"], what)
 				}
+				counts := func(when int) {
+					t.Helper()
+					unindexed, due := 0, 0
+					for _, p := range q.pending {
+						if !p.index {
+							unindexed++
+						}
+						if p.done() {
+							due++
+						}
+					}
+					if unindexed != q.unindexed || due != q.due {
+						t.Fatalf("after step %d: %d unindexed and %d due counted, %d and %d there", when, q.unindexed, q.due, unindexed, due)
+					}
+				}
 				for i := range 3000 {
+					counts(i)
 					switch k := r.IntN(100); {
 					case k < 70:
 						size := 200

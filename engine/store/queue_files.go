@@ -59,9 +59,11 @@ type pendingConfirm struct {
 	place Placement
 	index bool
 	body  bool
-	due   bool // in QueueFiles.due
-	n     int  // copies published and not confirmed
+	n     int // copies published and not confirmed
 }
+
+// done says its index entry and its body are on disk.
+func (p *pendingConfirm) done() bool { return p.index && p.body }
 
 // QueueFiles is the storage of one classic queue: its index (v1 or v2), its
 // per-queue store (v2) and its clients of the shared stores.
@@ -78,18 +80,13 @@ type QueueFiles struct {
 
 	live    map[uint64]*liveMsg
 	pending map[format.MsgID]*pendingConfirm
-	// What the pending confirms wait for, so that a sync, a store's
-	// confirm or a look for what is due touches only what it changes, not
-	// every confirm still waiting: unindexed has the ids waiting for their
-	// index entry's sync, unsynced those waiting for their .qs body's, due
-	// those now waiting for nothing. A list may still hold an id since
-	// confirmed, or published again: what its pendingConfirm says is
-	// what counts.
-	unindexed []format.MsgID
-	unsynced  []format.MsgID
-	due       []format.MsgID
-	nextSeq   uint64
-	closed    bool
+	// How many pending confirms wait for their index entry's sync, and
+	// how many wait for nothing now: a publish, an ack or the queue's look
+	// at whether it must sync, which find none, need not go through every
+	// confirm still waiting (thousands, between two syncs).
+	unindexed, due int
+	nextSeq        uint64
+	closed         bool
 }
 
 // Name returns the queue name.
@@ -143,10 +140,7 @@ func (q *QueueFiles) Publish(seq uint64, m PublishedMsg) (Result, error) {
 		if p == nil {
 			p = &pendingConfirm{place: place}
 			q.pending[m.ID] = p
-			q.unindexed = append(q.unindexed, m.ID)
-			if place == InQueueStore {
-				q.unsynced = append(q.unsynced, m.ID)
-			}
+			q.unindexed++
 		}
 		p.n++
 	}
@@ -231,49 +225,55 @@ func (q *QueueFiles) write(seq uint64, m PublishedMsg, lm *liveMsg, res *Result)
 // indexSynced records that every pending index entry reached the disk
 // (v1 embedded bodies with it).
 func (q *QueueFiles) indexSynced() {
-	for _, id := range q.unindexed {
-		if p := q.pending[id]; p != nil && !p.index {
-			p.index = true
-			if p.place == InQueueIndex {
-				p.body = true
-			}
-			q.checkDue(id, p)
-		}
+	if q.unindexed == 0 {
+		return
 	}
-	q.unindexed = q.unindexed[:0]
+	for _, p := range q.pending {
+		was := p.done()
+		if !p.index {
+			p.index = true
+			q.unindexed--
+		}
+		if p.place == InQueueIndex {
+			p.body = true
+		}
+		q.countDone(p, was)
+	}
 }
 
 // queueStoreSynced records that the .qs bodies reached the OS.
 func (q *QueueFiles) queueStoreSynced() {
-	for _, id := range q.unsynced {
-		if p := q.pending[id]; p != nil && p.place == InQueueStore && !p.body {
+	for _, p := range q.pending {
+		if p.place == InQueueStore {
+			was := p.done()
 			p.body = true
-			q.checkDue(id, p)
+			q.countDone(p, was)
 		}
 	}
-	q.unsynced = q.unsynced[:0]
 }
 
-// checkDue puts id among the due confirms once its index entry and body
-// are both done.
-func (q *QueueFiles) checkDue(id format.MsgID, p *pendingConfirm) {
-	if p.index && p.body && !p.due {
-		p.due = true
-		q.due = append(q.due, id)
+// countDone counts p among the due confirms if it is done now and was not
+// (was).
+func (q *QueueFiles) countDone(p *pendingConfirm, was bool) {
+	if !was && p.done() {
+		q.due++
 	}
 }
 
 // takeConfirmed removes and returns the ids whose index and body are done,
 // in the order of their bytes.
 func (q *QueueFiles) takeConfirmed() []format.MsgID {
+	if q.due == 0 {
+		return nil
+	}
 	var out []format.MsgID
-	for _, id := range q.due {
-		if p := q.pending[id]; p != nil && p.due {
+	for id, p := range q.pending {
+		if p.done() {
 			out = append(out, id)
 			delete(q.pending, id)
 		}
 	}
-	q.due = q.due[:0]
+	q.due = 0
 	sort.Slice(out, func(i, j int) bool { return string(out[i][:]) < string(out[j][:]) })
 	return out
 }
@@ -290,10 +290,17 @@ func (q *QueueFiles) StoreConfirmed(c Confirm) []format.MsgID {
 		if !c.Written {
 			out = append(out, id)
 			delete(q.pending, id)
+			if !p.index {
+				q.unindexed--
+			}
+			if p.done() {
+				q.due--
+			}
 			continue
 		}
+		was := p.done()
 		p.body = true
-		q.checkDue(id, p)
+		q.countDone(p, was)
 	}
 	return append(out, q.takeConfirmed()...)
 }
@@ -363,11 +370,8 @@ const (
 // NeedsSync says whether the queue must sync: on its 200 ms timer when
 // confirms wait, when idle otherwise.
 func (q *QueueFiles) NeedsSync() SyncNeed {
-	for n := len(q.unindexed); n > 0; n = len(q.unindexed) {
-		if p := q.pending[q.unindexed[n-1]]; p != nil && !p.index {
-			return SyncConfirms
-		}
-		q.unindexed = q.unindexed[:n-1] // confirmed meanwhile
+	if q.unindexed > 0 {
+		return SyncConfirms
 	}
 	if q.x1 != nil && q.x1.needsSync() {
 		return SyncIdle
@@ -559,7 +563,7 @@ func (q *QueueFiles) Delete() (Result, error) {
 		res.Calls = append(res.Calls, StoreCall{Kind: CallDeleteClient, Persistent: persistent, Client: q.ref})
 	}
 	q.live, q.pending, q.closed = nil, nil, true
-	q.unindexed, q.unsynced, q.due = nil, nil, nil
+	q.unindexed, q.due = 0, 0
 	delete(q.v.queues, q.name)
 	res.IO = q.since(base)
 	return res, err
