@@ -2,6 +2,8 @@ package engine
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -99,5 +101,92 @@ func TestNewHistoryDropsTheParkedEnd(t *testing.T) {
 	}
 	if got := s.rt.Events(); got != newEnd {
 		t.Fatalf("at event %d, want the new end %d", got, newEnd)
+	}
+}
+
+// TestRunAtEndKeepsTheView runs the second half of a script at the end
+// while the simulation shows a moment of the first half, from the end
+// (the moment just reached, as a lesson's block opens there) and from
+// before it: the simulation stays at that moment, in the state a replay
+// gives, and the timeline grows as if the lines had run at the end: the
+// same events, trace and end state as a run of the whole script.
+func TestRunAtEndKeepsTheView(t *testing.T) {
+	half := len(checkpointScript) / 2
+	ref := New(Options{Record: true})
+	mustExec(t, ref, checkpointScript...)
+	for _, back := range []int64{0, 40} {
+		s := New(Options{Record: true})
+		mustExec(t, s, checkpointScript[:half]...)
+		n := s.Furthest() - back
+		if err := s.SeekEvent(n); err != nil {
+			t.Fatal(err)
+		}
+		want := here(t, s)
+		for _, l := range checkpointScript[half:] {
+			if r := s.Run(l, RunOptions{AtEnd: true}); r.Err != nil {
+				t.Fatalf("%s: %v", l, r.Err)
+			}
+			if got := s.rt.Events(); got != n {
+				t.Fatalf("after %q at the end, the simulation shows event %d, not %d", l, got, n)
+			}
+		}
+		sameState(t, n, here(t, s), want)
+		if s.Furthest() != ref.Furthest() {
+			t.Fatalf("the timeline ends at %d, a run of the whole script at %d", s.Furthest(), ref.Furthest())
+		}
+		if err := s.SeekEvent(s.Furthest()); err != nil {
+			t.Fatal(err)
+		}
+		sameState(t, s.Furthest(), here(t, s), stateAt(t, ref, ref.Furthest(), false))
+		if a, b := s.Transcript(), ref.Transcript(); !slices.Equal(a, b) {
+			t.Fatalf("a transcript of %d lines, the whole script's %d", len(a), len(b))
+		}
+		if a, b := s.Markers(), ref.Markers(); len(a) != len(b) {
+			t.Fatalf("%d markers, the whole script's %d", len(a), len(b))
+		}
+		for _, e := range []int64{1, ref.Furthest() / 2, ref.Furthest()} {
+			if a, b := s.log.At(e), ref.log.At(e); a != b {
+				t.Fatalf("event %d: %+v, the whole script's %+v", e, a, b)
+			}
+		}
+	}
+}
+
+// TestRunAtEndRefused: a line refused at the end leaves the timeline and
+// the moment shown as they were, and says why.
+func TestRunAtEndRefused(t *testing.T) {
+	s := checkpointSim(t, 1<<40)
+	end := s.Furthest()
+	if err := s.SeekEvent(end / 2); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Run("basic.bogus key=x", RunOptions{AtEnd: true})
+	if r.Err == nil || len(r.Lines) != 1 || !strings.HasPrefix(r.Lines[0], "error: ") {
+		t.Fatalf("a bad ack at the end: %+v", r)
+	}
+	if s.rt.Events() != end/2 || s.Furthest() != end {
+		t.Fatalf("at event %d of %d, want %d of %d", s.rt.Events(), s.Furthest(), end/2, end)
+	}
+}
+
+// TestRunAtEndStoppedOnTheWay: with the end not parked and a seek budget
+// too small to replay there, a line at the end is refused, says why, and
+// the simulation is back at the event it showed.
+func TestRunAtEndStoppedOnTheWay(t *testing.T) {
+	s := checkpointSim(t, 1<<40)
+	end := s.Furthest()
+	if err := s.SeekEvent(end / 2); err != nil {
+		t.Fatal(err)
+	}
+	s.head = nil
+	seekBudgetOf(s)
+	r := s.Run("basic.publish key=p body=x", RunOptions{AtEnd: true})
+	s.budgetLimits = nil
+	var stop *SeekStopped
+	if !errors.As(r.Err, &stop) || len(r.Said) != 1 || !strings.HasPrefix(r.Lines[0], "error: ") {
+		t.Fatalf("a line at an end a seek cannot reach: %+v", r)
+	}
+	if s.Furthest() != end {
+		t.Fatalf("the timeline ends at %d, not %d", s.Furthest(), end)
 	}
 }

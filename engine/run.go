@@ -34,6 +34,10 @@ type RunOptions struct {
 	// Line is the line's number in its file, for the errors that say
 	// where (0: none).
 	Line int
+	// AtEnd runs the line at the end of the timeline, leaving the
+	// simulation at the event it shows (head.go): a seek back before it
+	// does not drop what came after.
+	AtEnd bool
 }
 
 // Result is what running a line made.
@@ -69,6 +73,10 @@ type SaidLine struct {
 
 // Run parses and runs one line and returns what it printed.
 func (s *Sim) Run(line string, o RunOptions) Result {
+	if o.AtEnd {
+		o.AtEnd = false
+		return s.runAtEnd(line, o)
+	}
 	s.said, s.explains = nil, nil
 	s.budget.cut, s.budget.whole = max(o.Cut, 0), o.Whole
 	s.budget.said, s.budget.lastTimeCut = "", 0

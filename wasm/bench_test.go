@@ -24,12 +24,12 @@ func BenchmarkWorkerCommand(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, l := range []string{"queue.declare queue=bench", "basic.qos prefetch=200 on=c2.1", "basic.consume queue=bench tag=c on=c2.1 ack-every=1"} {
-			if _, err := br.exec(id, l, 1000, 0, false); err != nil {
+			if _, err := br.exec(id, l, 1000, 0, false, false); err != nil {
 				b.Fatal(err)
 			}
 		}
 		b.StartTimer()
-		out, err := br.exec(id, "basic.publish key=bench size=16 count=20000", 1000, 0, false)
+		out, err := br.exec(id, "basic.publish key=bench size=16 count=20000", 1000, 0, false, false)
 		b.StopTimer()
 		if err != nil || !strings.Contains(out, `"omitted":`) {
 			b.Fatalf("%.200s %v", out, err)

@@ -101,13 +101,13 @@ func (b *bridge) destroy(id int) bool {
 // the run. With cut > 0 it stops after that many events, where the time
 // budget stopped it when it first ran, or sooner if the time budget stops
 // it; whole runs it without the time budget (a lesson's own line).
-func (b *bridge) exec(id int, line string, most int, cut int64, whole bool) (string, error) {
+func (b *bridge) exec(id int, line string, most int, cut int64, whole, atEnd bool) (string, error) {
 	s, err := b.get(id)
 	if err != nil {
 		return "", err
 	}
 	s.SetOthersHeld(b.othersHeld(id))
-	return jsonenc.Answer(s.Run(line, engine.RunOptions{Most: most, Cut: cut, Whole: whole})), nil
+	return jsonenc.Answer(s.Run(line, engine.RunOptions{Most: most, Cut: cut, Whole: whole, AtEnd: atEnd})), nil
 }
 
 func (b *bridge) step(id int, n int64) (int64, error) {

@@ -489,3 +489,33 @@ func TestBridgeKeep(t *testing.T) {
 		t.Error("keep of no simulation is not refused")
 	}
 }
+
+// TestBridgeExecAtEnd: exec with atEnd runs its line at the end of the
+// timeline while the simulation stays at the event it shows; the
+// timeline grows by what the line ran.
+func TestBridgeExecAtEnd(t *testing.T) {
+	id := num(t, call(t, "create"))
+	str(t, call(t, "exec", id, "queue.declare queue=q"))
+	str(t, call(t, "exec", id, "basic.publish key=q body=m{i} count=5"))
+	type pos struct{ Events, Furthest int64 }
+	at := func() pos {
+		var p pos
+		if err := json.Unmarshal([]byte(str(t, call(t, "snapshot", id))), &p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	end := at().Events
+	num(t, call(t, "seek", id, end-2))
+	var r struct{ Lines []string }
+	json.Unmarshal([]byte(str(t, call(t, "exec", id, "basic.publish key=q body=n{i} count=3", nil, 0, 1, 1))), &r)
+	if len(r.Lines) > 0 && strings.HasPrefix(r.Lines[0], "error: ") {
+		t.Fatalf("at the end: %q", r.Lines)
+	}
+	if p := at(); p.Events != end-2 || p.Furthest <= end {
+		t.Fatalf("after a line at the end: at %d of %d, want %d of more than %d", p.Events, p.Furthest, end-2, end)
+	}
+	if e := errorOf(call(t, "exec", id, "basic.publish key=q", nil, 0, 1, "x")); !strings.Contains(e, "atEnd") {
+		t.Errorf("a bad atEnd: %q", e)
+	}
+}

@@ -13,7 +13,7 @@
 // throws):
 //
 //	create(optsJSON?)        → id            optsJSON: {"schedulers": N}
-//	exec(id, line, most?, cut?, whole?) → JSON {"lines": [...], "omitted"?: N}   runs
+//	exec(id, line, most?, cut?, whole?, atEnd?) → JSON {"lines": [...], "omitted"?: N}   runs
 //	                                          until quiet; a refused command is
 //	                                          one "error: ..." line; with most,
 //	                                          only the first most lines are
@@ -27,7 +27,10 @@
 //	                                          it; the time budget still
 //	                                          applies), and with whole = 1
 //	                                          without the time budget (a
-//	                                          lesson's own line); "said",
+//	                                          lesson's own line), and with atEnd = 1
+//	                                          at the end of the timeline, the
+//	                                          simulation staying at the event it
+//	                                          shows (engine.RunOptions.AtEnd); "said",
 //	                                          "explain" and "cut" as
 //	                                          jsonenc.Answer writes them. The
 //	                                          one way to run a line:

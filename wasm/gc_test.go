@@ -127,7 +127,7 @@ func TestIdleCollectsWhatADestroyedSimulationHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range []string{"queue.declare queue=q", "basic.publish key=q size=16 count=2000"} {
-		if _, err := b.exec(id, l, 10, 0, false); err != nil {
+		if _, err := b.exec(id, l, 10, 0, false, false); err != nil {
 			t.Fatal(err)
 		}
 	}

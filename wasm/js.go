@@ -133,7 +133,11 @@ func (b *bridge) exports() []export {
 			if err != nil {
 				return nil, err
 			}
-			return b.exec(id, line, int(min(max(most, 0), math.MaxInt32)), cut, whole != 0)
+			atEnd, err := optIntArg(args, 5, "atEnd", 0)
+			if err != nil {
+				return nil, err
+			}
+			return b.exec(id, line, int(min(max(most, 0), math.MaxInt32)), cut, whole != 0, atEnd != 0)
 		}),
 		withID("step", func(id int, args []safejs.Value) (any, error) {
 			n := int64(1)
