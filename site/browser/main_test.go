@@ -412,7 +412,9 @@ func (b *browser) open(path string) {
 	b.waitReady()
 }
 
-// waitReady waits until every widget of the page has run its scenario. A
+// waitReady waits until every widget of the page has run its scenario
+// (ready, then idle: a lesson's block opens at its moment and runs the
+// rest of its script behind the reader). A
 // widget runs when it comes near the screen (load="visible") and keeps
 // its room meanwhile, so one far down a page waits for the reader: it is
 // scrolled to each that has not run, as a reader would, and back. A raw
@@ -430,6 +432,7 @@ func (b *browser) waitReady() {
 				e.scrollIntoView({ block: "nearest" });
 			}
 			await e.ready;
+			await e.idle();
 		}
 		scrollTo(x, y);
 		return true;

@@ -24,7 +24,9 @@ import (
 // of another page in its memory) and is read top to bottom: each widget
 // is scrolled into view, and the reader presses Step once it can be
 // pressed. Per widget it prints the time from coming into view to the
-// step answered, and the worst seek (the slider moved to five points,
+// step answered (the slider at the event after; a lesson's block that
+// opens at its moment runs the rest of its script behind the reader, and
+// that is waited for before the seeks), and the worst seek (the slider moved to five points,
 // from the input to the state drawn) and step back (Back pressed at each
 // of them); per page, the first widget's step answered from navigation,
 // the longest main-thread task, and the memory of the whole tab, every
@@ -193,12 +195,18 @@ const readThrough = `(async (waitMs) => {
 		if (!(await within(w.ready))) continue;
 		const r = w.shadowRoot, step = r.querySelector("button.step"), back = r.querySelector("button.back"), tl = r.querySelector(".timeline");
 		while (step.disabled && performance.now() - seen < waitMs) await new Promise((d) => setTimeout(d, 5));
+		// answered: the slider shows the event after, or the widget has
+		// done all it was asked (a Step that says the story ends here);
+		// what it still runs behind the reader is not waited for
+		const from = Number(tl.value);
 		step.click();
-		if (!(await within(w.idle()))) continue;
+		const moved = (async () => { while (Number(tl.value) === from && performance.now() - seen < waitMs) await new Promise((d) => setTimeout(d, 5)); })();
+		if (!(await within(Promise.race([moved, w.idle()])))) continue;
 		await frame();
 		fig.viewToStep = performance.now() - seen;
 		fig.ready = true;
 		if (index === 0) out.firstFromNav = performance.now();
+		if (!(await within(w.idle()))) continue;
 		const end = Number(tl.max);
 		fig.end = end;
 		for (let k = 1; k <= 5 && end > 1; k++) {

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { DIRECTIVES, History, openingKeeps, parseDirective, StoppedLines, typedEntries, withCuts } from "../static/widget/history.js";
+import { DIRECTIVES, History, openingKeeps, openingStop, parseDirective, StoppedLines, typedEntries, withCuts } from "../static/widget/history.js";
 import { ShareState } from "../static/widget/share.js";
 import { t } from "../static/widget/i18n.js";
 
@@ -221,4 +221,18 @@ test("openingKeeps keeps the state at the mark a widget opens at and before the 
   assert.equal(openingKeeps(lines, "gone").size, 0, "a mark the script does not set");
   assert.equal(openingKeeps(lines, null).size, 0, "no open attribute");
   assert.deepEqual([...openingKeeps(["#@mark first", "run"], "first")], [0], "a mark before any command");
+});
+
+test("openingStop is the first command past the mark a widget opens at that may run events", () => {
+  const lines = ["queue.declare queue=q", "run ms=500", "#@mark collapse", "#@caption two", "show throughput", "#> a quoted line", "expect queue=q messages=1", "#@question q at=later", "#@ask Why?", "", "run ms=900", "#@mark later", "run"];
+  assert.equal(openingStop(lines, "collapse"), 10, "past the mark's captions, questions and looks");
+  assert.equal(openingStop(lines, "later"), 12);
+  assert.equal(openingStop(lines, "start"), -1, "the start");
+  assert.equal(openingStop(lines, "end"), -1, "the end");
+  assert.equal(openingStop(lines, null), -1, "no open attribute");
+  assert.equal(openingStop(lines, "gone"), -1, "a mark the script does not set");
+  assert.equal(openingStop(["run", "#@mark last", "show queues"], "last"), -1, "nothing runs past the mark");
+  for (const d of ["#@when held queue=q messages=0", "#@vary n 1 2", "#@seek 3", "#@cut 100"]) {
+    assert.equal(openingStop([...lines, d], "collapse"), -1, d);
+  }
 });

@@ -156,10 +156,12 @@ export class Engine {
   }
   /** exec runs a line; cut, when given, stops it after that many events
    * (a #@cut) or sooner if the time budget stops it; whole runs it
-   * without the time budget (a lesson's own line, never a link's). */
-  async exec(id, line, cut, whole) {
-    if (whole) {
-      return withOmitted(await this.call("exec", id, line, null, cut || 0, 1));
+   * without the time budget (a lesson's own line, never a link's); atEnd
+   * runs it at the end of the timeline, the simulation staying at the
+   * event it shows. */
+  async exec(id, line, cut, whole, atEnd) {
+    if (whole || atEnd) {
+      return withOmitted(await this.call("exec", id, line, null, cut || 0, whole ? 1 : 0, atEnd ? 1 : 0));
     }
     return withOmitted(await (cut ? this.call("exec", id, line, null, cut) : this.call("exec", id, line)));
   }

@@ -368,6 +368,7 @@ class WarrenScenario extends HTMLElement {
     }
     this.status("");
     this.resolveReady();
+    this.startRest();
   }
 
   /** watchRestarts rebuilds the simulation when it was lost: its worker

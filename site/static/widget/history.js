@@ -104,6 +104,38 @@ export function openingKeeps(lines, open) {
   return keeps;
 }
 
+/** openingStop is where a widget that opens at mark open may stop running
+ * its script and open, running the rest behind the reader (the index of
+ * the first line past the mark that is a command other than show or
+ * expect, which only look), or -1 when it must run it all first: no such
+ * mark or command, or a #@when, #@vary, #@seek or #@cut anywhere, which
+ * need the whole timeline or change how the lines run. */
+export function openingStop(lines, open) {
+  if (!open || open === "start" || open === "end") {
+    return -1;
+  }
+  let mark = -1;
+  for (const [i, l] of lines.entries()) {
+    const d = parseDirective(l);
+    if (d && ["when", "vary", "seek", "cut"].includes(d.word)) {
+      return -1;
+    }
+    if (mark < 0 && d && d.word === "mark" && d.arg === open) {
+      mark = i;
+    }
+  }
+  if (mark < 0) {
+    return -1;
+  }
+  for (let i = mark + 1; i < lines.length; i++) {
+    const t = lines[i].trim();
+    if (t && !t.startsWith("#") && !/^(show|expect)(\s|$)/.test(t)) {
+      return i;
+    }
+  }
+  return -1;
+}
+
 /** varied is source with each {NAME} of its #@vary lines filled in: with
  * the values at index k of their lists (0: the values as written; a list
  * shorter than k + 1 starts again). count is how many variants there are

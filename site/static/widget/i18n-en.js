@@ -333,6 +333,7 @@ export default {
   "problem.mistakeDetail": "{error}. The other lines ran.",
   "problem.whenStopped": "A #@when was not found",
   "problem.whenStoppedDetail": "{error}; its captions, and those of the #@when lines after it, are not shown",
+  "status.rest": "Running the rest of the scenario: its timeline grows to its end.",
   "status.running": "Running line {i} of {n}…",
   "problem.refused": "A command was refused",
   "problem.refusedDetail": "line {i}: {line}: see the console",

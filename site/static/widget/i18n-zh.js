@@ -320,6 +320,7 @@ export default {
   "problem.mistakeDetail": "{error}。其余各行已经运行。",
   "problem.whenStopped": "没有找到 #@when 的时刻",
   "problem.whenStoppedDetail": "{error}；它的字幕以及其后各 #@when 的字幕都不显示",
+  "status.rest": "正在运行场景的其余部分：时间线会一直延伸到结尾。",
   "status.running": "正在运行第 {i} 行，共 {n} 行……",
   "problem.refused": "有一条命令被拒绝",
   "problem.refusedDetail": "第 {i} 行：{line}：详见控制台",

@@ -23,6 +23,7 @@ export class Playback {
     this.console.remember(line);
     this.pause();
     return this.act(async () => {
+      this.stopRest(); // the rest of the script is not run after the reader's own
       this.history.moved();
       const from = this.pos;
       const end = this.end;
@@ -52,6 +53,7 @@ export class Playback {
     if (this.busy || !this.id_) {
       return;
     }
+    await this.moreToCome();
     if (this.pos < this.end) {
       await this.doSeek(this.pos + 1, true);
       return;
@@ -168,6 +170,7 @@ export class Playback {
       if (this.busy || !this.engine) {
         return;
       }
+      this.stopRest();
       if (this.id_) {
         this.engine.destroy(this.id_);
       }
@@ -185,6 +188,7 @@ export class Playback {
       }
       this.announce(said ? `${said} ${this.positionText()}` : this.tx("announce.reset", { where: this.positionText() }));
       this.updateURL();
+      this.startRest();
     }));
   }
 

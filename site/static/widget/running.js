@@ -7,7 +7,7 @@
 
 import { withOmitted } from "./bridge-loader.js";
 import { errorText } from "./i18n.js";
-import { NARRATION, openingKeeps, parseDirective, StoppedLines, varied } from "./history.js";
+import { NARRATION, openingKeeps, openingStop, parseDirective, StoppedLines, varied } from "./history.js";
 import { answerField } from "./guide.js";
 
 /** WHOLE_COMMAND, given to exec as a command's cut with whole set, lets a
@@ -47,7 +47,10 @@ export class Running {
     }
     this.id_ = 0;
     this.snap = null;
-    if (!this.ran) {
+    if (!this.ran || this.rest || this.restLost) {
+      // what was left of the script runs again, from the top
+      this.stopRest();
+      this.restLost = false;
       await this.startAgain(culprit);
       return;
     }
@@ -123,11 +126,11 @@ export class Running {
         this.id_ = await this.engine.create(this.options());
       }
       await this.parseFirst(text);
-      await this.runLines(text);
-      if (this.id_) {
+      this.rest = await this.runLines(text, this.opensEarly());
+      if (this.id_ && !this.rest) {
         await this.resolveWhens();
       }
-      if (this.id_ && this.variant) {
+      if (this.id_ && !this.rest && this.variant) {
         await this.solveVariant();
       }
     } finally {
@@ -190,15 +193,53 @@ export class Running {
     }
   }
 
-  /** runLines runs the lines of a script, saying how far it is. */
-  async runLines(text) {
+  /** opensEarly says whether the script may stop where the widget opens
+   * and run the rest behind the reader (openingStop): a lesson's own
+   * block, opening at its mark (not at an event a link or the event
+   * attribute names), on its numbers as written. */
+  opensEarly() {
+    return this.lesson && !this.variant && !(this.startShare && this.startShare.event !== null) && this.attrEvent() === null;
+  }
+
+  /** runLines runs the lines of a script, saying how far it is. With
+   * early, a script that may open before its end (openingStop) stops
+   * there: what it returns then is the rest, which runRest runs. */
+  async runLines(text, early = false) {
     const lines = text.split("\n");
-    const stopped = new StoppedLines();
-    let refused = 0;
-    const parseFailed = !this.el.problem.hidden;
-    const keeps = openingKeeps(lines, this.getAttribute("open"));
-    for (let i = 0; i < lines.length; i++) {
-      if (keeps.has(i) && this.id_) {
+    const run = {
+      text,
+      lines,
+      i: 0,
+      stop: early ? openingStop(lines, this.getAttribute("open")) : -1,
+      atEnd: false, // the rest: its lines run at the end of the timeline
+      stopped: new StoppedLines(),
+      refused: 0,
+      parseFailed: !this.el.problem.hidden,
+      keeps: openingKeeps(lines, this.getAttribute("open")),
+    };
+    let next;
+    while ((next = await this.runNext(run)) === "ran") {}
+    if (next === "open") {
+      run.atEnd = true;
+      return run;
+    }
+    if (next === "done") {
+      this.endLines(run);
+    }
+    return null;
+  }
+
+  /** runNext runs the next line of run (runLines), and says "ran", or
+   * "open" where the widget opens before the rest, "done" at the end, or
+   * "gone" when the simulation was removed meanwhile. */
+  async runNext(run) {
+    const { lines } = run;
+    for (; run.i < lines.length; run.i++) {
+      const i = run.i;
+      if (i === run.stop && !run.atEnd) {
+        return "open";
+      }
+      if (run.keeps.has(i) && this.id_ && !run.atEnd) {
         await this.keepHere();
       }
       const line = lines[i].trim();
@@ -206,34 +247,118 @@ export class Running {
       if (!line || (line.startsWith("#") && !d)) {
         continue;
       }
-      if (lines.length > 20 && i % 5 === 0) {
+      if (lines.length > 20 && i % 5 === 0 && !run.atEnd) {
         this.status(this.tx("status.running", { i: i + 1, n: lines.length }));
       }
       if (!this.id_) {
-        return; // removed meanwhile
+        return "gone";
       }
       this.lastCut = 0;
-      const ok = await this.runLine(line, i + 1, d);
-      stopped.ran(i, d, ok, this.lastCut);
+      const ok = await this.runLine(line, i + 1, d, run.atEnd);
+      run.stopped.ran(i, d, ok, this.lastCut);
       if (!ok) {
-        refused++;
-        if (refused === 1 && !parseFailed && !this.hasAttribute("error-ok")) {
+        run.refused++;
+        if (run.refused === 1 && !run.parseFailed && !this.hasAttribute("error-ok")) {
           this.showProblem(this.tx("problem.refused"), this.tx("problem.refusedDetail", { i: i + 1, line }));
         }
       }
+      run.i++;
+      return "ran";
     }
-    if (text === this.source) {
-      this.history.keepCuts(lines, stopped.cuts);
+    return "done";
+  }
+
+  /** endLines ends a script run (runLines) that reached its last line. */
+  endLines(run) {
+    if (run.text === this.source) {
+      this.history.keepCuts(run.lines, run.stopped.cuts);
+    }
+  }
+
+  /** startRest runs the rest of a script that opened early behind the
+   * reader, unless it already is. */
+  startRest() {
+    const run = this.rest;
+    if (!run || this.resting === run) {
+      return;
+    }
+    this.resting = run;
+    // said if it takes a while, not for the many rests that take a moment
+    setTimeout(() => this.rest === run && this.status(this.tx("status.rest")), 400);
+    this.runRest(run).finally(() => {
+      if (this.resting === run) {
+        this.resting = null;
+      }
+    });
+  }
+
+  /** runRest runs the rest of run one line at a time at the end of the
+   * timeline, the widget staying where the reader is: between two lines,
+   * what the reader asked runs first. A reset, a rebuild or a typed
+   * command ends it (rest is no longer run). */
+  async runRest(run) {
+    while (this.rest === run) {
+      await this.act(() => this.restLine(run));
+    }
+  }
+
+  /** restLine runs the next line of the rest; after the last, the script
+   * has run (endLines), and the widget shows its whole timeline. */
+  async restLine(run) {
+    if (this.rest !== run || !this.id_) {
+      return;
+    }
+    let next;
+    try {
+      next = await this.runNext(run);
+    } catch (e) {
+      // lost with its worker: the rebuild runs the script from the top
+      this.stopRest();
+      this.restLost = true;
+      throw e;
+    }
+    if (this.rest !== run) {
+      return;
+    }
+    if (next === "ran") {
+      this.player.show(this.pos, this.end, this.snap ? this.snap.time : 0, this.busy);
+      return;
+    }
+    this.stopRest();
+    if (next === "done") {
+      this.endLines(run);
+      await this.refresh();
+    }
+  }
+
+  /** stopRest ends the running of the rest of the script (runRest): it
+   * ran to its end, or the reader's reset or command ends it. */
+  stopRest() {
+    if (this.rest) {
+      this.rest = null;
+      this.status("");
+    }
+  }
+
+  /** moreToCome runs the rest of the script until the timeline goes past
+   * the event shown, or the script ends: a Step at the end of what has
+   * run so far waits for the next event, not for the whole rest. */
+  async moreToCome() {
+    const run = this.rest;
+    while (this.rest === run && run && this.pos >= this.end) {
+      await this.restLine(run);
     }
   }
 
   /** runLine runs one line of a script, lineNo, read as d (see
    * parseDirective); false when it was refused. */
-  async runLine(line, lineNo, d) {
+  async runLine(line, lineNo, d, atEnd = false) {
     if (!d) {
       this.captions.command();
-      return this.execLine(line, false, lineNo);
+      return this.execLine(line, false, lineNo, atEnd);
     }
+    // a line of the rest (runRest) stands at the end of the timeline
+    const at = atEnd ? this.end : this.pos;
     if (d.error) {
       return this.refuseDirective(line, lineNo, this.tx(d.error.key, d.error.params));
     }
@@ -248,9 +373,9 @@ export class Running {
       return true; // a caption's claim: the lessons' tests check it
     }
     if (NARRATION.includes(d.word)) {
-      return this.captions.directive(line, this.pos);
+      return this.captions.directive(line, at);
     }
-    const q = this.guide.directive(line, this.pos);
+    const q = this.guide.directive(line, at);
     if (typeof q === "string") {
       return this.refuseDirective(line, lineNo, q);
     }
@@ -302,13 +427,13 @@ export class Running {
   }
 
   /** execLine runs one command until quiet and shows its lines. */
-  async execLine(line, typed, lineNo) {
-    const from = this.pos;
+  async execLine(line, typed, lineNo, atEnd = false) {
+    const from = atEnd ? this.end : this.pos;
     const cut = this.history.takeCut();
     this.lastCut = 0;
     let lines;
     try {
-      lines = await this.engine.exec(this.id_, line, cut || (this.lesson && !typed ? WHOLE_COMMAND : undefined), this.lesson && !typed);
+      lines = await this.engine.exec(this.id_, line, cut || (this.lesson && !typed ? WHOLE_COMMAND : undefined), this.lesson && !typed, atEnd);
     } catch (e) {
       if (e.lost) {
         this.console.add({ cmd: line, lines: ["error: " + e.message], at: from, typed });

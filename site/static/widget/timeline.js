@@ -112,6 +112,11 @@ export class Player {
       const n = Math.max(1, Math.round(((now - last) / 1000) * speed));
       const wall = now - last;
       last = now;
+      if (host.pos >= host.end && host.rest) {
+        // the rest of the script is still running: wait for its events
+        this.timer = setTimeout(tick, 100);
+        return;
+      }
       if (host.pos >= host.end) {
         this.pause();
         host.announce(this.tr("player.end", { where: host.positionText() }));
