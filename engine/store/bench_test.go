@@ -40,16 +40,7 @@ func BenchmarkPersistentPublishConfirmAck(b *testing.B) {
 	for _, version := range []int{1, 2} {
 		for _, size := range []int{100, 10000} {
 			b.Run(fmt.Sprintf("v%d/%dB", version, size), func(b *testing.B) {
-				fsys := vfs.NewMemFS()
-				fsys.SetTracing(false) // as the node runs it
-				v, _, err := OpenVHost(fsys, ".", Profile310(), nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				q, _, err := v.OpenQueue("bench", QueueOptions{Durable: true, Version: version})
-				if err != nil {
-					b.Fatal(err)
-				}
+				v, q := durableQueue(b, "bench", version)
 				f := newMsgFactory(b, size)
 				var unacked []uint64
 				confirmed := 0

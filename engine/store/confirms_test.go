@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"warren/engine/store/format"
-	"warren/engine/vfs"
 )
 
 // TestConfirmsEachOnce publishes persistent messages with confirms, small
@@ -20,15 +19,7 @@ func TestConfirmsEachOnce(t *testing.T) {
 	for _, version := range []int{1, 2} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			t.Run(fmt.Sprintf("v%d/seed%d", version, seed), func(t *testing.T) {
-				fsys := vfs.NewMemFS()
-				v, _, err := OpenVHost(fsys, ".", Profile310(), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				q, _, err := v.OpenQueue("q", QueueOptions{Durable: true, Version: version})
-				if err != nil {
-					t.Fatal(err)
-				}
+				v, q := durableQueue(t, "q", version)
 				r := rand.New(rand.NewPCG(seed, 7))
 				confirmed := map[format.MsgID]int{}
 				synced := map[format.MsgID]bool{} // published before a queue sync or flush
@@ -136,16 +127,7 @@ func TestConfirmsEachOnce(t *testing.T) {
 func BenchmarkConfirmsWaiting(b *testing.B) {
 	for _, version := range []int{1, 2} {
 		b.Run(fmt.Sprintf("v%d", version), func(b *testing.B) {
-			fsys := vfs.NewMemFS()
-			fsys.SetTracing(false)
-			v, _, err := OpenVHost(fsys, ".", Profile310(), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			q, _, err := v.OpenQueue("bench", QueueOptions{Durable: true, Version: version})
-			if err != nil {
-				b.Fatal(err)
-			}
+			_, q := durableQueue(b, "bench", version)
 			f := newMsgFactory(b, 100)
 			const waiting = 8192
 			confirmed := 0

@@ -206,3 +206,20 @@ func testID(n int) format.MsgID {
 
 // readAll reads a whole file of fsys.
 func readAll(fsys vfs.FS, name string) ([]byte, error) { return vfs.ReadFile(fsys, name) }
+
+// durableQueue opens a vhost on a fresh MemFS, tracing off as the node
+// runs it, and in it a durable queue with index version version.
+func durableQueue(tb testing.TB, name string, version int) (*VHost, *QueueFiles) {
+	tb.Helper()
+	fsys := vfs.NewMemFS()
+	fsys.SetTracing(false)
+	v, _, err := OpenVHost(fsys, ".", Profile310(), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	q, _, err := v.OpenQueue(name, QueueOptions{Durable: true, Version: version})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v, q
+}
