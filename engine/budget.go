@@ -334,9 +334,9 @@ func (s *Sim) checkBudget(cmd script.Command) error {
 
 // heldBytes is what the simulation's messages and files take in the
 // computer's memory, about (node.Node.HeldBytes of every node).
-func (s *Sim) heldBytes() int64 {
+func (st *state) heldBytes() int64 {
 	var n int64
-	for _, m := range s.cluster.Members() {
+	for _, m := range st.cluster.Members() {
 		n += m.HeldBytes()
 	}
 	return n

@@ -190,3 +190,37 @@ func TestRunAtEndStoppedOnTheWay(t *testing.T) {
 		t.Fatalf("the timeline ends at %d, not %d", s.Furthest(), end)
 	}
 }
+
+// TestLargeEndParkedForTheRestOnly: a line at the end parks the end
+// whatever it holds, for the next line, and a seek elsewhere lets an end
+// over parkHeldBytes go; a seek to the end then replays there.
+func TestLargeEndParkedForTheRestOnly(t *testing.T) {
+	defer func(was int64) { parkHeldBytes = was }(parkHeldBytes)
+	parkHeldBytes = 0 // every end is large
+	s := checkpointSim(t, 1<<40)
+	ref := checkpointSim(t, 1<<40)
+	mustExec(t, ref, "basic.publish key=p body=more count=5")
+	end := s.Furthest()
+	if err := s.SeekEvent(end / 2); err != nil {
+		t.Fatal(err)
+	}
+	if s.head != nil {
+		t.Fatal("a large end was parked by a seek")
+	}
+	if r := s.Run("basic.publish key=p body=more count=5", RunOptions{AtEnd: true}); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if s.head == nil {
+		t.Fatal("a line at the end did not park the end for the next")
+	}
+	if err := s.SeekEvent(end/2 + 1); err != nil {
+		t.Fatal(err)
+	}
+	if s.head != nil {
+		t.Fatal("a seek elsewhere kept a large end parked")
+	}
+	if err := s.SeekEvent(s.Furthest()); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, s.Furthest(), here(t, s), stateAt(t, ref, ref.Furthest(), false))
+}

@@ -162,6 +162,7 @@ func (s *Sim) seekWithin(n, deadline int64) error {
 		s.takeHead()
 		return nil
 	}
+	s.dropLargeHead()
 	cp := s.cps.nearest(n)
 	if n >= cur && !(n == cur && n < end) && (cp == nil || cp.at <= cur) {
 		return s.forward(n, end, deadline)
